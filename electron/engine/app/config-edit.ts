@@ -1,0 +1,74 @@
+/**
+ * Editing `cairn.json` one key at a time: validate against the schema, refuse invalid values
+ * with the key path and what is allowed, write atomically. Comments in a hand-written
+ * JSON5 file are not preserved by an edit (the file is rewritten as formatted JSON5).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import JSON5 from 'json5';
+import { z } from 'zod';
+import { ConfigSchema } from '../config/schema';
+import { CONFIG_FILE, parseJson5File, validateConfig } from '../config/load';
+import { writeFileAtomicSync } from '../util/atomic-write';
+import { EngineError } from '../rpc/dispatcher';
+
+type Json = Record<string, unknown>;
+
+function splitKey(keyPath: string): string[] {
+  const parts = keyPath.split('.');
+  if (parts.some((p) => p === '' || p === '__proto__' || p === 'constructor' || p === 'prototype')) {
+    throw new EngineError('bad_request', `invalid key path ${JSON.stringify(keyPath)}`);
+  }
+  return parts;
+}
+
+function setIn(obj: Json, parts: string[], value: unknown): Json {
+  const out: Json = structuredClone(obj);
+  let cur: Json = out;
+  for (const p of parts.slice(0, -1)) {
+    const next = cur[p];
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) cur[p] = {};
+    cur = cur[p] as Json;
+  }
+  const last = parts[parts.length - 1] as string;
+  if (value === undefined) delete cur[last];
+  else cur[last] = value;
+  return out;
+}
+
+/** Validate one key's value in the context of the whole config; undefined message = ok. */
+export function validateKey(current: Json, keyPath: string, value: unknown): string | undefined {
+  const next = setIn(current, splitKey(keyPath), value);
+  const res = ConfigSchema.safeParse(next);
+  if (res.success) return undefined;
+  const issue = res.error.issues[0] as z.core.$ZodIssue;
+  return `${issue.path.map(String).join('.') || keyPath}: ${issue.message}`;
+}
+
+/** Read cairn.json as written (not merged with openclaw.json). */
+export function readOwnConfig(stateDir: string): Json {
+  const file = path.join(stateDir, CONFIG_FILE);
+  if (!fs.existsSync(file)) return {};
+  const parsed = parseJson5File(file, fs.readFileSync(file, 'utf8'));
+  return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : {};
+}
+
+/** Set (or remove, with undefined) one key in cairn.json; throws bad_request when invalid. */
+export function setConfigKey(stateDir: string, keyPath: string, value: unknown): void {
+  const file = path.join(stateDir, CONFIG_FILE);
+  let own: Json;
+  try {
+    own = readOwnConfig(stateDir);
+  } catch (err) {
+    throw new EngineError('conflict', `${(err as Error).message}; fix the file by hand before editing settings`);
+  }
+  const problem = validateKey(own, keyPath, value);
+  if (problem) throw new EngineError('bad_request', problem);
+  const next = setIn(own, splitKey(keyPath), value);
+  // Belt and braces: the file we write must load without warnings for this key.
+  const { warnings } = validateConfig(next, file);
+  const bad = warnings.find((w) => w.keyPath === keyPath);
+  if (bad) throw new EngineError('bad_request', bad.message);
+  fs.mkdirSync(stateDir, { recursive: true });
+  writeFileAtomicSync(file, `${JSON5.stringify(next, null, 2)}\n`);
+}

@@ -1,0 +1,118 @@
+/**
+ * `cairn doctor` and the Status page: each check says ok / warn / fail, what it saw, and
+ * how to fix it. Native pieces (better-sqlite3 + FTS5, sqlite-vec, node-llama-cpp) are
+ * loaded for real; nothing here writes to the state dir.
+ */
+import fs from 'node:fs';
+import type { DoctorCheck } from '../../../shared/contract';
+import type { EngineContext } from '../context';
+
+/** Extra checks contributed by domain modules (embedder, LLM, QMD, …). */
+export type DoctorContributor = (ctx: EngineContext) => Promise<DoctorCheck[]> | DoctorCheck[];
+
+const contributors: DoctorContributor[] = [];
+
+/** Let a domain module add its checks (called at module load). */
+export function registerDoctorCheck(fn: DoctorContributor): void {
+  contributors.push(fn);
+}
+
+async function check(id: string, label: string, fn: () => Promise<Omit<DoctorCheck, 'id' | 'label'>> | Omit<DoctorCheck, 'id' | 'label'>): Promise<DoctorCheck> {
+  try {
+    return { id, label, ...(await fn()) };
+  } catch (err) {
+    return { id, label, status: 'fail', detail: (err as Error).message };
+  }
+}
+
+export async function sqliteCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
+  const { default: Database } = await import('better-sqlite3');
+  const db = new Database(':memory:');
+  try {
+    const version = (db.prepare('select sqlite_version() as v').get() as { v: string }).v;
+    db.exec("create virtual table t using fts5(x, tokenize='unicode61'); create virtual table t3 using fts5(x, tokenize='trigram');");
+    return { status: 'ok', detail: `SQLite ${version}, FTS5 (unicode61 + trigram)` };
+  } catch (err) {
+    return { status: 'fail', detail: (err as Error).message, hint: 'Reinstall: npm rebuild better-sqlite3 (needs python3, make and a C++ compiler).' };
+  } finally {
+    db.close();
+  }
+}
+
+export async function sqliteVecCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
+  const { default: Database } = await import('better-sqlite3');
+  const sqliteVec = await import('sqlite-vec');
+  const db = new Database(':memory:');
+  try {
+    sqliteVec.load(db);
+    const v = (db.prepare('select vec_version() as v').get() as { v: string }).v;
+    return { status: 'ok', detail: `sqlite-vec ${v}` };
+  } catch (err) {
+    return {
+      status: 'warn',
+      detail: `sqlite-vec did not load: ${(err as Error).message}`,
+      hint: 'Vector search falls back to an in-process cosine scan (slower). Reinstall the sqlite-vec package for your platform.',
+    };
+  } finally {
+    db.close();
+  }
+}
+
+let llamaCheckCache: Promise<Omit<DoctorCheck, 'id' | 'label'>> | undefined;
+
+export function nodeLlamaCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
+  llamaCheckCache ??= (async () => {
+    const { getLlama } = await import('node-llama-cpp');
+    const llama = await getLlama({ build: 'never', gpu: false, logLevel: 'error' as never, progressLogs: false });
+    try {
+      const info = `node-llama-cpp loaded (llama.cpp ${llama.llamaCppRelease.release}, ${llama.gpu === false ? 'CPU' : llama.gpu})`;
+      return { status: 'ok' as const, detail: info };
+    } finally {
+      await llama.dispose();
+    }
+  })().catch((err: Error) => ({
+    status: 'fail' as const,
+    detail: `node-llama-cpp did not load: ${err.message}`,
+    hint: 'Local GGUF models are unavailable. Reinstall node-llama-cpp (npm ci) or use a remote provider.',
+  }));
+  return llamaCheckCache;
+}
+
+export async function runDoctor(ctx: EngineContext, opts: { native?: boolean } = {}): Promise<DoctorCheck[]> {
+  const native = opts.native ?? true;
+  const checks: Promise<DoctorCheck>[] = [
+    check('state-dir', 'State directory', () => {
+      const s = ctx.state();
+      if (!fs.existsSync(s.stateDir)) return { status: 'fail', detail: `${s.stateDir} does not exist`, hint: 'Run cairn once to create it, or pass --state-dir.' };
+      return s.writable
+        ? { status: 'ok', detail: `${s.stateDir} (writable)` }
+        : { status: 'warn', detail: `${s.stateDir} (read-only: not created by Cairn)`, hint: 'Turn writing on in Settings → State directory, or with cairn config.' };
+    }),
+    check('config', 'Config', () => {
+      const { warnings, files } = ctx.config();
+      const where = files.length ? files.join(', ') : 'no config file (defaults)';
+      if (warnings.length === 0) return { status: 'ok', detail: `valid: ${where}` };
+      return {
+        status: 'warn',
+        detail: warnings.map((w) => w.message).join('\n'),
+        hint: 'Fix the named keys in cairn.json; until then those keys use their defaults.',
+      };
+    }),
+  ];
+  if (native) {
+    checks.push(check('sqlite', 'better-sqlite3 + FTS5', sqliteCheck));
+    checks.push(check('sqlite-vec', 'sqlite-vec', sqliteVecCheck));
+    checks.push(check('node-llama-cpp', 'node-llama-cpp', nodeLlamaCheck));
+  }
+  const base = await Promise.all(checks);
+  const extra = await Promise.all(
+    contributors.map(async (c) => {
+      try {
+        return await c(ctx);
+      } catch (err) {
+        return [{ id: 'contributor', label: 'check', status: 'fail' as const, detail: (err as Error).message }];
+      }
+    }),
+  );
+  return [...base, ...extra.flat()];
+}

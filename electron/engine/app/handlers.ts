@@ -1,0 +1,68 @@
+/** Handlers of the app channels: status, doctor, config, state dir. */
+import { z } from 'zod';
+import type { AppStatus, ConfigView } from '../../../shared/contract';
+import { ConfigSchema, defaultConfig } from '../config/schema';
+import type { EngineContext } from '../context';
+import type { Handlers } from '../rpc/dispatcher';
+import { opCancelHandler } from '../rpc/dispatcher';
+import { runDoctor } from './doctor';
+import { setConfigKey, validateKey, readOwnConfig } from './config-edit';
+
+let jsonSchemaCache: Record<string, unknown> | undefined;
+function configJsonSchema(): Record<string, unknown> {
+  jsonSchemaCache ??= z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return jsonSchemaCache;
+}
+
+export function configView(ctx: EngineContext): ConfigView {
+  const loaded = ctx.config();
+  return {
+    config: loaded.config as unknown as Record<string, unknown>,
+    raw: loaded.raw,
+    defaults: defaultConfig() as unknown as Record<string, unknown>,
+    schema: configJsonSchema(),
+    warnings: loaded.warnings,
+    files: loaded.files,
+  };
+}
+
+export async function appStatus(ctx: EngineContext, opts: { native?: boolean } = {}): Promise<AppStatus> {
+  const s = ctx.state();
+  const loaded = ctx.config();
+  return {
+    version: ctx.version,
+    stateDir: s.stateDir,
+    writable: s.writable,
+    createdBy: s.createdBy,
+    agents: ctx.agents(),
+    configFiles: loaded.files,
+    configWarnings: loaded.warnings,
+    warnings: ctx.warnings(),
+    checks: await runDoctor(ctx, opts),
+  };
+}
+
+export function appHandlers(ctx: EngineContext): Pick<
+  Handlers,
+  'app.status' | 'doctor.run' | 'config.get' | 'config.set' | 'config.validate' | 'state.setWritable' | 'op.cancel'
+> {
+  return {
+    'app.status': () => appStatus(ctx),
+    'doctor.run': async () => ({ checks: await runDoctor(ctx) }),
+    'config.get': () => configView(ctx),
+    'config.set': ({ keyPath, value }) => {
+      setConfigKey(ctx.stateDir, keyPath, value);
+      ctx.reloadConfig();
+      return configView(ctx);
+    },
+    'config.validate': ({ keyPath, value }) => {
+      const message = validateKey(readOwnConfig(ctx.stateDir), keyPath, value);
+      return message ? { ok: false, message } : { ok: true };
+    },
+    'state.setWritable': async ({ writable }) => {
+      ctx.setWritable(writable);
+      return appStatus(ctx, { native: false });
+    },
+    'op.cancel': opCancelHandler,
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * The engine context: what every domain module of the engine shares — the state dir, the
+ * config (reloaded on change), per-agent paths, the event bus, injected dependencies and
+ * resources to dispose. Created once per engine by `createEngine()`.
+ */
+import { loadConfig, type LoadedConfig } from './config/load';
+import {
+  agentPaths,
+  listAgentIds,
+  openStateDir,
+  setStateDirWritable,
+  DEFAULT_AGENT_ID,
+  type AgentPaths,
+  type StateDirInfo,
+} from './config/state-dir';
+import type { EventBus } from './rpc/events';
+import { EngineError } from './rpc/dispatcher';
+
+/**
+ * Dependencies passed in rather than imported as globals, so tests (and the CLI) can give
+ * deterministic ones. Each domain adds the optional factories it needs here.
+ */
+export interface EngineDeps {
+  /** Clock; tests pin it. */
+  now?: () => Date;
+  /** Environment for API keys etc.; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface EngineContext {
+  readonly stateDir: string;
+  readonly version: string;
+  readonly events: EventBus;
+  readonly deps: EngineDeps;
+  now(): Date;
+  state(): StateDirInfo;
+  setWritable(writable: boolean): StateDirInfo;
+  /** Throws a `read_only` error naming `what` when the state dir is read-only. */
+  assertWritable(what: string): void;
+  config(): LoadedConfig;
+  reloadConfig(): LoadedConfig;
+  paths(agentId?: string): AgentPaths;
+  agents(): string[];
+  /** Record a warning for Status and emit it as an `engine.warning` event. */
+  warn(message: string): void;
+  warnings(): string[];
+  /** Register cleanup, run in reverse order on dispose. */
+  onDispose(fn: () => void | Promise<void>): void;
+  dispose(): Promise<void>;
+}
+
+export function createContext(opts: { stateDir: string; version: string; events: EventBus; deps?: EngineDeps }): EngineContext {
+  let info = openStateDir(opts.stateDir);
+  let loaded = loadConfig(opts.stateDir);
+  const warnings: string[] = [];
+  const disposers: (() => void | Promise<void>)[] = [];
+  const deps = opts.deps ?? {};
+  const ctx: EngineContext = {
+    stateDir: opts.stateDir,
+    version: opts.version,
+    events: opts.events,
+    deps,
+    now: () => (deps.now ? deps.now() : new Date()),
+    state: () => info,
+    setWritable(writable) {
+      info = setStateDirWritable(opts.stateDir, writable);
+      return info;
+    },
+    assertWritable(what) {
+      if (!info.writable) {
+        throw new EngineError(
+          'read_only',
+          `${what}: the state dir ${opts.stateDir} is read-only (Cairn did not create it); turn writing on in Settings or run with a state dir Cairn created`,
+        );
+      }
+    },
+    config: () => loaded,
+    reloadConfig() {
+      loaded = loadConfig(opts.stateDir);
+      opts.events.emit('config.changed', { warnings: loaded.warnings });
+      return loaded;
+    },
+    paths: (agentId = DEFAULT_AGENT_ID) => agentPaths(opts.stateDir, loaded.config, agentId),
+    agents: () => listAgentIds(opts.stateDir, loaded.config),
+    warn(message) {
+      if (!warnings.includes(message)) warnings.push(message);
+      opts.events.emit('engine.warning', { message });
+    },
+    warnings: () => [...warnings],
+    onDispose(fn) {
+      disposers.push(fn);
+    },
+    async dispose() {
+      while (disposers.length) {
+        const fn = disposers.pop();
+        try {
+          await fn?.();
+        } catch (err) {
+          console.error('cairn: error while shutting down:', err);
+        }
+      }
+    },
+  };
+  return ctx;
+}

@@ -1,0 +1,47 @@
+/**
+ * The engine facade: builds the context, joins every domain's handlers into the one map the
+ * contract demands (a missing channel fails type-checking), and owns shutdown.
+ * Plain Node — the same engine runs in Electron's main process, the CLI, the server and tests.
+ */
+import pkg from '../../package.json' with { type: 'json' };
+import { createContext, type EngineContext, type EngineDeps } from './context';
+import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
+import { createEventBus, type EventBus } from './rpc/events';
+import { appHandlers } from './app/handlers';
+
+export interface EngineOptions {
+  stateDir: string;
+  deps?: EngineDeps;
+}
+
+export interface Engine {
+  readonly ctx: EngineContext;
+  readonly events: EventBus;
+  readonly handlers: Handlers;
+  readonly dispatcher: Dispatcher;
+  dispose(): Promise<void>;
+}
+
+export const VERSION: string = pkg.version;
+
+export function createEngine(opts: EngineOptions): Engine {
+  const events = createEventBus();
+  const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps });
+  const handlers: Handlers = {
+    ...appHandlers(ctx),
+  };
+  const dispatcher = createDispatcher(handlers);
+  let disposed = false;
+  return {
+    ctx,
+    events,
+    handlers,
+    dispatcher,
+    async dispose() {
+      if (disposed) return;
+      disposed = true;
+      dispatcher.abortAll();
+      await ctx.dispose();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+/**
+ * The dispatcher: the single door into the engine for every transport. It checks the
+ * channel name, validates the request with the contract's zod schema, runs the handler with
+ * an AbortSignal (cancellable through `op.cancel`), and turns every outcome into a Result.
+ */
+import { z } from 'zod';
+import {
+  channels,
+  isChannel,
+  type Channel,
+  type ErrorCode,
+  type RequestOut,
+  type ResponseOf,
+  type Result,
+} from '../../../shared/contract';
+
+export interface HandlerContext {
+  signal: AbortSignal;
+  /** Present when the caller wants progress events / cancellation for this call. */
+  opId: string | undefined;
+}
+
+export type Handler<C extends Channel> = (
+  request: RequestOut<C>,
+  ctx: HandlerContext,
+) => Promise<ResponseOf<C>> | ResponseOf<C>;
+
+/** Every channel must have a handler: a missing one fails type-checking. */
+export type Handlers = { [C in Channel]: Handler<C> };
+
+/** A handler-side error with a code that crosses the boundary as-is. */
+export class EngineError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+function describeZodError(channel: string, err: z.ZodError): string {
+  const parts = err.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(request)'}: ${i.message}`);
+  return `${channel}: invalid request: ${parts.join('; ')}`;
+}
+
+export interface Dispatcher {
+  dispatch(channel: string, request: unknown, opId?: string): Promise<Result<unknown>>;
+  /** Abort every running operation (on shutdown). */
+  abortAll(): void;
+}
+
+export function createDispatcher(handlers: Handlers): Dispatcher {
+  const running = new Map<string, AbortController>();
+  const cancel = (opId: string): boolean => {
+    const ac = running.get(opId);
+    if (!ac) return false;
+    ac.abort();
+    return true;
+  };
+  return {
+    async dispatch(channel, request, opId) {
+      if (!isChannel(channel)) {
+        return { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(channel)}` } };
+      }
+      if (channel === 'op.cancel') {
+        const parsed = channels['op.cancel'].request.safeParse(request);
+        if (!parsed.success) return { ok: false, error: { code: 'bad_request', message: describeZodError(channel, parsed.error) } };
+        return { ok: true, value: { cancelled: cancel(parsed.data.opId) } };
+      }
+      const schema = channels[channel].request as z.ZodType;
+      const parsed = schema.safeParse(request ?? {});
+      if (!parsed.success) {
+        return { ok: false, error: { code: 'bad_request', message: describeZodError(channel, parsed.error) } };
+      }
+      const ac = new AbortController();
+      if (opId) running.set(opId, ac);
+      try {
+        const handler = handlers[channel] as Handler<Channel>;
+        const value = await handler(parsed.data as never, { signal: ac.signal, opId });
+        if (ac.signal.aborted) return { ok: false, error: { code: 'cancelled', message: `${channel}: cancelled` } };
+        return { ok: true, value };
+      } catch (err) {
+        return { ok: false, error: toErrorValue(channel, err, ac.signal.aborted) };
+      } finally {
+        if (opId) running.delete(opId);
+      }
+    },
+    abortAll() {
+      for (const ac of running.values()) ac.abort();
+      running.clear();
+    },
+  };
+}
+
+function toErrorValue(channel: string, err: unknown, aborted: boolean): { code: ErrorCode; message: string } {
+  if (err instanceof EngineError) return { code: err.code, message: err.message };
+  const e = err as Error & { name?: string };
+  if (aborted || e?.name === 'AbortError') return { code: 'cancelled', message: `${channel}: cancelled` };
+  if (e instanceof z.ZodError) return { code: 'bad_request', message: describeZodError(channel, e) };
+  return { code: 'internal', message: e?.message ?? String(err) };
+}
+
+/** The `op.cancel` channel is served by the dispatcher itself; handler maps use this. */
+export const opCancelHandler: Handler<'op.cancel'> = () => {
+  throw new EngineError('internal', 'op.cancel is handled by the dispatcher');
+};

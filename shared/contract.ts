@@ -1,0 +1,43 @@
+/**
+ * The one contract between the renderer (or any client) and the engine: every channel with
+ * its request schema and response type, every event with its payload type.
+ *
+ * Each domain declares its channels in `shared/contract/<domain>.ts`; this file joins them.
+ * Transports (Electron IPC, HTTP + SSE, in-process) and the engine's handler map are all
+ * derived from `channels` and `events`: a channel name is written once, here.
+ */
+import type { z } from 'zod';
+import { appChannels, appEvents } from './contract/app';
+import type { ChannelDef, EventDef } from './contract/define';
+
+export * from './contract/define';
+export * from './contract/app';
+
+export const channels = {
+  ...appChannels,
+} satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
+
+export const events = {
+  ...appEvents,
+} satisfies Record<string, EventDef<unknown>>;
+
+export type Channels = typeof channels;
+export type Channel = keyof Channels;
+export type EventName = keyof typeof events;
+
+/** What a caller passes (defaults may be omitted). */
+export type RequestIn<C extends Channel> = z.input<Channels[C]['request']>;
+/** What a handler receives, after validation. */
+export type RequestOut<C extends Channel> = z.output<Channels[C]['request']>;
+export type ResponseOf<C extends Channel> = Channels[C]['response'];
+export type EventPayload<E extends EventName> = (typeof events)[E]['payload'];
+
+export const channelNames = Object.keys(channels) as Channel[];
+export const eventNames = Object.keys(events) as EventName[];
+
+export function isChannel(name: string): name is Channel {
+  return Object.prototype.hasOwnProperty.call(channels, name);
+}
+export function isEventName(name: string): name is EventName {
+  return Object.prototype.hasOwnProperty.call(events, name);
+}
