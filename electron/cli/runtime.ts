@@ -1,0 +1,99 @@
+/**
+ * What every CLI command gets: the engine for the chosen state dir (opened lazily, disposed
+ * at exit), output helpers that respect --json, a progress bar on stderr, and the exit-code
+ * convention (0 ok, 1 runtime error, 2 usage error).
+ */
+import { SingleBar, Presets } from 'cli-progress';
+import { resolveStateDir } from '../engine/config/state-dir';
+import { createEngine, type Engine } from '../engine/engine';
+import type { EngineDeps } from '../engine/context';
+
+export class UsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UsageError';
+  }
+}
+
+export interface GlobalOptions {
+  stateDir?: string;
+  json?: boolean;
+}
+
+export interface Progress {
+  update(done: number, total: number, label?: string): void;
+  stop(): void;
+}
+
+export interface CliRuntime {
+  /** The engine for `--state-dir` (resolved per SPEC §1), created on first use. */
+  engine(opts?: GlobalOptions): Engine;
+  stdout(text: string): void;
+  stderr(text: string): void;
+  /** Print a value as pretty JSON on stdout. */
+  json(value: unknown): void;
+  /** A progress bar on stderr (a no-op when stderr is not a TTY or --json is on). */
+  progress(label: string, opts?: GlobalOptions): Progress;
+  /** Ctrl+C aborts this signal once; long commands pass it down. */
+  readonly signal: AbortSignal;
+  /** Dependencies for the engine (tests inject fakes). */
+  deps: EngineDeps;
+  dispose(): Promise<void>;
+}
+
+export function createRuntime(io: {
+  stdout?: (s: string) => void;
+  stderr?: (s: string) => void;
+  deps?: EngineDeps;
+  isTTY?: boolean;
+  signal?: AbortSignal;
+} = {}): CliRuntime {
+  const stdout = io.stdout ?? ((s: string) => process.stdout.write(s));
+  const stderr = io.stderr ?? ((s: string) => process.stderr.write(s));
+  const engines = new Map<string, Engine>();
+  const ac = new AbortController();
+  io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
+  const rt: CliRuntime = {
+    deps: io.deps ?? {},
+    signal: ac.signal,
+    engine(opts = {}) {
+      const dir = resolveStateDir({ flag: opts.stateDir });
+      let e = engines.get(dir);
+      if (!e) {
+        e = createEngine({ stateDir: dir, deps: rt.deps });
+        engines.set(dir, e);
+      }
+      return e;
+    },
+    stdout: (t) => stdout(t.endsWith('\n') ? t : `${t}\n`),
+    stderr: (t) => stderr(t.endsWith('\n') ? t : `${t}\n`),
+    json: (v) => stdout(`${JSON.stringify(v, null, 2)}\n`),
+    progress(label, opts = {}) {
+      const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
+      if (!tty || opts.json) return { update() {}, stop() {} };
+      const bar = new SingleBar(
+        { format: `${label} [{bar}] {percentage}% {value}/{total} {label}`, stream: process.stderr, hideCursor: true },
+        Presets.shades_classic,
+      );
+      let started = false;
+      return {
+        update(done, total, l) {
+          if (!started) {
+            bar.start(total, done, { label: l ?? '' });
+            started = true;
+          }
+          bar.setTotal(total);
+          bar.update(done, { label: l ?? '' });
+        },
+        stop() {
+          if (started) bar.stop();
+        },
+      };
+    },
+    async dispose() {
+      for (const e of engines.values()) await e.dispose();
+      engines.clear();
+    },
+  };
+  return rt;
+}
