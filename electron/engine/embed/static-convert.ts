@@ -100,7 +100,7 @@ export async function convertWinkEmbeddings(
       read += bytesRead;
       const eof = bytesRead === 0;
       if (eof) break;
-      let b = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
+      const b: Buffer = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let p = 0;
       if (!inVectors) {
         if (!dims) {
@@ -173,7 +173,6 @@ export async function convertWinkEmbeddings(
         words.push(word);
       }
       carry = b.subarray(p);
-      b = carry;
       opts.onProgress?.(read, total);
       if (words.length >= maxWords) done = true;
     }
