@@ -1,0 +1,48 @@
+/** `cairn serve`: the UI and the contract on 127.0.0.1 behind a random token. */
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Command } from 'commander';
+import type { CliRuntime, GlobalOptions } from '../runtime';
+import { UsageError } from '../runtime';
+import { startServer } from '../../server/server';
+import { openInChromiumApp } from '../../server/open-browser';
+
+/** dist/renderer, found from this file whether run from source or from a bundle. */
+export function rendererDir(): string {
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  return path.resolve(here, '..', '..', '..', 'dist', 'renderer');
+}
+
+interface ServeOptions extends GlobalOptions {
+  port?: string;
+  open?: boolean;
+}
+
+export function register(program: Command, rt: CliRuntime): void {
+  program
+    .command('serve')
+    .description('serve the Cairn UI on 127.0.0.1 (token-protected) for a browser')
+    .option('--port <n>', 'port (default: a free one)')
+    .option('--open', 'open the UI in Chromium app mode if available')
+    .action(async (opts: ServeOptions) => {
+      const o = { ...program.opts<GlobalOptions>(), ...opts };
+      const port = o.port === undefined ? 0 : Number(o.port);
+      if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
+      const engine = rt.engine(o);
+      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port });
+      rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
+      rt.stdout(`Open: ${server.openUrl}`);
+      if (o.open) {
+        const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.stateDir, 'cairn', 'chromium-profile'));
+        rt.stdout(r.opened ? r.reason : `Not opened (${r.reason}); open the URL above in a browser.`);
+      }
+      await new Promise<void>((resolve) => {
+        const stop = () => resolve();
+        process.once('SIGINT', stop);
+        process.once('SIGTERM', stop);
+        rt.signal.addEventListener('abort', stop, { once: true });
+      });
+      rt.stderr('Stopping…');
+      await server.close();
+    });
+}

@@ -1,0 +1,107 @@
+/**
+ * Electron main process: glue only. One window with the renderer (sandboxed, isolated, strict
+ * CSP, no navigation, no new windows), the contract's handlers registered on IPC, engine
+ * events forwarded, single-instance lock, orderly shutdown. All logic lives in the engine.
+ */
+import path from 'node:path';
+import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { pathToFileURL } from 'node:url';
+import { channelNames } from '../../shared/contract';
+import { ipcName, IPC_EVENT } from '../../shared/bridge';
+import { createEngine, type Engine } from '../engine/engine';
+import { resolveStateDir } from '../engine/config/state-dir';
+import { CSP } from '../server/security';
+
+const APP_SCHEME = 'cairn-app';
+protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
+
+function stateDirFromArgs(argv: string[]): string | undefined {
+  const i = argv.indexOf('--state-dir');
+  return i >= 0 ? argv[i + 1] : argv.find((a) => a.startsWith('--state-dir='))?.split('=')[1];
+}
+
+const rendererRoot = path.join(__dirname, '..', 'renderer');
+let engine: Engine | undefined;
+let win: BrowserWindow | undefined;
+
+function serveRenderer(): void {
+  protocol.handle(APP_SCHEME, async (request) => {
+    const url = new URL(request.url);
+    const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
+    const file = path.resolve(rendererRoot, `.${rel}`);
+    if (!file.startsWith(rendererRoot + path.sep)) return new Response('refused', { status: 403 });
+    const res = await net.fetch(pathToFileURL(file).toString());
+    const headers = new Headers(res.headers);
+    headers.set('content-security-policy', CSP);
+    return new Response(res.body, { status: res.status, headers });
+  });
+}
+
+function registerIpc(e: Engine): void {
+  for (const channel of channelNames) {
+    ipcMain.handle(ipcName(channel), (event, request: unknown, opId?: string) => {
+      // Only our own renderer may call the engine.
+      if (!event.senderFrame?.url.startsWith(`${APP_SCHEME}://`)) {
+        return { ok: false, error: { code: 'forbidden', message: 'refused: not the Cairn window' } };
+      }
+      return e.dispatcher.dispatch(channel, request, opId);
+    });
+  }
+  e.events.onAny((name, payload) => {
+    if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT, name, payload);
+  });
+}
+
+function createWindow(): void {
+  win = new BrowserWindow({
+    width: 1280,
+    height: 820,
+    title: 'Cairn',
+    backgroundColor: '#16171a',
+    webPreferences: {
+      preload: path.join(__dirname, 'preload.cjs'),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+      spellcheck: false,
+    },
+  });
+  win.webContents.setWindowOpenHandler(({ url }) => {
+    if (url.startsWith('https://')) void shell.openExternal(url);
+    return { action: 'deny' };
+  });
+  win.webContents.on('will-navigate', (event, url) => {
+    if (!url.startsWith(`${APP_SCHEME}://`)) event.preventDefault();
+  });
+  void win.loadURL(`${APP_SCHEME}://app/index.html`);
+}
+
+if (!app.requestSingleInstanceLock()) {
+  app.quit();
+} else {
+  app.on('second-instance', () => {
+    if (win) {
+      if (win.isMinimized()) win.restore();
+      win.focus();
+    }
+  });
+  app.on('web-contents-created', (_e, contents) => {
+    contents.on('will-attach-webview', (event) => event.preventDefault());
+  });
+  void app.whenReady().then(() => {
+    session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+    engine = createEngine({ stateDir: resolveStateDir({ flag: stateDirFromArgs(process.argv) }) });
+    registerIpc(engine);
+    serveRenderer();
+    createWindow();
+  });
+  app.on('window-all-closed', () => app.quit());
+  app.on('before-quit', (event) => {
+    if (!engine) return;
+    event.preventDefault();
+    const e = engine;
+    engine = undefined;
+    void e.dispose().finally(() => app.quit());
+  });
+}

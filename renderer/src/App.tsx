@@ -1,0 +1,57 @@
+/** The shell: left rail, main pane, and a banner for config warnings and a read-only state dir. */
+import { useEffect } from 'react';
+import { Rail } from './components/Rail';
+import { useApp } from './stores/app';
+import { StatusPage } from './pages/StatusPage';
+import { Placeholder } from './pages/Placeholder';
+
+function Banner() {
+  const status = useApp((s) => s.status);
+  const go = useApp((s) => s.go);
+  if (!status) return null;
+  const n = status.configWarnings.length;
+  return (
+    <>
+      {n > 0 && (
+        <div className="banner banner-warn" role="status">
+          {n === 1 ? 'A config value is invalid' : `${n} config values are invalid`} and use defaults:{' '}
+          {status.configWarnings.map((w) => w.keyPath || w.file).join(', ')}.{' '}
+          <button type="button" className="link" onClick={() => go('status')}>
+            Details
+          </button>
+        </div>
+      )}
+      {!status.writable && (
+        <div className="banner" role="status">
+          Read-only: Cairn did not create this state directory, so transcripts and memory are not changed.
+        </div>
+      )}
+    </>
+  );
+}
+
+export function App() {
+  const page = useApp((s) => s.page);
+  const theme = useApp((s) => s.theme);
+  const loadStatus = useApp((s) => s.loadStatus);
+  useEffect(() => {
+    document.documentElement.dataset.theme = theme;
+  }, [theme]);
+  useEffect(() => {
+    void loadStatus();
+  }, [loadStatus]);
+  return (
+    <div className="app">
+      <Rail />
+      <main className="main">
+        <Banner />
+        {page === 'status' && <StatusPage />}
+        {page === 'sessions' && <Placeholder title="Sessions" what="Session transcripts, their compactions and pruning will be shown here." />}
+        {page === 'memory' && <Placeholder title="Memory" what="MEMORY.md and the daily notes will be shown here." />}
+        {page === 'search' && <Placeholder title="Search" what="Hybrid memory search will be here." />}
+        {page === 'chat' && <Placeholder title="Chat" what="Chat with the offline assistant will be here." />}
+        {page === 'settings' && <Placeholder title="Settings" what="Every config key will be editable here." />}
+      </main>
+    </div>
+  );
+}

