@@ -1,4 +1,4 @@
-/** The shell: left rail, main pane, and a banner for config warnings and a read-only state dir. */
+/** The shell: left rail, main pane, and banners for config warnings and a read-only state dir. UI engineers: read AGENTS.md ("Renderer (UI) notes") first. */
 import { useEffect } from 'react';
 import { Rail } from './components/Rail';
 import { useApp } from './stores/app';
