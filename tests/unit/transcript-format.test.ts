@@ -1,0 +1,159 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { readTranscript } from '../../electron/engine/transcript/read';
+import { rewriteTranscript, appendAtomic } from '../../electron/engine/transcript/rewrite';
+import { buildContext, COMPACTION_SUMMARY_PREFIX } from '../../electron/engine/transcript/context';
+import { estimateMessageTokens, estimateTokens, IMAGE_CHARS } from '../../electron/engine/transcript/tokens';
+import { openSessionFile } from '../../electron/engine/transcript/session-file';
+import { createTranscriptFile } from '../../electron/engine/transcript/append';
+import { parseTranscript } from '../../electron/engine/transcript/parse';
+import { copyFixture, FIXTURE_TRANSCRIPT } from '../helpers/fixtures';
+import { tmpDir } from '../helpers/tmp';
+
+describe('transcript: the OpenClaw fixture', () => {
+  it('loads every entry type and reports the malformed line with file and line number', () => {
+    const t = readTranscript(FIXTURE_TRANSCRIPT);
+    expect(t.header).toMatchObject({ type: 'session', version: 3, id: '5f0c2a1e-7b3d-4c8e-9a61-2d4f8b0e1c37' });
+    expect(t.malformed).toHaveLength(1);
+    expect(t.malformed[0]).toMatchObject({ file: FIXTURE_TRANSCRIPT, line: 18 });
+    expect(t.entries.map((e) => e.type)).toEqual([
+      'model_change', 'thinking_level_change', 'message', 'message', 'message', 'message', 'message', 'custom', 'message',
+      'message', 'message', 'message', 'compaction', 'message', 'message', 'message', 'x_cairn_future', 'custom',
+      'message', 'message', 'label', 'session_info', 'custom_message', 'message',
+    ]);
+    expect(t.entryLines[0]).toBe(2);
+    expect(t.entryLines[16]).toBe(19); // the unknown entry, right after the torn line
+  });
+
+  it('round-trips byte-identical through a rewrite, malformed and unknown lines included', () => {
+    const { transcript } = copyFixture();
+    const before = fs.readFileSync(transcript);
+    const t = readTranscript(transcript);
+    rewriteTranscript(transcript, t.rawLines);
+    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+  });
+
+  it('a rewrite with a new entry keeps every old line byte-for-byte and serialises only the new one', () => {
+    const { transcript } = copyFixture();
+    const before = fs.readFileSync(transcript, 'utf8');
+    const t = readTranscript(transcript);
+    const entry = { type: 'custom', id: 'c0ffee00', parentId: 'a0000018', timestamp: '2025-03-02T11:00:00.000Z', customType: 'x', data: { a: 1 } };
+    rewriteTranscript(transcript, [...t.rawLines, { entry }]);
+    const after = fs.readFileSync(transcript, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(after.slice(before.length)).toBe(`${JSON.stringify(entry)}\n`);
+    expect(after).toContain('"payload": {"nested": [1, 2, 3]'); // the unknown entry's spacing survived
+  });
+
+  it('appendAtomic keeps the file as a byte prefix', () => {
+    const { transcript } = copyFixture();
+    const before = fs.readFileSync(transcript, 'utf8');
+    appendAtomic(transcript, ['{"type":"custom","id":"c0ffee01","parentId":"a0000018","timestamp":"2025-03-02T11:00:00.000Z","customType":"y"}']);
+    const after = fs.readFileSync(transcript, 'utf8');
+    expect(after.startsWith(before)).toBe(true);
+    expect(readTranscript(transcript).entries.at(-1)?.id).toBe('c0ffee01');
+    expect(fs.readdirSync(path.dirname(transcript)).filter((n) => n.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('transcript: context rebuild', () => {
+  it('starts from the newest compaction: summary message, kept entries, then everything after', () => {
+    const t = readTranscript(FIXTURE_TRANSCRIPT);
+    const ctx = buildContext(t);
+    expect(ctx.compaction?.id).toBe('a000000d');
+    const first = ctx.messages[0];
+    expect(first?.role).toBe('user');
+    const text = (first?.content as { text: string }[])[0]?.text ?? '';
+    expect(text.startsWith(COMPACTION_SUMMARY_PREFIX)).toBe(true);
+    expect(text).toBe(
+      `The conversation history before this point was compacted into the following summary:\n\n<summary>\n${ctx.compaction?.summary}\n</summary>`,
+    );
+    // firstKeptEntryId a000000b .. compaction, then after it; the torn line's child falls back
+    // to the previous entry, so nothing after the compaction is lost.
+    expect(ctx.sources.map((s) => s.entryId)).toEqual([
+      'a000000d', 'a000000b', 'a000000c', 'a000000e', 'a000000f', 'a0000010', 'a0000013', 'a0000014', 'a0000017', 'a0000018',
+    ]);
+    expect(ctx.sources[8]?.kind).toBe('custom_message');
+    expect(ctx.messages[8]).toMatchObject({ role: 'user', content: 'Reminder: the deploy window closes at 18:00 UTC.' });
+  });
+
+  it('without a compaction, the whole branch is sent', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 's.jsonl');
+    createTranscriptFile(file, { id: 's', timestamp: '2025-01-01T00:00:00.000Z', cwd: dir });
+    const s = openSessionFile(file);
+    s.appendMessage({ role: 'user', content: 'hi' });
+    s.appendCustom('openclaw.cache-ttl', { timestamp: 1, provider: 'p', modelId: 'm' });
+    s.appendMessage({ role: 'assistant', content: [{ type: 'text', text: 'hello' }] });
+    const ctx = buildContext(readTranscript(file));
+    expect(ctx.messages.map((m) => m.role)).toEqual(['user', 'assistant']);
+    expect(ctx.compaction).toBeUndefined();
+  });
+});
+
+describe('transcript: token estimate (SPEC §2)', () => {
+  it('counts text, thinking, tool name + JSON args and images as 4,800 chars; never details', () => {
+    expect(estimateMessageTokens({ role: 'user', content: 'abcde' })).toBe(2);
+    expect(
+      estimateMessageTokens({
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'x'.repeat(8) },
+          { type: 'text', text: 'y'.repeat(4) },
+          { type: 'toolCall', id: 'c', name: 'read', arguments: { path: 'a' } },
+        ],
+      }),
+    ).toBe(Math.ceil((8 + 4 + 4 + JSON.stringify({ path: 'a' }).length) / 4));
+    const withDetails = {
+      role: 'toolResult' as const,
+      toolCallId: 'c',
+      toolName: 'read',
+      content: [{ type: 'text' as const, text: 'abcd' }, { type: 'image' as const, data: 'AAAA', mimeType: 'image/png' }],
+      details: { huge: 'z'.repeat(100000) },
+      isError: false,
+    };
+    expect(estimateMessageTokens(withDetails)).toBe(Math.ceil((4 + IMAGE_CHARS) / 4));
+    expect(estimateTokens([withDetails, { role: 'user', content: 'abcde' }])).toBe(Math.ceil((4 + IMAGE_CHARS) / 4) + 2);
+  });
+});
+
+describe('transcript: appends', () => {
+  it('appends durable entries with 8-hex ids chained by parentId', () => {
+    const { transcript } = copyFixture();
+    const s = openSessionFile(transcript, { now: () => new Date('2025-03-02T12:00:00.000Z') });
+    const [a, b] = s.append({ type: 'message', message: { role: 'user', content: 'one' } }, { type: 'message', message: { role: 'user', content: 'two' } });
+    expect(a?.id).toMatch(/^[0-9a-f]{8}$/);
+    expect(a?.parentId).toBe('a0000018');
+    expect(b?.parentId).toBe(a?.id);
+    expect(a?.timestamp).toBe('2025-03-02T12:00:00.000Z');
+    const t = readTranscript(transcript);
+    expect(t.entries.at(-1)?.id).toBe(b?.id);
+    expect(t.malformed).toHaveLength(1);
+  });
+
+  it('after a torn final line, the next append starts on a fresh line and the torn line stays', () => {
+    const dir = tmpDir();
+    const file = path.join(dir, 's.jsonl');
+    createTranscriptFile(file, { id: 's', timestamp: '2025-01-01T00:00:00.000Z', cwd: dir });
+    const s = openSessionFile(file);
+    s.appendMessage({ role: 'user', content: 'kept' });
+    fs.appendFileSync(file, '{"type":"message","id":"deadbeef","par'); // a writer killed mid-line
+    const torn = readTranscript(file);
+    expect(torn.malformed).toHaveLength(1);
+    expect(torn.malformed[0]?.line).toBe(3);
+    expect(torn.malformed[0]?.error).toMatch(/torn final line/);
+    const s2 = openSessionFile(file);
+    s2.appendMessage({ role: 'user', content: 'after' });
+    const t = readTranscript(file);
+    expect(t.entries.map((e) => (e.message as { content: string }).content)).toEqual(['kept', 'after']);
+    expect(t.rawLines[2]).toBe('{"type":"message","id":"deadbeef","par');
+    expect(t.malformed[0]?.line).toBe(3);
+  });
+
+  it('reports a line that is JSON but not an entry', () => {
+    const t = parseTranscript('f.jsonl', '{"type":"session","version":3,"id":"x","timestamp":"t","cwd":"/"}\n[1,2]\n{"type":"message"}\n\n');
+    expect(t.malformed.map((m) => m.line)).toEqual([2, 3]);
+    expect(t.entries).toHaveLength(0);
+  });
+});
