@@ -1,0 +1,68 @@
+/**
+ * The character measure pruning works in (SPEC §3): text, thinking and tool-call arguments
+ * count their length, a CJK character counts 4 (one CJK character is about one token, not a
+ * quarter of one), an image 8,000. Results are cached per content block object: the turn
+ * loop prunes the same messages before every call, and a big tool result must not be
+ * rescanned each time.
+ */
+import type { Message } from '../../../shared/types/messages';
+
+export const PRUNE_IMAGE_CHARS = 8000;
+export const CJK_WEIGHT = 4;
+
+// Han, Hiragana/Katakana, Hangul, CJK punctuation and full-width forms.
+const CJK = /[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3200-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/g;
+const HAS_CJK = new RegExp(CJK.source);
+
+/** Length of `s` with each CJK character counted `CJK_WEIGHT` times. */
+export function weightedLength(s: string): number {
+  if (!HAS_CJK.test(s)) return s.length;
+  CJK.lastIndex = 0;
+  let n = 0;
+  while (CJK.exec(s) !== null) n++;
+  return s.length + (CJK_WEIGHT - 1) * n;
+}
+
+const blockCache = new WeakMap<object, number>();
+
+/** Weighted characters of one content block (cached per block object). */
+export function blockWeight(block: unknown): number {
+  if (typeof block !== 'object' || block === null) return 0;
+  const hit = blockCache.get(block);
+  if (hit !== undefined) return hit;
+  const b = block as { type?: unknown; text?: unknown; thinking?: unknown; name?: unknown; arguments?: unknown };
+  let n = 0;
+  switch (b.type) {
+    case 'text':
+      n = typeof b.text === 'string' ? weightedLength(b.text) : 0;
+      break;
+    case 'thinking':
+      n = typeof b.thinking === 'string' ? weightedLength(b.thinking) : 0;
+      break;
+    case 'toolCall':
+      n = (typeof b.name === 'string' ? b.name.length : 0) + weightedLength(JSON.stringify(b.arguments ?? {}) ?? '');
+      break;
+    case 'image':
+      n = PRUNE_IMAGE_CHARS;
+      break;
+  }
+  blockCache.set(block, n);
+  return n;
+}
+
+/** Weighted characters of a message (details never count). */
+export function messageWeight(m: Message): number {
+  const c = m.content as unknown;
+  if (typeof c === 'string') return weightedLength(c);
+  if (!Array.isArray(c)) return 0;
+  let n = 0;
+  for (const b of c) n += blockWeight(b);
+  return n;
+}
+
+/** True when any block of `content` is an image. */
+export function hasImage(content: unknown): boolean {
+  if (!Array.isArray(content)) return false;
+  for (const b of content) if (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'image') return true;
+  return false;
+}
