@@ -1,0 +1,58 @@
+/**
+ * A chunk's context (SPEC §6): the daily note's date from its file name and the nearest
+ * Markdown heading above the chunk. Both are indexed (keyword and vector) with the chunk,
+ * so a chunk cut from the middle of a file is still found by when and under what it was
+ * written ("what did I decide in May", "deploy notes").
+ */
+
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+
+/** `YYYY-MM-DD` from a file name that starts with a valid date (`2024-05-08.md`, `2024-05-08-standup.md`). */
+export function dateFromPath(relPath: string): string | null {
+  const base = relPath.split('/').pop() ?? '';
+  const m = /^(\d{4})-(\d{2})-(\d{2})(?![0-9])/.exec(base);
+  if (!m) return null;
+  const d = new Date(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])));
+  if (d.getUTCFullYear() !== Number(m[1]) || d.getUTCMonth() !== Number(m[2]) - 1 || d.getUTCDate() !== Number(m[3])) return null;
+  return `${m[1]}-${m[2]}-${m[3]}`;
+}
+
+/** "2024-05-08 (Wednesday, 8 May 2024)": the date in words too, so "May 2024" finds it. */
+export function describeDate(day: string): string {
+  const [y, mo, d] = day.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return `${day} (${WEEKDAYS[date.getUTCDay()]}, ${d} ${MONTHS[mo - 1]} ${y})`;
+}
+
+const HEADING = /^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
+
+/**
+ * For each line (1-based index), the nearest heading at or above it; fenced code blocks are
+ * skipped so a `# comment` in a shell snippet is not taken for a heading.
+ */
+export function headingsByLine(lines: readonly string[]): (string | null)[] {
+  const out: (string | null)[] = [null];
+  let current: string | null = null;
+  let fence: string | null = null;
+  for (const line of lines) {
+    const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
+    if (f) {
+      if (fence === null) fence = f[1]!.slice(0, 3);
+      else if (f[1]!.startsWith(fence)) fence = null;
+    } else if (fence === null) {
+      const h = HEADING.exec(line);
+      if (h) current = h[2]!;
+    }
+    out.push(current);
+  }
+  return out;
+}
+
+/** The one context line indexed with a chunk, e.g. `Date: 2024-05-08 (…) · Section: Deploy`. */
+export function contextLine(day: string | null, heading: string | null): string {
+  const parts: string[] = [];
+  if (day) parts.push(`Date: ${describeDate(day)}`);
+  if (heading) parts.push(`Section: ${heading}`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,120 @@
+/**
+ * Line-based chunking (SPEC §6, OpenClaw-compatible): lines are gathered until the chunk
+ * would exceed `tokens × 4` weighted chars, then the chunk is cut and its last lines (about
+ * `overlap × 4` chars) start the next one. CJK characters weigh 4 (≈ one token each) so a
+ * Chinese note is not packed 4× denser than an English one. A line longer than a chunk is
+ * hard-split, never inside a surrogate pair. Each chunk keeps its 1-based start/end line.
+ */
+import { createHash } from 'node:crypto';
+import { weightedLength, CJK_CHAR_WEIGHT, isCjkChar } from '../search/tokens';
+
+/** One logical input line with its line number in the source file. */
+export interface SourceLine {
+  text: string;
+  lineNo: number;
+}
+
+/** A chunk of one file (SPEC §6: `{path, startLine, endLine, text, hash}` minus the path). */
+export interface TextChunk {
+  startLine: number;
+  endLine: number;
+  text: string;
+  /** sha256 of `text` (hex). */
+  hash: string;
+}
+
+export interface ChunkingOptions {
+  /** Target size in tokens; chunks hold about `tokens × 4` chars. */
+  tokens: number;
+  /** Overlap in tokens carried into the next chunk. */
+  overlap: number;
+}
+
+/** sha256 hex of a string. */
+export function sha256(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/**
+ * Split one line into segments of at most `maxWeight` weighted chars, cutting only between
+ * code points (a surrogate pair is never split).
+ */
+export function hardSplit(line: string, maxWeight: number): string[] {
+  if (weightedLength(line) <= maxWeight) return [line];
+  const out: string[] = [];
+  let cur = '';
+  let w = 0;
+  for (const ch of line) {
+    const cw = isCjkChar(ch) ? CJK_CHAR_WEIGHT : ch.length;
+    if (w + cw > maxWeight && cur) {
+      out.push(cur);
+      cur = '';
+      w = 0;
+    }
+    cur += ch;
+    w += cw;
+  }
+  if (cur) out.push(cur);
+  return out;
+}
+
+/** Chunk logical lines (Markdown lines or rendered transcript lines). */
+export function chunkLines(lines: readonly SourceLine[], opts: ChunkingOptions): TextChunk[] {
+  const maxWeight = Math.max(32, opts.tokens * 4);
+  const overlapWeight = Math.max(0, Math.min(opts.overlap * 4, maxWeight - 1));
+  const chunks: TextChunk[] = [];
+  let current: { text: string; lineNo: number; weight: number }[] = [];
+  let currentWeight = 0;
+
+  const flush = () => {
+    const first = current[0];
+    const last = current[current.length - 1];
+    if (!first || !last) return;
+    const text = current.map((e) => e.text).join('\n');
+    chunks.push({ startLine: first.lineNo, endLine: last.lineNo, text, hash: sha256(text) });
+  };
+  // Keep the tail of the chunk just cut (at least `overlapWeight`), as OpenClaw does.
+  const carryOverlap = () => {
+    if (overlapWeight <= 0) {
+      current = [];
+      currentWeight = 0;
+      return;
+    }
+    let acc = 0;
+    const kept: typeof current = [];
+    for (let i = current.length - 1; i >= 0; i--) {
+      const e = current[i]!;
+      acc += e.weight;
+      kept.unshift(e);
+      if (acc >= overlapWeight) break;
+    }
+    current = kept;
+    currentWeight = acc;
+  };
+
+  for (const line of lines) {
+    for (const segment of line.text.length === 0 ? [''] : hardSplit(line.text, maxWeight)) {
+      const weight = weightedLength(segment) + 1;
+      if (currentWeight + weight > maxWeight && current.length > 0) {
+        flush();
+        carryOverlap();
+        // The carried overlap plus this segment must still fit, or the next chunk would be
+        // cut right away and hold nothing but the overlap again.
+        while (current.length > 0 && currentWeight + weight > maxWeight) {
+          currentWeight -= current.shift()!.weight;
+        }
+      }
+      current.push({ text: segment, lineNo: line.lineNo, weight });
+      currentWeight += weight;
+    }
+  }
+  flush();
+  // A file of only blank lines gives chunks with no content: not worth indexing.
+  return chunks.filter((c) => c.text.trim().length > 0);
+}
+
+/** Chunk a Markdown file's text: lines are split on `\n` (a trailing `\r` is dropped). */
+export function chunkMarkdown(text: string, opts: ChunkingOptions): TextChunk[] {
+  const lines = text.split('\n').map((t, i) => ({ text: t.endsWith('\r') ? t.slice(0, -1) : t, lineNo: i + 1 }));
+  return chunkLines(lines, opts);
+}

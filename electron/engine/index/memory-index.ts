@@ -1,0 +1,236 @@
+/**
+ * One agent's memory index: the SQLite file, its embedder, sync (incremental or full
+ * rebuild), dirty tracking, status and search. Syncs run one at a time, in call order.
+ * Easy to drive from a script: `MemoryIndex.open({...})`, `await idx.sync()`,
+ * `await idx.search({query, explain: true})`, `idx.dispose()`.
+ */
+import fs from 'node:fs';
+import type { Embedder } from '../embed/types';
+import type { MemorySearchSettings } from '../config/schema';
+import type { IndexStatus, IndexSyncResult, SearchMode, SearchResponse } from '../../../shared/types/search';
+import { openDatabase, type Db, type OpenedDatabase } from './db';
+import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
+import { listSourceFiles, type SourceRoots } from './sources';
+import { createStore } from './store';
+import { filesDiffer, syncFiles, type SyncProgress } from './sync';
+import { rebuildIndex } from './reindex';
+import { runSearch, type SearchRequest } from '../search/service';
+
+export interface MemoryIndexOptions {
+  agentId: string;
+  indexFile: string;
+  roots: SourceRoots;
+  settings: MemorySearchSettings;
+  /** null = FTS-only mode. Not owned: the caller disposes it. */
+  embedder: Embedder | null;
+  /** Inject a sqlite-vec loader (tests make it throw); `false` never loads it. */
+  loadVec?: ((db: Db) => void) | false;
+  /** Shown when sqlite-vec cannot load (ctx.warn in the engine). */
+  warn?: (message: string) => void;
+  now?: () => Date;
+}
+
+export interface SyncOptions {
+  force?: boolean;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: SyncProgress) => void) | undefined;
+}
+
+export class MemoryIndex {
+  private opened: OpenedDatabase | null = null;
+  private queue: Promise<unknown> = Promise.resolve();
+  private markedDirty = false;
+  private vecChecked: { loaded: boolean; error: string | null } | null = null;
+  private disposed = false;
+
+  private constructor(readonly opts: MemoryIndexOptions) {}
+
+  /** Open the agent's index (the file is created by the first sync). */
+  static open(opts: MemoryIndexOptions): MemoryIndex {
+    const idx = new MemoryIndex(opts);
+    if (fs.existsSync(opts.indexFile)) idx.openExisting();
+    return idx;
+  }
+
+  get embedder(): Embedder | null {
+    return this.opts.embedder;
+  }
+
+  private now(): Date {
+    return this.opts.now ? this.opts.now() : new Date();
+  }
+
+  private openExisting(): void {
+    this.opened = openDatabase(this.opts.indexFile, { loadVec: this.opts.embedder ? this.opts.loadVec : false });
+    if (this.opts.embedder) this.noteVec(this.opened);
+  }
+
+  private noteVec(o: OpenedDatabase): void {
+    this.vecChecked = { loaded: o.vecLoaded, error: o.vecError };
+    if (!o.vecLoaded && o.vecError) this.opts.warn?.(o.vecError);
+  }
+
+  /** Whether sqlite-vec loads here (probed once, on a throwaway in-memory handle when needed). */
+  private vectorKind(): 'vec0' | 'fallback' | 'none' {
+    if (!this.opts.embedder) return 'none';
+    if (!this.vecChecked) {
+      const probe = openDatabase(':memory:', { loadVec: this.opts.loadVec });
+      probe.db.close();
+      this.noteVec(probe);
+    }
+    return this.vecChecked!.loaded ? 'vec0' : 'fallback';
+  }
+
+  /** What the index must have been built with to be reused. */
+  identity(): IndexIdentity {
+    const s = this.opts.settings;
+    const e = this.opts.embedder;
+    return {
+      schema: SCHEMA_VERSION,
+      provider: e?.provider ?? null,
+      model: e?.model ?? null,
+      dims: e?.dims ?? null,
+      chunking: { tokens: s.chunking.tokens, overlap: s.chunking.overlap },
+      sources: [...this.opts.roots.sources].sort(),
+      extraPaths: [...this.opts.roots.extraPaths],
+      vector: this.vectorKind(),
+    };
+  }
+
+  /** Settings, embedder or sources changed since the index was built (or there is none). */
+  needsRebuild(): boolean {
+    return !this.opened || !sameIdentity(readIdentity(this.opened.db), this.identity());
+  }
+
+  /** Files changed on disk since the last sync (a stat pass), or the watcher said so. */
+  isDirty(): boolean {
+    if (this.markedDirty || this.needsRebuild()) return true;
+    return filesDiffer(this.opened!.db, listSourceFiles(this.opts.roots));
+  }
+
+  /** The watcher saw a change: the next search syncs first. */
+  markDirty(): void {
+    this.markedDirty = true;
+  }
+
+  private mode(): SearchMode {
+    return this.opts.embedder ? (this.opts.settings.query.hybrid.enabled ? 'hybrid' : 'vector-only') : 'fts-only';
+  }
+
+  /** Sync the index; a full rebuild when forced or when the identity changed. Serialised. */
+  sync(o: SyncOptions = {}): Promise<IndexSyncResult> {
+    const run = this.queue.then(() => this.doSync(o));
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+
+  private async doSync(o: SyncOptions): Promise<IndexSyncResult> {
+    if (this.disposed) throw new Error('the memory index was closed');
+    const started = performance.now();
+    const files = listSourceFiles(this.opts.roots);
+    const identity = this.identity();
+    const full = Boolean(o.force) || this.needsRebuild();
+    const common = {
+      embedder: this.opts.embedder,
+      files,
+      chunking: this.opts.settings.chunking,
+      cacheWrite: this.opts.settings.cache.enabled,
+      signal: o.signal,
+      onProgress: o.onProgress,
+      now: () => this.now().getTime(),
+    };
+    this.markedDirty = false;
+    let outcome;
+    try {
+      if (full) {
+        outcome = await rebuildIndex({ ...common, indexFile: this.opts.indexFile, identity, loadVec: this.opts.loadVec }, () => {
+          this.opened?.db.close();
+          this.opened = null;
+        });
+        this.openExisting();
+      } else {
+        const db = this.opened!.db;
+        const store = createStore(db, { model: identity.model, vectors: identity.vector });
+        outcome = await syncFiles({ ...common, db, store });
+        writeMeta(db, 'lastSync', this.now().toISOString());
+      }
+    } catch (err) {
+      this.markedDirty = true;
+      throw err;
+    }
+    this.pruneCache();
+    return {
+      files: outcome.files,
+      chunks: outcome.chunks,
+      embedded: outcome.embedded,
+      durationMs: Math.round(performance.now() - started),
+      mode: this.mode(),
+      full,
+    };
+  }
+
+  /** Keep the embedding cache under `cache.maxEntries` (oldest entries go first). */
+  private pruneCache(): void {
+    const max = this.opts.settings.cache.maxEntries;
+    if (!max || !this.opened) return;
+    this.opened.db
+      .prepare('DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache ORDER BY updated_at DESC LIMIT -1 OFFSET ?)')
+      .run(max);
+  }
+
+  /** Counts, last sync, mode, embedder, vector backend and dirtiness. */
+  status(): IndexStatus {
+    const db = this.opened?.db;
+    const count = (sql: string) => (db ? ((db.prepare(sql).pluck().get() as number) ?? 0) : 0);
+    const e = this.opts.embedder;
+    return {
+      agentId: this.opts.agentId,
+      indexFile: this.opts.indexFile,
+      exists: Boolean(db),
+      files: count('SELECT COUNT(*) FROM files'),
+      chunks: count('SELECT COUNT(*) FROM chunks'),
+      lastSync: db ? (readMeta(db, 'lastSync') ?? null) : null,
+      mode: this.mode(),
+      embedder: e ? { provider: e.provider, model: e.model } : null,
+      vector: this.vectorKind(),
+      dirty: this.isDirty(),
+      sources: [...this.opts.roots.sources],
+      warnings: this.vecChecked?.error && e ? [this.vecChecked.error] : [],
+    };
+  }
+
+  /** Search the index as it is (callers sync first when dirty). */
+  async search(req: SearchRequest): Promise<SearchResponse> {
+    const started = performance.now();
+    const warnings: string[] = [];
+    if (!this.opened) {
+      return { results: [], mode: this.mode(), embedder: this.embedderInfo(), warnings: ['the index has not been built yet: run cairn index'], tookMs: 0 };
+    }
+    const vector = this.vectorKind();
+    if (vector === 'fallback' && this.vecChecked?.error) warnings.push(this.vecChecked.error);
+    const built = readIdentity(this.opened.db);
+    // An index built for another embedder cannot answer vector queries: keyword side only.
+    const usable = built && built.provider === (this.opts.embedder?.provider ?? null) && built.model === (this.opts.embedder?.model ?? null) && built.vector === vector;
+    const out = await runSearch(
+      { db: this.opened.db, vector: usable ? vector : 'none', embedder: usable ? this.opts.embedder : null },
+      this.opts.settings,
+      req,
+      this.now(),
+    );
+    if (!usable && this.opts.embedder) warnings.push('the index was built with another embedder and is being rebuilt: keyword results only');
+    return { ...out, embedder: this.embedderInfo(), warnings: [...warnings, ...out.warnings], tookMs: Math.round((performance.now() - started) * 10) / 10 };
+  }
+
+  private embedderInfo() {
+    const e = this.opts.embedder;
+    return e ? { provider: e.provider, model: e.model } : null;
+  }
+
+  /** Close the database (waits for a running sync to finish or fail first). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    await this.queue;
+    this.opened?.db.close();
+    this.opened = null;
+  }
+}

@@ -1,0 +1,79 @@
+/**
+ * Full reindex into a temp database file, swapped in atomically (SPEC §6). The old index
+ * stays untouched until the new one is complete and closed; a failed or cancelled rebuild
+ * deletes the temp file and leaves the old index as it was. Embeddings for the current
+ * model are carried over from the old file's cache, so a chunking change does not re-embed.
+ */
+import fs from 'node:fs';
+import crypto from 'node:crypto';
+import { openDatabase, type Db } from './db';
+import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
+import { createStore } from './store';
+import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
+
+/** Remove a database file with its WAL and shared-memory companions. */
+export function removeDbFiles(file: string): void {
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
+}
+
+export interface RebuildInput extends Omit<SyncInput, 'db' | 'store'> {
+  indexFile: string;
+  identity: IndexIdentity;
+  loadVec: ((db: Db) => void) | false | undefined;
+}
+
+/**
+ * Build a complete index in `<indexFile>.tmp-*`, then (only on success) rename it over
+ * `indexFile`. `beforeSwap` runs right before the rename: the caller closes its old handle.
+ */
+export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void): Promise<SyncOutcome> {
+  const tmp = `${input.indexFile}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+  const opened = openDatabase(tmp, { loadVec: input.identity.vector === 'vec0' ? input.loadVec : false });
+  const { db } = opened;
+  let outcome: SyncOutcome;
+  try {
+    createBaseSchema(db);
+    if (input.identity.dims && input.identity.vector !== 'none') createVectorTable(db, input.identity.dims, input.identity.vector);
+    const emb = input.embedder;
+    if (emb && fs.existsSync(input.indexFile)) carryCache(db, input.indexFile, emb.provider, emb.model);
+    const store = createStore(db, { model: input.identity.model, vectors: input.identity.vector });
+    outcome = await syncFiles({ ...input, db, store });
+    writeMeta(db, 'identity', JSON.stringify(input.identity));
+    writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
+    db.pragma('wal_checkpoint(TRUNCATE)');
+    db.close();
+  } catch (err) {
+    try {
+      db.close();
+    } catch {
+      // already closed
+    }
+    removeDbFiles(tmp);
+    throw err;
+  }
+  beforeSwap();
+  // The old handle is closed; a stale WAL beside the new file would be replayed into it.
+  for (const f of [`${input.indexFile}-wal`, `${input.indexFile}-shm`]) fs.rmSync(f, { force: true });
+  fs.renameSync(tmp, input.indexFile);
+  for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
+  return outcome;
+}
+
+/** Copy the old index's cached vectors of this provider/model into the new file. */
+function carryCache(db: Db, oldFile: string, provider: string, model: string): void {
+  try {
+    db.prepare('ATTACH DATABASE ? AS old').run(oldFile);
+  } catch {
+    return; // unreadable old file: start with an empty cache
+  }
+  try {
+    const has = db.prepare("SELECT 1 FROM old.sqlite_master WHERE name = 'embedding_cache'").get();
+    if (has) {
+      db.prepare('INSERT OR IGNORE INTO main.embedding_cache SELECT * FROM old.embedding_cache WHERE provider = ? AND model = ?').run(provider, model);
+    }
+  } catch {
+    // an old layout: nothing to carry
+  } finally {
+    db.exec('DETACH DATABASE old');
+  }
+}

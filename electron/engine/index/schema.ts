@@ -1,0 +1,96 @@
+/**
+ * The index schema (SPEC §6): `meta`, `files`, `chunks`, `chunks_fts` (FTS5), `chunks_vec`
+ * (sqlite-vec `vec0`, or a plain table scanned in-process when sqlite-vec cannot load) and
+ * `embedding_cache`. The index identity (embedder, chunking, sources, …) is kept in `meta`;
+ * when it changes the whole index is rebuilt.
+ */
+import type { Db } from './db';
+
+/** Bump when the table layout or what is indexed changes: forces a full reindex. */
+export const SCHEMA_VERSION = 3;
+
+/** What the index was built with; any difference means a full reindex. */
+export interface IndexIdentity {
+  schema: number;
+  provider: string | null;
+  model: string | null;
+  dims: number | null;
+  chunking: { tokens: number; overlap: number };
+  sources: string[];
+  extraPaths: string[];
+  vector: 'vec0' | 'fallback' | 'none';
+}
+
+/** Create every table except the vector table (whose dims depend on the embedder). */
+export function createBaseSchema(db: Db): void {
+  db.exec(`
+    CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS files (
+      path TEXT PRIMARY KEY, source TEXT NOT NULL, hash TEXT NOT NULL,
+      mtime INTEGER NOT NULL, size INTEGER NOT NULL
+    );
+    CREATE TABLE IF NOT EXISTS chunks (
+      id INTEGER PRIMARY KEY, path TEXT NOT NULL, source TEXT NOT NULL,
+      start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL,
+      model TEXT, text TEXT NOT NULL,
+      heading TEXT,            -- nearest heading above the chunk
+      day TEXT,                -- YYYY-MM-DD: file-name date, message date, else mtime date
+      dated INTEGER NOT NULL,  -- 1 when day comes from the file name / message, 0 from mtime
+      evergreen INTEGER NOT NULL, -- MEMORY.md and undated memory notes never decay
+      mtime INTEGER NOT NULL
+    );
+    CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
+    CREATE INDEX IF NOT EXISTS chunks_day ON chunks(day);
+    CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+      body, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+    );
+    CREATE TABLE IF NOT EXISTS embedding_cache (
+      provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
+      dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,
+      PRIMARY KEY (provider, model, hash)
+    );
+  `);
+}
+
+/** Create `chunks_vec`: `vec0` KNN index with filterable metadata, or the fallback table. */
+export function createVectorTable(db: Db, dims: number, kind: 'vec0' | 'fallback'): void {
+  if (kind === 'vec0') {
+    db.exec(
+      `CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine, source text, day text)`,
+    );
+  } else {
+    db.exec('CREATE TABLE IF NOT EXISTS chunks_vec (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL, source TEXT NOT NULL, day TEXT)');
+  }
+}
+
+export function readMeta(db: Db, key: string): string | undefined {
+  try {
+    return (db.prepare('SELECT value FROM meta WHERE key = ?').get(key) as { value: string } | undefined)?.value;
+  } catch {
+    return undefined; // no meta table yet
+  }
+}
+
+export function writeMeta(db: Db, key: string, value: string): void {
+  db.prepare('INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value').run(key, value);
+}
+
+export function readIdentity(db: Db): IndexIdentity | undefined {
+  const raw = readMeta(db, 'identity');
+  if (!raw) return undefined;
+  try {
+    return JSON.parse(raw) as IndexIdentity;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Stable comparison of two identities. */
+export function sameIdentity(a: IndexIdentity | undefined, b: IndexIdentity): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** True when the table exists (used to tell an empty file from an index). */
+export function hasTable(db: Db, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(name) !== undefined;
+}

@@ -1,0 +1,56 @@
+/**
+ * The sessions source (SPEC §6, opt-in): a transcript JSONL file rendered as the user and
+ * assistant text only — `User: …` / `Assistant: …` — one logical line per JSONL line, so a
+ * chunk's startLine/endLine are JSONL line numbers. Thinking, tool calls and tool results
+ * are left out; secrets are redacted before anything is indexed.
+ */
+import type { SourceLine } from './chunker';
+import { redactSecrets } from './redact';
+
+interface ContentPart {
+  type?: string;
+  text?: unknown;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return (content as ContentPart[])
+    .filter((p) => p && p.type === 'text' && typeof p.text === 'string')
+    .map((p) => p.text as string)
+    .join('\n');
+}
+
+/** A rendered transcript: its lines and the day of its first message (for date context). */
+export interface RenderedSession {
+  lines: SourceLine[];
+  /** YYYY-MM-DD per JSONL line number of rendered lines (from the entry timestamp). */
+  dayByLine: Map<number, string>;
+}
+
+/** Render a transcript's text; lines that do not parse are skipped (they stay in the file). */
+export function renderSession(jsonl: string): RenderedSession {
+  const lines: SourceLine[] = [];
+  const dayByLine = new Map<number, string>();
+  const raw = jsonl.split('\n');
+  for (let i = 0; i < raw.length; i++) {
+    const line = raw[i]!.trim();
+    if (!line.startsWith('{')) continue;
+    let entry: { type?: string; timestamp?: unknown; message?: { role?: string; content?: unknown; timestamp?: unknown } };
+    try {
+      entry = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (entry.type !== 'message' || !entry.message) continue;
+    const role = entry.message.role;
+    if (role !== 'user' && role !== 'assistant') continue;
+    const text = textOf(entry.message.content).replace(/\s*\n\s*/g, ' ').trim();
+    if (!text) continue;
+    const lineNo = i + 1;
+    lines.push({ text: `${role === 'user' ? 'User' : 'Assistant'}: ${redactSecrets(text)}`, lineNo });
+    const ts = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
+    if (ts && /^\d{4}-\d{2}-\d{2}/.test(ts)) dayByLine.set(lineNo, ts.slice(0, 10));
+  }
+  return { lines, dayByLine };
+}

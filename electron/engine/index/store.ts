@@ -1,0 +1,132 @@
+/**
+ * Writes to the index: replace one file's chunks (rows, FTS, vectors) and the embedding
+ * cache. Prepared statements are made once per handle; callers group calls in transactions.
+ */
+import type { MemorySource } from '../../../shared/types/search';
+import type { Db } from './db';
+import { ftsIndexText } from '../search/tokens';
+
+/** One chunk ready to store, with its context and (optionally) its vector. */
+export interface ChunkRow {
+  path: string;
+  source: MemorySource;
+  startLine: number;
+  endLine: number;
+  hash: string;
+  text: string;
+  heading: string | null;
+  day: string | null;
+  dated: boolean;
+  evergreen: boolean;
+  mtime: number;
+  /** The context line + text: what the keyword and vector sides index. */
+  body: string;
+  vector: Float32Array | null;
+}
+
+export interface FileRow {
+  path: string;
+  source: MemorySource;
+  hash: string;
+  mtime: number;
+  size: number;
+}
+
+/** Float32Array → BLOB without copying. */
+export function vecBlob(v: Float32Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
+}
+
+/** BLOB → Float32Array (copied: better-sqlite3 may reuse the buffer). */
+export function blobVec(b: Buffer): Float32Array {
+  const out = new Float32Array(b.byteLength / 4);
+  new Uint8Array(out.buffer).set(b);
+  return out;
+}
+
+export interface Store {
+  /** Delete a file's chunks (all tables) and its files row. */
+  deleteFile(path: string): void;
+  /** Replace a file: delete its old chunks, insert the new ones, upsert the files row. */
+  replaceFile(file: FileRow, chunks: readonly ChunkRow[]): void;
+  /** Only the stat changed (same content): remember the new mtime/size. */
+  touchFile(file: FileRow): void;
+  cacheGet(provider: string, model: string, hashes: readonly string[]): Map<string, Float32Array>;
+  cachePut(provider: string, model: string, entries: readonly { hash: string; vector: Float32Array }[], now: number): void;
+}
+
+export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0' | 'fallback' | 'none' }): Store {
+  const idsOf = db.prepare('SELECT id FROM chunks WHERE path = ?').pluck();
+  const delChunk = db.prepare('DELETE FROM chunks WHERE id = ?');
+  const delFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
+  const delVec = opts.vectors === 'none' ? null : db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
+  const delFile = db.prepare('DELETE FROM files WHERE path = ?');
+  const insChunk = db.prepare(
+    `INSERT INTO chunks (path, source, start_line, end_line, hash, model, text, heading, day, dated, evergreen, mtime)
+     VALUES (@path, @source, @startLine, @endLine, @hash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
+  );
+  const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
+  const insVec = opts.vectors === 'none' ? null : db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
+  const upFile = db.prepare(
+    `INSERT INTO files (path, source, hash, mtime, size) VALUES (@path, @source, @hash, @mtime, @size)
+     ON CONFLICT(path) DO UPDATE SET source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`,
+  );
+  const touch = db.prepare('UPDATE files SET mtime = @mtime, size = @size WHERE path = @path');
+  const cacheSel = db.prepare('SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND hash = ?').pluck();
+  const cacheIns = db.prepare(
+    `INSERT INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT(provider, model, hash) DO UPDATE SET embedding = excluded.embedding, dims = excluded.dims, updated_at = excluded.updated_at`,
+  );
+
+  const deleteChunks = (path: string) => {
+    for (const id of idsOf.all(path) as number[]) {
+      delFts.run(id);
+      delVec?.run(BigInt(id));
+      delChunk.run(id);
+    }
+  };
+
+  return {
+    deleteFile(path) {
+      deleteChunks(path);
+      delFile.run(path);
+    },
+    replaceFile(file, chunks) {
+      deleteChunks(file.path);
+      for (const c of chunks) {
+        const info = insChunk.run({
+          path: c.path,
+          source: c.source,
+          startLine: c.startLine,
+          endLine: c.endLine,
+          hash: c.hash,
+          model: opts.model,
+          text: c.text,
+          heading: c.heading,
+          day: c.day,
+          dated: c.dated ? 1 : 0,
+          evergreen: c.evergreen ? 1 : 0,
+          mtime: Math.round(c.mtime),
+        });
+        const id = BigInt(info.lastInsertRowid);
+        insFts.run(id, ftsIndexText(c.body));
+        if (insVec && c.vector) insVec.run(id, vecBlob(c.vector), c.source, c.day);
+      }
+      upFile.run({ ...file, mtime: Math.round(file.mtime) });
+    },
+    touchFile(file) {
+      touch.run({ path: file.path, mtime: Math.round(file.mtime), size: file.size });
+    },
+    cacheGet(provider, model, hashes) {
+      const out = new Map<string, Float32Array>();
+      for (const h of hashes) {
+        const b = cacheSel.get(provider, model, h) as Buffer | undefined;
+        if (b) out.set(h, blobVec(b));
+      }
+      return out;
+    },
+    cachePut(provider, model, entries, now) {
+      for (const e of entries) cacheIns.run(provider, model, e.hash, e.vector.length, vecBlob(e.vector), now);
+    },
+  };
+}

@@ -1,0 +1,220 @@
+/**
+ * One sync pass over the source files into an open index: find what changed (stat, then
+ * content hash), re-chunk only those files, embed cache misses, write each file in one
+ * transaction. Work is done in small batches with a yield between them so the event loop
+ * (Electron's main thread) never stalls; progress is reported and the AbortSignal honoured
+ * between batches.
+ */
+import fs from 'node:fs';
+import type { Embedder } from '../embed/types';
+import type { Db } from './db';
+import type { SourceFile } from './sources';
+import type { ChunkingOptions } from './chunker';
+import { sha256 } from './chunker';
+import { prepareChunks, type PreparedChunk } from './prepare';
+import type { ChunkRow, FileRow, Store } from './store';
+
+export interface SyncProgress {
+  phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
+  filesDone: number;
+  filesTotal: number;
+  chunksDone: number;
+  chunksTotal: number;
+}
+
+export interface SyncInput {
+  db: Db;
+  store: Store;
+  embedder: Embedder | null;
+  files: readonly SourceFile[];
+  chunking: ChunkingOptions;
+  /** Write new vectors to the embedding cache. */
+  cacheWrite: boolean;
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: SyncProgress) => void) | undefined;
+  now: () => number;
+}
+
+export interface SyncOutcome {
+  /** Files in the index after the sync. */
+  files: number;
+  /** Chunks in the index after the sync. */
+  chunks: number;
+  /** Chunks embedded by the embedder (cache misses). */
+  embedded: number;
+  /** Paths added, changed or removed. */
+  changed: string[];
+}
+
+/** Chunks per write transaction / embed call: small enough that one batch stays well under 50 ms. */
+const BATCH_CHUNKS = 96;
+/** Longest stretch of synchronous work before yielding to the event loop. */
+const SLICE_MS = 12;
+
+/** Returns a function that yields to the event loop once `sliceMs` of work has passed. */
+export function createYielder(sliceMs = SLICE_MS): (force?: boolean) => Promise<void> {
+  let last = performance.now();
+  return async (force = false) => {
+    if (force || performance.now() - last >= sliceMs) {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      last = performance.now();
+    }
+  };
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) {
+    const err = new Error('indexing cancelled');
+    err.name = 'AbortError';
+    throw err;
+  }
+}
+
+interface PendingFile {
+  file: FileRow;
+  chunks: PreparedChunk[];
+}
+
+/** Embed what the cache does not have, in sub-batches; returns vectors by body hash. */
+async function vectorsFor(input: SyncInput, chunks: readonly PreparedChunk[]): Promise<{ byHash: Map<string, Float32Array>; embedded: number }> {
+  const emb = input.embedder;
+  if (!emb || chunks.length === 0) return { byHash: new Map(), embedded: 0 };
+  const hashes = [...new Set(chunks.map((c) => sha256(c.body)))];
+  const byHash = input.store.cacheGet(emb.provider, emb.model, hashes);
+  const missing: { hash: string; body: string }[] = [];
+  const queued = new Set<string>();
+  for (const c of chunks) {
+    const h = sha256(c.body);
+    if (!byHash.has(h) && !queued.has(h)) {
+      queued.add(h);
+      missing.push({ hash: h, body: c.body });
+    }
+  }
+  if (missing.length === 0) return { byHash, embedded: 0 };
+  const vectors = await emb.embed(
+    missing.map((m) => m.body),
+    { signal: input.signal },
+  );
+  if (vectors.length !== missing.length) {
+    throw new Error(`embedder ${emb.id} returned ${vectors.length} vectors for ${missing.length} texts`);
+  }
+  const fresh: { hash: string; vector: Float32Array }[] = [];
+  missing.forEach((m, i) => {
+    const v = vectors[i]!;
+    if (v.length !== emb.dims) throw new Error(`embedder ${emb.id} returned a ${v.length}-dim vector; expected ${emb.dims}`);
+    byHash.set(m.hash, v);
+    fresh.push({ hash: m.hash, vector: v });
+  });
+  if (input.cacheWrite) input.db.transaction(() => input.store.cachePut(emb.provider, emb.model, fresh, input.now()))();
+  return { byHash, embedded: missing.length };
+}
+
+/** Bring the index in line with `input.files`. */
+export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
+  const { db, store, signal } = input;
+  const yieldNow = createYielder();
+  const report = input.onProgress ?? (() => {});
+  const existing = new Map<string, { hash: string; mtime: number; size: number }>();
+  for (const r of db.prepare('SELECT path, hash, mtime, size FROM files').all() as { path: string; hash: string; mtime: number; size: number }[]) {
+    existing.set(r.path, r);
+  }
+  const changed: string[] = [];
+  const listed = new Set(input.files.map((f) => f.path));
+
+  // Scan: stat first; read and hash only when mtime/size moved.
+  const toIndex: { src: SourceFile; text: string; row: FileRow }[] = [];
+  const touched: FileRow[] = [];
+  let scanned = 0;
+  for (const src of input.files) {
+    throwIfAborted(signal);
+    scanned++;
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(src.abs);
+    } catch {
+      continue; // vanished since listing: handled as removed next time
+    }
+    if (!st.isFile()) continue;
+    const prev = existing.get(src.path);
+    if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) continue;
+    const text = fs.readFileSync(src.abs, 'utf8');
+    const hash = sha256(text);
+    const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
+    if (prev && prev.hash === hash) touched.push(row);
+    else toIndex.push({ src, text, row });
+    if (scanned % 64 === 0) report({ phase: 'scan', filesDone: scanned, filesTotal: input.files.length, chunksDone: 0, chunksTotal: 0 });
+    await yieldNow();
+  }
+  const removed = [...existing.keys()].filter((p) => !listed.has(p));
+  db.transaction(() => {
+    for (const p of removed) store.deleteFile(p);
+    for (const t of touched) store.touchFile(t);
+  })();
+  changed.push(...removed);
+
+  let embedded = 0;
+  let filesDone = 0;
+  let chunksDone = 0;
+  let chunksSeen = 0;
+  let pending: PendingFile[] = [];
+  let pendingChunks = 0;
+  const flush = async () => {
+    if (pending.length === 0) return;
+    throwIfAborted(signal);
+    const all = pending.flatMap((p) => p.chunks);
+    report({ phase: 'embed', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
+    const { byHash, embedded: n } = await vectorsFor(input, all);
+    embedded += n;
+    throwIfAborted(signal);
+    db.transaction(() => {
+      for (const p of pending) {
+        const rows: ChunkRow[] = p.chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(sha256(c.body)) ?? null) : null }));
+        store.replaceFile(p.file, rows);
+      }
+    })();
+    filesDone += pending.length;
+    chunksDone += pendingChunks;
+    changed.push(...pending.map((p) => p.file.path));
+    pending = [];
+    pendingChunks = 0;
+    report({ phase: 'write', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
+    await yieldNow(true);
+  };
+
+  for (const t of toIndex) {
+    throwIfAborted(signal);
+    const chunks = prepareChunks(t.src, t.text, t.row.mtime, input.chunking);
+    chunksSeen += chunks.length;
+    pending.push({ file: t.row, chunks });
+    pendingChunks += chunks.length;
+    if (pendingChunks >= BATCH_CHUNKS) await flush();
+    else await yieldNow();
+  }
+  await flush();
+
+  const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
+  const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
+  report({ phase: 'done', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
+  return { files, chunks, embedded, changed };
+}
+
+/**
+ * Quick dirty check without reading contents: true when a listed file is new, gone, or has
+ * another mtime/size than when it was indexed.
+ */
+export function filesDiffer(db: Db, files: readonly SourceFile[]): boolean {
+  const rows = db.prepare('SELECT path, mtime, size FROM files').all() as { path: string; mtime: number; size: number }[];
+  if (rows.length !== files.length) return true;
+  const byPath = new Map(rows.map((r) => [r.path, r]));
+  for (const f of files) {
+    const r = byPath.get(f.path);
+    if (!r) return true;
+    try {
+      const st = fs.lstatSync(f.abs);
+      if (Math.round(st.mtimeMs) !== r.mtime || st.size !== r.size) return true;
+    } catch {
+      return true;
+    }
+  }
+  return false;
+}

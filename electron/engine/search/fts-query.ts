@@ -1,0 +1,65 @@
+/**
+ * User text → FTS5 MATCH expression (SPEC §7 **Beyond**). People ask in sentences whose
+ * words rarely all occur in one chunk, so terms are ORed and BM25 ranks (a chunk with more
+ * and rarer terms scores higher). Stop words are dropped; "quoted phrases" and exact tokens
+ * with inner punctuation (`memorySearch.query.minScore`, `ECONNREFUSED`, `a1b2c3d`,
+ * `127.0.0.1:8080`) stay whole as phrases; CJK runs become bigram terms to match the index.
+ * Every term is emitted as a double-quoted FTS5 string, so user input can never be parsed
+ * as FTS5 syntax (no operator, column filter or unbalanced quote reaches the parser).
+ */
+import { STOP_WORDS, cjkQueryGrams, splitCjk } from './tokens';
+
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+function quote(term: string): string {
+  return `"${term.replace(/"/g, '""')}"`;
+}
+
+/** The words FTS5's unicode61 tokenizer would see in `s` (lowercased). */
+function words(s: string): string[] {
+  return Array.from(s.toLowerCase().matchAll(WORD), (m) => m[0]);
+}
+
+/** Terms of a query: phrases (arrays of words) and single CJK grams. */
+export function queryTerms(query: string): string[][] {
+  const terms: string[][] = [];
+  const stopped: string[][] = [];
+  const seen = new Set<string>();
+  const add = (t: string[], target = terms) => {
+    const key = t.join(' ');
+    if (!key || seen.has(key)) return;
+    seen.add(key);
+    target.push(t);
+  };
+  // Quoted phrases first (straight or curly quotes); the rest is split on whitespace.
+  const rest = query.replace(/["“”]([^"“”]+)["“”]/g, (_, phrase: string) => {
+    for (const part of splitCjk(phrase)) {
+      const w = part.cjk ? Array.from(part.text) : words(part.text);
+      if (w.length) add(w);
+    }
+    return ' ';
+  });
+  for (const token of rest.split(/\s+/)) {
+    if (!token) continue;
+    for (const part of splitCjk(token)) {
+      if (part.cjk) {
+        for (const g of cjkQueryGrams(part.text)) add([g]);
+        continue;
+      }
+      const w = words(part.text);
+      if (w.length === 0) continue;
+      // Inner punctuation makes an exact token (key path, IP, error string): keep it whole.
+      if (w.length > 1 && /[\p{L}\p{N}][^\s\p{L}\p{N}]+[\p{L}\p{N}]/u.test(part.text)) add(w);
+      else for (const x of w) (STOP_WORDS.has(x) ? add([x], stopped) : add([x]));
+    }
+  }
+  // A query of only stop words ("what was it") still searches them rather than nothing.
+  return terms.length > 0 ? terms : stopped;
+}
+
+/** The MATCH expression for `query`, or null when it has no searchable term. */
+export function buildFtsQuery(query: string): string | null {
+  const terms = queryTerms(query);
+  if (terms.length === 0) return null;
+  return terms.map((t) => quote(t.join(' '))).join(' OR ');
+}

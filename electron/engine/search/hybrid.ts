@@ -1,0 +1,163 @@
+/**
+ * The search pipeline (SPEC §7): candidates from both sides (`maxResults ×
+ * candidateMultiplier` each), weighted merge by chunk, `minScore` judged on the merged score
+ * *before* decay (with the keyword fallback), temporal decay, sort, MMR, top `maxResults`.
+ * If one side fails the other's results come back with a warning; without an embedder the
+ * search runs FTS-only and says so.
+ */
+import type { Db } from '../index/db';
+import type { Embedder } from '../embed/types';
+import type { MemorySource, SearchMode, SearchResult } from '../../../shared/types/search';
+import { keywordCandidates, scanCandidates, vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
+import { decayMultiplier } from './decay';
+import { mmrOrder } from './mmr';
+import { makeSnippet } from './snippet';
+import type { MergeWeights } from './score';
+
+export interface HybridBackend {
+  db: Db;
+  /** How vectors are stored: `vec0` KNN, `fallback` scan, or `none` (no embedder). */
+  vector: 'vec0' | 'fallback' | 'none';
+  embedder: Embedder | null;
+}
+
+export interface HybridOptions {
+  query: string;
+  maxResults: number;
+  minScore: number;
+  candidateMultiplier: number;
+  /** false = vector side only (OpenClaw's `hybrid.enabled: false`). */
+  hybrid: boolean;
+  weights: MergeWeights;
+  sources: readonly MemorySource[];
+  since?: string | undefined;
+  before?: string | undefined;
+  decay: { enabled: boolean; halfLifeDays: number };
+  mmr: { enabled: boolean; lambda: number };
+  explain: boolean;
+  now: Date;
+  signal?: AbortSignal | undefined;
+}
+
+export interface HybridOutcome {
+  results: SearchResult[];
+  mode: SearchMode;
+  warnings: string[];
+}
+
+interface ChunkInfo {
+  id: number;
+  path: string;
+  source: MemorySource;
+  start_line: number;
+  end_line: number;
+  text: string;
+  day: string | null;
+  evergreen: number;
+  mtime: number;
+}
+
+/** vec0 refuses k above 4096. */
+const MAX_K = 4096;
+
+function loadChunks(db: Db, ids: number[]): Map<number, ChunkInfo> {
+  const out = new Map<number, ChunkInfo>();
+  const stmt = db.prepare('SELECT id, path, source, start_line, end_line, text, day, evergreen, mtime FROM chunks WHERE id = ?');
+  for (const id of ids) {
+    const row = stmt.get(id) as ChunkInfo | undefined;
+    if (row) out.set(id, row);
+  }
+  return out;
+}
+
+/** Run one search. Never throws for a failing side; throws only when aborted. */
+export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Promise<HybridOutcome> {
+  const warnings: string[] = [];
+  const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
+  const filter: CandidateFilter = { sources: o.sources, since: o.since, before: o.before };
+  const wantVector = backend.embedder !== null && backend.vector !== 'none';
+  const wantText = !wantVector || o.hybrid;
+
+  let text: Candidate[] | null = null;
+  if (wantText) {
+    try {
+      text = keywordCandidates(backend.db, o.query, limit, filter);
+    } catch (err) {
+      warnings.push(`keyword search failed (${(err as Error).message}); showing vector results only`);
+    }
+  }
+  let vector: Candidate[] | null = null;
+  if (wantVector) {
+    try {
+      const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal });
+      if (!qv) throw new Error('the embedder returned no vector');
+      vector =
+        backend.vector === 'vec0'
+          ? vec0Candidates(backend.db, qv, limit, filter)
+          : scanCandidates(backend.db, qv, limit, filter);
+    } catch (err) {
+      if (o.signal?.aborted) throw err;
+      warnings.push(`vector search failed (${(err as Error).message}); showing keyword results only`);
+      if (text === null && !wantText) {
+        // Vector-only mode failed: fall back to the keyword side rather than nothing.
+        try {
+          text = keywordCandidates(backend.db, o.query, limit, filter);
+        } catch (e2) {
+          warnings.push(`keyword search failed too (${(e2 as Error).message})`);
+        }
+      }
+    }
+  }
+  const mode: SearchMode = vector && text ? 'hybrid' : vector ? 'vector-only' : 'fts-only';
+  // Weights apply only when both sides ran; a lone side scores on its own scale.
+  const w = mode === 'hybrid' ? o.weights : mode === 'vector-only' ? { vector: 1, text: 0 } : { vector: 0, text: 1 };
+
+  const merged = new Map<number, { vector: number | null; text: number | null; merged: number }>();
+  for (const c of vector ?? []) merged.set(c.id, { vector: c.score, text: null, merged: 0 });
+  for (const c of text ?? []) {
+    const e = merged.get(c.id);
+    if (e) e.text = c.score;
+    else merged.set(c.id, { vector: null, text: c.score, merged: 0 });
+  }
+  for (const e of merged.values()) e.merged = w.vector * (e.vector ?? 0) + w.text * (e.text ?? 0);
+
+  // minScore judges relevance before decay; if nothing passes, keep good keyword hits.
+  let kept = [...merged.entries()].filter(([, e]) => e.merged >= o.minScore);
+  if (kept.length === 0 && text && text.length > 0) {
+    const relaxed = Math.min(o.minScore, w.text);
+    kept = [...merged.entries()].filter(([, e]) => e.text !== null && e.merged >= relaxed);
+  }
+
+  const chunks = loadChunks(backend.db, kept.map(([id]) => id));
+  const scored = kept
+    .filter(([id]) => chunks.has(id))
+    .map(([id, e]) => {
+      const c = chunks.get(id)!;
+      const decay = o.decay.enabled
+        ? decayMultiplier({ day: c.day, evergreen: c.evergreen === 1, mtime: c.mtime }, o.decay.halfLifeDays, o.now)
+        : 1;
+      return { c, e, decay, score: e.merged * decay, mmrRank: null as number | null };
+    })
+    .sort((a, b) => b.score - a.score || a.c.id - b.c.id);
+
+  let ordered = scored;
+  if (o.mmr.enabled && scored.length > 1) {
+    ordered = mmrOrder(scored.map((s) => ({ score: s.score, text: s.c.text })), o.mmr.lambda).map((i) => scored[i]!);
+    ordered.forEach((s, i) => (s.mmrRank = i + 1));
+  } else if (o.mmr.enabled) scored.forEach((s, i) => (s.mmrRank = i + 1));
+
+  const results: SearchResult[] = ordered.slice(0, o.maxResults).map((s) => {
+    const r: SearchResult = {
+      path: s.c.path,
+      startLine: s.c.start_line,
+      endLine: s.c.end_line,
+      score: s.score,
+      snippet: makeSnippet(s.c.text, o.query),
+      source: s.c.source,
+      citation: `${s.c.path}#L${s.c.start_line}-L${s.c.end_line}`,
+    };
+    if (o.explain) r.explain = { vector: s.e.vector, text: s.e.text, merged: s.e.merged, decay: s.decay, mmrRank: s.mmrRank };
+    return r;
+  });
+  return { results, mode, warnings };
+}

@@ -1,0 +1,56 @@
+/**
+ * Scores of the hybrid merge (SPEC §7): BM25 rank → 0..1, vector distance → score, and the
+ * merge weights (explicit config wins; otherwise the default measured for the embedder).
+ */
+import type { MemorySearchSettings } from '../config/schema';
+
+/**
+ * FTS5 `bm25()` → 0..1. Matches have negative ranks (more negative = better), so for
+ * rank < 0 the score is `r/(1+r)` with `r = −rank` (monotone, → 1 for strong matches);
+ * otherwise `1/(1+rank)` (rank 0 → 1, rank 1 → 0.5).
+ */
+export function bm25RankToScore(rank: number): number {
+  if (!Number.isFinite(rank)) return 0;
+  if (rank < 0) {
+    const r = -rank;
+    return r / (1 + r);
+  }
+  return 1 / (1 + rank);
+}
+
+/** `1 − cosine distance`, clamped to 0..1. */
+export function vectorScore(distance: number): number {
+  const s = 1 - distance;
+  return Math.max(0, Math.min(1, s));
+}
+
+export interface MergeWeights {
+  vector: number;
+  text: number;
+}
+
+/**
+ * Default weights per embedder provider. Real embedding models: 0.7/0.3 (compat). The static
+ * (averaged GloVe) embedder is far weaker than BM25 on conversational memory, so its merge
+ * leans on the keyword side (see docs/benchmarks.md for the measurement).
+ */
+export const DEFAULT_WEIGHTS: Record<string, MergeWeights> = {
+  static: { vector: 0.3, text: 0.7 },
+  default: { vector: 0.7, text: 0.3 },
+};
+
+/** The merge weights, normalised to sum 1. Explicit config wins over the per-embedder default. */
+export function resolveWeights(hybrid: MemorySearchSettings['query']['hybrid'], provider: string | null): MergeWeights {
+  const base = (provider && DEFAULT_WEIGHTS[provider]) || DEFAULT_WEIGHTS.default!;
+  let vector = hybrid.vectorWeight;
+  let text = hybrid.textWeight;
+  // Only one given: the other is its complement.
+  if (vector === undefined && text === undefined) {
+    vector = base.vector;
+    text = base.text;
+  } else if (vector === undefined) vector = Math.max(0, 1 - (text ?? 0));
+  else if (text === undefined) text = Math.max(0, 1 - vector);
+  const sum = (vector ?? 0) + (text ?? 0);
+  if (!(sum > 0)) return { vector: 0.5, text: 0.5 };
+  return { vector: (vector ?? 0) / sum, text: (text ?? 0) / sum };
+}

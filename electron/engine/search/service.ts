@@ -1,0 +1,63 @@
+/**
+ * A search request (contract shape) + the agent's settings → the hybrid pipeline's options,
+ * with per-request overrides (maxResults, minScore, source, dates, decay, MMR, explain).
+ */
+import type { MemorySearchSettings } from '../config/schema';
+import type { MemorySource, SearchResponse } from '../../../shared/types/search';
+import { hybridSearch, type HybridBackend } from './hybrid';
+import { resolveWeights } from './score';
+
+export interface SearchRequest {
+  query: string;
+  maxResults?: number | undefined;
+  minScore?: number | undefined;
+  source?: 'memory' | 'sessions' | 'all' | undefined;
+  since?: string | undefined;
+  before?: string | undefined;
+  decay?: boolean | undefined;
+  mmr?: boolean | undefined;
+  explain?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** Which sources a request searches: `all` = every enabled source. */
+export function requestSources(req: SearchRequest, settings: MemorySearchSettings): MemorySource[] {
+  const enabled = settings.sources as MemorySource[];
+  if (!req.source || req.source === 'all') return enabled;
+  return [req.source];
+}
+
+export async function runSearch(
+  backend: HybridBackend,
+  settings: MemorySearchSettings,
+  req: SearchRequest,
+  now: Date,
+): Promise<Omit<SearchResponse, 'embedder' | 'tookMs'>> {
+  const q = settings.query;
+  const h = q.hybrid;
+  const sources = requestSources(req, settings);
+  const warnings: string[] = [];
+  if (req.source === 'sessions' && !settings.sources.includes('sessions')) {
+    warnings.push('the sessions source is off (memorySearch.sources): turn it on to search transcripts');
+  }
+  if (req.since && req.before && req.since >= req.before) {
+    warnings.push(`--since ${req.since} is not before --before ${req.before}: nothing can match`);
+  }
+  const out = await hybridSearch(backend, {
+    query: req.query,
+    maxResults: req.maxResults ?? q.maxResults,
+    minScore: req.minScore ?? q.minScore,
+    candidateMultiplier: h.candidateMultiplier,
+    hybrid: h.enabled,
+    weights: resolveWeights(h, backend.embedder?.provider ?? null),
+    sources,
+    since: req.since,
+    before: req.before,
+    decay: { enabled: req.decay ?? h.temporalDecay.enabled, halfLifeDays: h.temporalDecay.halfLifeDays },
+    mmr: { enabled: req.mmr ?? h.mmr.enabled, lambda: h.mmr.lambda },
+    explain: req.explain ?? false,
+    now,
+    signal: req.signal,
+  });
+  return { results: out.results, mode: out.mode, warnings: [...warnings, ...out.warnings] };
+}

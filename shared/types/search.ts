@@ -1,0 +1,118 @@
+/**
+ * Domain types of the memory index and search, shared by the engine, the CLI, the MCP
+ * server and the renderer. Plain data only: no Node, Electron or DOM imports here.
+ */
+
+/** Where a chunk came from (SPEC §6). */
+export type MemorySource = 'memory' | 'sessions';
+
+/** How a search ran: both sides, keyword only (no embedder / vector side failed), or vector only. */
+export type SearchMode = 'hybrid' | 'fts-only' | 'vector-only';
+
+/** Each stage's score for one result (`--explain`, the score breakdown in the UI). */
+export interface SearchExplain {
+  /** Vector score `1 − cosine distance`; null when the vector side did not return this chunk. */
+  vector: number | null;
+  /** BM25 score mapped to 0..1 (`r/(1+r)`); null when the keyword side did not return it. */
+  text: number | null;
+  /** Weighted merge of both sides (before decay); what `minScore` judges. */
+  merged: number;
+  /** Temporal decay multiplier (1 = no decay / evergreen). */
+  decay: number;
+  /** 1-based position chosen by MMR; null when MMR is off. */
+  mmrRank: number | null;
+}
+
+/** One search hit (SPEC §7). */
+export interface SearchResult {
+  /** Workspace-relative memory path (`memory/2024-05-08.md`) or `sessions/<file>.jsonl`. */
+  path: string;
+  startLine: number;
+  endLine: number;
+  /** Final score: merged × decay. */
+  score: number;
+  /** At most 700 characters of the chunk. */
+  snippet: string;
+  source: MemorySource;
+  /** `path#L<s>-L<e>` */
+  citation: string;
+  explain?: SearchExplain;
+}
+
+export interface EmbedderInfo {
+  provider: string;
+  model: string;
+}
+
+export interface SearchResponse {
+  results: SearchResult[];
+  mode: SearchMode;
+  embedder: EmbedderInfo | null;
+  warnings: string[];
+  tookMs: number;
+}
+
+/** `index.status` */
+export interface IndexStatus {
+  agentId: string;
+  /** The SQLite file. */
+  indexFile: string;
+  /** False before the first sync. */
+  exists: boolean;
+  files: number;
+  chunks: number;
+  /** ISO time of the last finished sync; null if never. */
+  lastSync: string | null;
+  mode: SearchMode;
+  embedder: EmbedderInfo | null;
+  /** `vec0` when sqlite-vec loaded, `fallback` for the in-process cosine scan. */
+  vector: 'vec0' | 'fallback' | 'none';
+  /** Files changed on disk (or settings changed) since the last sync. */
+  dirty: boolean;
+  sources: MemorySource[];
+  warnings: string[];
+}
+
+/** `index.sync` result (also `cairn index --json`). */
+export interface IndexSyncResult {
+  files: number;
+  chunks: number;
+  /** Chunks whose vectors were computed by the embedder (cache misses). */
+  embedded: number;
+  durationMs: number;
+  mode: SearchMode;
+  /** True when the whole index was rebuilt (settings/embedder changed or forced). */
+  full?: boolean;
+}
+
+/** `index.progress` event payload. */
+export interface IndexProgress {
+  agentId: string;
+  opId: string | undefined;
+  phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
+  filesDone: number;
+  filesTotal: number;
+  chunksDone: number;
+  chunksTotal: number;
+}
+
+export type MemoryFileKind = 'long-term' | 'daily' | 'note' | 'extra';
+
+/** One entry of the memory browser. */
+export interface MemoryFileInfo {
+  /** Workspace-relative path (forward slashes). */
+  path: string;
+  kind: MemoryFileKind;
+  /** YYYY-MM-DD for daily notes. */
+  date: string | null;
+  size: number;
+  /** Milliseconds since the epoch. */
+  mtime: number;
+}
+
+export interface MemoryFileText {
+  path: string;
+  text: string;
+  size: number;
+  mtime: number;
+}

@@ -1,0 +1,53 @@
+/** Build a workspace + MemoryIndex in a temp dir for index and search tests. */
+import path from 'node:path';
+import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
+import { MemoryIndex, type MemoryIndexOptions } from '../../electron/engine/index/memory-index';
+import type { Embedder } from '../../electron/engine/embed/types';
+import { tmpDir, writeTree } from './tmp';
+
+export interface Fixture {
+  root: string;
+  workspace: string;
+  sessionsDir: string;
+  indexFile: string;
+  settings: MemorySearchSettings;
+  warnings: string[];
+  open(opts?: Partial<MemoryIndexOptions> & { embedder?: Embedder | null }): MemoryIndex;
+}
+
+/** Settings with defaults, deep-patched by `patch`. */
+export function settingsWith(patch: (s: MemorySearchSettings) => void = () => {}): MemorySearchSettings {
+  const s = defaultConfig().agents.defaults.memorySearch;
+  patch(s);
+  return s;
+}
+
+export function memoryFixture(files: Record<string, string>, settings = settingsWith()): Fixture {
+  const root = tmpDir('cairn-mem-');
+  const workspace = path.join(root, 'workspace');
+  const sessionsDir = path.join(root, 'agents', 'main', 'sessions');
+  writeTree(root, files);
+  const warnings: string[] = [];
+  const fx: Fixture = {
+    root,
+    workspace,
+    sessionsDir,
+    indexFile: path.join(root, 'cairn', 'index', 'main.sqlite'),
+    settings,
+    warnings,
+    open(opts = {}) {
+      const s = opts.settings ?? fx.settings;
+      return MemoryIndex.open({
+        agentId: 'main',
+        indexFile: fx.indexFile,
+        roots: { workspace, sessionsDir, extraPaths: s.extraPaths, sources: s.sources },
+        settings: s,
+        embedder: opts.embedder === undefined ? null : opts.embedder,
+        warn: (m) => warnings.push(m),
+        now: () => new Date('2024-06-01T12:00:00Z'),
+        ...opts,
+      });
+    },
+  };
+  return fx;
+}
