@@ -5,7 +5,6 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveStateDir, type Served } from '../helpers/server';
-import { tmpDir } from '../helpers/tmp';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { ConfigSchema } from '../config/schema';
 import { CONFIG_FILE, parseJson5File, validateConfig } from '../config/load';
 import { writeFileAtomicSync } from '../util/atomic-write';

