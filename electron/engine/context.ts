@@ -15,6 +15,8 @@ import {
 } from './config/state-dir';
 import type { EventBus } from './rpc/events';
 import { EngineError } from './rpc/dispatcher';
+import type { MemorySearchSettings } from './config/schema';
+import type { Embedder } from './embed/types';
 
 /**
  * Dependencies passed in rather than imported as globals, so tests (and the CLI) can give
@@ -25,6 +27,13 @@ export interface EngineDeps {
   now?: () => Date;
   /** Environment for API keys etc.; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
+  /**
+   * The memory-search embedder for an agent (null = FTS-only). Tests inject a deterministic
+   * one; when absent the engine uses embed/factory.ts (SPEC §6 auto order).
+   */
+  createEmbedder?: (settings: MemorySearchSettings, opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv }) => Promise<Embedder | null>;
+  /** Load sqlite-vec into a handle (tests pass one that throws, to exercise the fallback). */
+  loadSqliteVec?: (db: import('better-sqlite3').Database) => void;
 }
 
 export interface EngineContext {
