@@ -4,6 +4,7 @@ import { Rail } from './components/Rail';
 import { useApp } from './stores/app';
 import { StatusPage } from './pages/StatusPage';
 import { Placeholder } from './pages/Placeholder';
+import { SettingsPage } from './pages/settings/SettingsPage';
 
 function Banner() {
   const status = useApp((s) => s.status);
@@ -50,7 +51,7 @@ export function App() {
         {page === 'memory' && <Placeholder title="Memory" what="MEMORY.md and the daily notes will be shown here." />}
         {page === 'search' && <Placeholder title="Search" what="Hybrid memory search will be here." />}
         {page === 'chat' && <Placeholder title="Chat" what="Chat with the offline assistant will be here." />}
-        {page === 'settings' && <Placeholder title="Settings" what="Every config key will be editable here." />}
+        {page === 'settings' && <SettingsPage />}
       </main>
     </div>
   );

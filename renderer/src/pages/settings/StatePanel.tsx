@@ -1,0 +1,48 @@
+/** The state directory and the read-only switch (`state.setWritable`). */
+import { useState } from 'react';
+import { api } from '../../api';
+import { useApp } from '../../stores/app';
+
+export function StatePanel() {
+  const status = useApp((s) => s.status);
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  if (!status) return <p className="muted">Reading the state directory…</p>;
+
+  async function toggle(writable: boolean) {
+    setBusy(true);
+    try {
+      const next = await api['state.setWritable']({ writable });
+      useApp.setState({ status: next });
+      setError(undefined);
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <section className="panel" aria-labelledby="state-title">
+      <h2 id="state-title">State directory</h2>
+      <p>
+        <code data-testid="settings-state-dir">{status.stateDir}</code>{' '}
+        <span className="muted">({status.createdBy === 'cairn' ? 'created by Cairn' : 'not created by Cairn'})</span>
+      </p>
+      <label className="switch">
+        <input type="checkbox" checked={status.writable} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
+        Allow Cairn to write memory files and transcripts
+      </label>
+      <p className="muted">
+        {status.writable
+          ? 'Writable: memory edits, compaction and memory flushes change files in this directory.'
+          : 'Read-only: nothing in this directory is changed; turn writing on to edit memory or compact sessions.'}
+      </p>
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </section>
+  );
+}
