@@ -8,17 +8,21 @@
  */
 import type { z } from 'zod';
 import { appChannels, appEvents } from './contract/app';
+import { searchChannels, searchEvents } from './contract/search';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
 export * from './contract/app';
+export * from './contract/search';
 
 export const channels = {
   ...appChannels,
+  ...searchChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {
   ...appEvents,
+  ...searchEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

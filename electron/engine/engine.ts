@@ -8,6 +8,7 @@ import { createContext, type EngineContext, type EngineDeps } from './context';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
 import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
+import { searchHandlers } from './search/handlers';
 
 export interface EngineOptions {
   stateDir: string;
@@ -29,6 +30,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps });
   const handlers: Handlers = {
     ...appHandlers(ctx),
+    ...searchHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

@@ -1,0 +1,119 @@
+/**
+ * Path rules for reading and writing memory files (SPEC §8 `memory_get`, the memory browser,
+ * `cairn get`): only Markdown files of the memory set — `MEMORY.md`, `memory.md`,
+ * `memory/**\/*.md`, and files under `extraPaths` — resolved by the engine inside the
+ * workspace. `..`, absolute paths (except inside a configured extra path), symlinks anywhere
+ * on the way, and non-`.md` files are refused with a message that says why.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { resolveExtraPath } from './sources';
+
+/** A refused or unknown path; `code` maps onto the contract's error codes. */
+export class MemoryPathError extends Error {
+  constructor(
+    readonly code: 'forbidden' | 'not_found' | 'bad_request',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'MemoryPathError';
+  }
+}
+
+export interface MemoryPathRoots {
+  workspace: string;
+  extraPaths: readonly string[];
+}
+
+export interface ResolvedMemoryPath {
+  /** Absolute file path. */
+  abs: string;
+  /** Forward-slash path as shown in results. */
+  path: string;
+}
+
+function isInside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Refuse a symlink at `abs` or at any directory between `root` and it. */
+function assertNoSymlink(root: string, abs: string, shown: string): void {
+  const rel = path.relative(root, abs);
+  let cur = root;
+  for (const part of rel.split(path.sep)) {
+    cur = path.join(cur, part);
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(cur);
+    } catch {
+      return; // does not exist (yet): nothing to follow
+    }
+    if (st.isSymbolicLink()) {
+      throw new MemoryPathError('forbidden', `${shown}: refused: ${path.relative(root, cur) || cur} is a symlink (memory files must be real files inside the workspace)`);
+    }
+  }
+}
+
+/**
+ * Check `input` against the memory set and resolve it. Throws {@link MemoryPathError}
+ * (forbidden / bad_request) with the reason; existence is not checked here.
+ */
+export function resolveMemoryPath(roots: MemoryPathRoots, input: string): ResolvedMemoryPath {
+  const shown = JSON.stringify(input);
+  if (!input || input.includes('\0')) throw new MemoryPathError('bad_request', `${shown}: not a path`);
+  const norm = input.replace(/\\/g, '/');
+  if (norm.split('/').includes('..')) {
+    throw new MemoryPathError('forbidden', `${shown}: refused: ".." is not allowed; use a path relative to the workspace such as memory/2024-05-08.md`);
+  }
+  if (!norm.toLowerCase().endsWith('.md')) {
+    throw new MemoryPathError('forbidden', `${shown}: refused: only Markdown (.md) memory files can be read`);
+  }
+  const extras = roots.extraPaths.map((p) => resolveExtraPath(roots.workspace, p));
+  if (path.isAbsolute(input) || /^[A-Za-z]:[\\/]/.test(input) || norm.startsWith('/')) {
+    const abs = path.resolve(input);
+    const extra = extras.find((e) => isInside(e, abs));
+    if (!extra) {
+      throw new MemoryPathError('forbidden', `${shown}: refused: absolute paths are not allowed; use a path relative to the workspace such as MEMORY.md`);
+    }
+    assertNoSymlink(path.dirname(extra), abs, shown);
+    return { abs, path: abs.split(path.sep).join('/') };
+  }
+  const rel = norm.replace(/^\.\//, '');
+  const abs = path.resolve(roots.workspace, rel);
+  const inMemorySet =
+    rel === 'MEMORY.md' || rel === 'memory.md' || rel.startsWith('memory/') || extras.some((e) => isInside(e, abs));
+  if (!isInside(roots.workspace, abs) || !inMemorySet) {
+    throw new MemoryPathError('forbidden', `${shown}: refused: not a memory file (allowed: MEMORY.md, memory.md, memory/**/*.md and extraPaths)`);
+  }
+  assertNoSymlink(roots.workspace, abs, shown);
+  return { abs, path: rel };
+}
+
+/** Read a memory file (after the rules above); not_found when missing. */
+export function readMemoryFile(roots: MemoryPathRoots, input: string): { abs: string; path: string; text: string; size: number; mtime: number } {
+  const r = resolveMemoryPath(roots, input);
+  let st: fs.Stats;
+  try {
+    st = fs.lstatSync(r.abs);
+  } catch {
+    throw new MemoryPathError('not_found', `${JSON.stringify(input)}: no such memory file`);
+  }
+  if (!st.isFile()) throw new MemoryPathError('forbidden', `${JSON.stringify(input)}: refused: not a regular file`);
+  return { ...r, text: fs.readFileSync(r.abs, 'utf8'), size: st.size, mtime: st.mtimeMs };
+}
+
+/**
+ * `memory_get {path, from?, lines?}`: the file, or `lines` lines from line `from` (1-based).
+ */
+export function memoryGet(roots: MemoryPathRoots, input: string, from?: number, lines?: number): { path: string; text: string } {
+  const f = readMemoryFile(roots, input);
+  if (from === undefined && lines === undefined) return { path: f.path, text: f.text };
+  const all = f.text.split('\n');
+  const start = Math.max(1, from ?? 1);
+  if (start > all.length) {
+    throw new MemoryPathError('bad_request', `${JSON.stringify(input)}: line ${start} is past the end (the file has ${all.length} lines)`);
+  }
+  const slice = lines === undefined ? all.slice(start - 1) : all.slice(start - 1, start - 1 + Math.max(0, lines));
+  return { path: f.path, text: slice.join('\n') };
+}

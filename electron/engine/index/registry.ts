@@ -1,0 +1,200 @@
+/**
+ * The engine's memory indexes, one per agent, shared by the contract handlers, the CLI and
+ * the MCP server: opened on first use, re-opened when the agent's memorySearch settings
+ * change, synced with progress/idle events, watched (lazily, only when a long-lived client
+ * asks) and closed on engine dispose.
+ */
+import type { EngineContext } from '../context';
+import type { Embedder } from '../embed/types';
+import type { MemorySearchSettings } from '../config/schema';
+import type { IndexSyncResult } from '../../../shared/types/search';
+import { MemoryIndex } from './memory-index';
+import { watchMemory, type MemoryWatcher } from './watcher';
+import type { SourceRoots } from './sources';
+import type { MemoryPathRoots } from './memory-paths';
+
+interface Entry {
+  key: string;
+  index: MemoryIndex;
+  embedder: Embedder | null;
+  roots: SourceRoots;
+  watcher?: Promise<MemoryWatcher | null>;
+}
+
+type Factory = (settings: MemorySearchSettings, opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv }) => Promise<Embedder | null>;
+
+/** The embedder factory of embed/ (SPEC §6 auto order), loaded only when an index is opened. */
+async function defaultFactory(): Promise<Factory | null> {
+  // A computed specifier keeps this module loadable before embed/factory.ts exists.
+  const spec = '../embed/factory';
+  try {
+    const mod = (await import(/* @vite-ignore */ spec)) as { createEmbedderForSettings?: Factory; createEmbedder?: Factory };
+    return mod.createEmbedderForSettings ?? mod.createEmbedder ?? null;
+  } catch {
+    return null;
+  }
+}
+
+export interface SyncRequest {
+  force?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+  opId?: string | undefined;
+}
+
+export class MemoryRegistry {
+  private entries = new Map<string, Promise<Entry>>();
+  private disposed = false;
+
+  constructor(private readonly ctx: EngineContext) {}
+
+  /** The agent's memorySearch settings (defaults; per-agent overrides are not in the schema yet). */
+  settings(_agentId: string): MemorySearchSettings {
+    return this.ctx.config().config.agents.defaults.memorySearch;
+  }
+
+  /** Workspace and extra paths for the memory path rules. */
+  pathRoots(agentId: string): MemoryPathRoots {
+    return { workspace: this.ctx.paths(agentId).workspace, extraPaths: this.settings(agentId).extraPaths };
+  }
+
+  private rootsFor(agentId: string, s: MemorySearchSettings): SourceRoots {
+    const p = this.ctx.paths(agentId);
+    return { workspace: p.workspace, sessionsDir: p.sessionsDir, extraPaths: s.extraPaths, sources: s.sources };
+  }
+
+  private async makeEmbedder(agentId: string, s: MemorySearchSettings): Promise<Embedder | null> {
+    if (s.provider === 'none' || !s.enabled) return null;
+    const opts = { agentId, modelsDir: this.ctx.paths(agentId).modelsDir, env: this.ctx.deps.env ?? process.env };
+    const factory = this.ctx.deps.createEmbedder ?? (await defaultFactory());
+    if (!factory) {
+      this.ctx.warn('memory search: no embedder is available yet; search runs keyword-only (FTS)');
+      return null;
+    }
+    try {
+      return await factory(s, opts);
+    } catch (err) {
+      this.ctx.warn(`memory search: the embedder could not start (${(err as Error).message}); search runs keyword-only (FTS)`);
+      return null;
+    }
+  }
+
+  /** The agent's index, opened (or re-opened after a settings change) on demand. */
+  async get(agentId: string): Promise<MemoryIndex> {
+    return (await this.entry(agentId)).index;
+  }
+
+  private async entry(agentId: string): Promise<Entry> {
+    if (this.disposed) throw new Error('the engine is shutting down');
+    const s = this.settings(agentId);
+    const key = JSON.stringify([s, this.ctx.paths(agentId)]);
+    const existing = this.entries.get(agentId);
+    if (existing) {
+      const e = await existing;
+      if (e.key === key) return e;
+      this.entries.delete(agentId);
+      await this.close(e);
+    }
+    const made = (async (): Promise<Entry> => {
+      const embedder = await this.makeEmbedder(agentId, s);
+      const roots = this.rootsFor(agentId, s);
+      const index = MemoryIndex.open({
+        agentId,
+        indexFile: this.ctx.paths(agentId).indexFile,
+        roots,
+        settings: s,
+        embedder,
+        loadVec: this.ctx.deps.loadSqliteVec,
+        warn: (m) => this.ctx.warn(m),
+        now: () => this.ctx.now(),
+      });
+      return { key, index, embedder, roots };
+    })();
+    this.entries.set(agentId, made);
+    made.catch(() => this.entries.delete(agentId));
+    return made;
+  }
+
+  /** Sync with `index.progress` (throttled) and `index.idle` events. */
+  async sync(agentId: string, req: SyncRequest = {}): Promise<IndexSyncResult> {
+    const index = await this.get(agentId);
+    let last = 0;
+    let lastPhase = '';
+    try {
+      const result = await index.sync({
+        force: req.force,
+        signal: req.signal,
+        onProgress: (p) => {
+          const t = performance.now();
+          if (p.phase === lastPhase && p.phase !== 'done' && t - last < 100) return;
+          last = t;
+          lastPhase = p.phase;
+          this.ctx.events.emit('index.progress', { agentId, opId: req.opId, ...p });
+        },
+      });
+      this.ctx.events.emit('index.idle', { agentId, result });
+      return result;
+    } catch (err) {
+      this.ctx.events.emit('index.idle', { agentId, result: null, error: (err as Error).message });
+      throw err;
+    }
+  }
+
+  /**
+   * Start the agent's watcher once (when `sync.watch` is on): edits mark the index dirty,
+   * emit `memory.changed`, and trigger a sync. Resolves when the watcher is ready.
+   */
+  async watch(agentId: string): Promise<void> {
+    const e = await this.entry(agentId);
+    if (!this.settings(agentId).sync.watch) return;
+    e.watcher ??= watchMemory(e.roots, this.settings(agentId).sync.watchDebounceMs, (paths) => {
+      e.index.markDirty();
+      this.ctx.events.emit('memory.changed', { agentId, paths });
+      this.sync(agentId).catch(() => {
+        // reported through index.idle {error}
+      });
+    }).catch((err: Error) => {
+      this.ctx.warn(`memory watcher could not start (${err.message}); changes are picked up before each search`);
+      return null;
+    });
+    await (await e.watcher)?.ready;
+  }
+
+  /** A memory file was written through the engine: mark dirty and tell clients. */
+  notifyChanged(agentId: string, paths: string[]): void {
+    void this.entries.get(agentId)?.then((e) => e.index.markDirty());
+    this.ctx.events.emit('memory.changed', { agentId, paths });
+  }
+
+  private async close(e: Entry): Promise<void> {
+    await (await e.watcher)?.dispose();
+    await e.index.dispose();
+    await e.embedder?.dispose();
+  }
+
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const all = [...this.entries.values()];
+    this.entries.clear();
+    for (const p of all) {
+      try {
+        await this.close(await p);
+      } catch {
+        // an entry that failed to open has nothing to close
+      }
+    }
+  }
+}
+
+const registries = new WeakMap<EngineContext, MemoryRegistry>();
+
+/** The engine's one registry (created on first use; closed with the engine). */
+export function memoryRegistry(ctx: EngineContext): MemoryRegistry {
+  let r = registries.get(ctx);
+  if (!r) {
+    const made = new MemoryRegistry(ctx);
+    registries.set(ctx, made);
+    ctx.onDispose(() => made.dispose());
+    r = made;
+  }
+  return r;
+}

@@ -1,0 +1,75 @@
+/**
+ * Watch the memory sources for edits (SPEC §6: 1.5 s debounce, from
+ * `memorySearch.sync.watchDebounceMs`). Only the memory set is watched — the workspace root
+ * (for MEMORY.md / memory.md), `memory/`, extra paths and, when enabled, the sessions
+ * folder — never the whole workspace. Changed paths are batched and reported once the
+ * debounce window is quiet. `dispose()` closes the watcher and drops a pending batch.
+ */
+import path from 'node:path';
+import type { FSWatcher } from 'chokidar';
+import { displayPath, resolveExtraPath, type SourceRoots } from './sources';
+
+export interface MemoryWatcher {
+  /** Resolves once the initial scan is done and changes are being reported. */
+  ready: Promise<void>;
+  dispose(): Promise<void>;
+}
+
+function inside(parent: string, child: string): boolean {
+  const rel = path.relative(parent, child);
+  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
+}
+
+/** Start watching; `onChange` gets the changed display paths after `debounceMs` of quiet. */
+export async function watchMemory(roots: SourceRoots, debounceMs: number, onChange: (paths: string[]) => void): Promise<MemoryWatcher> {
+  const { watch } = await import('chokidar');
+  const ws = path.resolve(roots.workspace);
+  const memoryDir = path.join(ws, 'memory');
+  const extras = roots.extraPaths.map((p) => resolveExtraPath(ws, p));
+  const sessions = roots.sources.includes('sessions') ? path.resolve(roots.sessionsDir) : null;
+  const memoryOn = roots.sources.includes('memory');
+
+  const wanted = (p: string, isFile: boolean | undefined): boolean => {
+    if (sessions && inside(sessions, p)) return p === sessions || !isFile || p.endsWith('.jsonl');
+    if (!memoryOn) return false;
+    if (p === ws) return true;
+    if (extras.some((e) => inside(e, p) || inside(p, e))) return !isFile || p.toLowerCase().endsWith('.md');
+    if (inside(memoryDir, p)) return !isFile || p.toLowerCase().endsWith('.md');
+    const rel = path.relative(ws, p);
+    return rel === 'MEMORY.md' || rel === 'memory.md';
+  };
+
+  const targets = [...(memoryOn ? [ws, ...extras] : []), ...(sessions ? [sessions] : [])];
+  const watcher: FSWatcher = watch(targets, {
+    ignoreInitial: true,
+    followSymlinks: false,
+    ignored: (p, stats) => !wanted(path.resolve(p), stats ? stats.isFile() : undefined),
+  });
+  let pending = new Set<string>();
+  let timer: NodeJS.Timeout | undefined;
+  const fire = () => {
+    timer = undefined;
+    const paths = [...pending].sort();
+    pending = new Set();
+    if (paths.length) onChange(paths);
+  };
+  const onEvent = (p: string) => {
+    const abs = path.resolve(p);
+    const shown = sessions && inside(sessions, abs) ? `sessions/${path.basename(abs)}` : displayPath(ws, abs);
+    pending.add(shown);
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(fire, debounceMs);
+  };
+  for (const ev of ['add', 'change', 'unlink'] as const) watcher.on(ev, onEvent);
+  watcher.on('unlinkDir', onEvent);
+  const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
+  return {
+    ready,
+    async dispose() {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+      pending.clear();
+      await watcher.close();
+    },
+  };
+}

@@ -1,0 +1,119 @@
+/**
+ * Contract handlers of memory search, the index and the memory browser. Heavy modules
+ * (SQLite, sqlite-vec, the embedder, chokidar) are imported on first use, so the engine
+ * starts fast. The first call from a long-lived client starts the agent's file watcher.
+ */
+import type { EngineContext } from '../context';
+import { EngineError, type Handlers } from '../rpc/dispatcher';
+import { DEFAULT_AGENT_ID } from '../config/state-dir';
+import type { MemoryRegistry } from '../index/registry';
+import type { SearchResponse } from '../../../shared/types/search';
+
+type SearchChannels = 'search.query' | 'index.status' | 'index.sync' | 'memory.list' | 'memory.read' | 'memory.write';
+
+/** Map the memory modules' errors onto contract error codes. */
+export function toEngineError(err: unknown): unknown {
+  const e = err as Error & { code?: string };
+  if (e?.name === 'MemoryPathError' && (e.code === 'forbidden' || e.code === 'not_found' || e.code === 'bad_request')) {
+    return new EngineError(e.code, e.message);
+  }
+  if (e?.name === 'MemoryConflictError') return new EngineError('conflict', e.message);
+  return err;
+}
+
+async function rethrow<T>(fn: () => Promise<T> | T): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    throw toEngineError(err);
+  }
+}
+
+/** The agent id of a request, checked against the agents this state dir knows. */
+export function agentOf(ctx: EngineContext, agentId: string | undefined): string {
+  const id = agentId ?? DEFAULT_AGENT_ID;
+  if (agentId && !ctx.agents().includes(id)) {
+    throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${ctx.agents().join(', ')})`);
+  }
+  return id;
+}
+
+/** Search the agent's memory, syncing first when the index is missing or dirty. */
+export async function searchWithSync(
+  reg: MemoryRegistry,
+  agentId: string,
+  req: Parameters<import('../index/memory-index').MemoryIndex['search']>[0],
+): Promise<SearchResponse> {
+  const index = await reg.get(agentId);
+  const warnings: string[] = [];
+  const s = reg.settings(agentId);
+  const missing = !index.status().exists;
+  if (missing || (s.sync.onSearch && index.isDirty())) {
+    try {
+      await reg.sync(agentId, { signal: req.signal });
+    } catch (err) {
+      if (req.signal?.aborted || missing) throw err;
+      warnings.push(`the index could not be updated (${(err as Error).message}); results may be stale`);
+    }
+  }
+  const res = await index.search(req);
+  return { ...res, warnings: [...warnings, ...res.warnings] };
+}
+
+export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannels> {
+  let regP: Promise<MemoryRegistry> | undefined;
+  const registry = () => (regP ??= import('../index/registry').then((m) => m.memoryRegistry(ctx)));
+  /** A client is here to stay: watch the agent's files (errors become warnings). */
+  const watchSoon = (reg: MemoryRegistry, agentId: string) => {
+    reg.watch(agentId).catch((err: Error) => ctx.warn(`memory watcher: ${err.message}`));
+  };
+  return {
+    'search.query': (req, { signal }) =>
+      rethrow(async () => {
+        const agentId = agentOf(ctx, req.agentId);
+        const reg = await registry();
+        watchSoon(reg, agentId);
+        return searchWithSync(reg, agentId, { ...req, signal });
+      }),
+    'index.status': (req) =>
+      rethrow(async () => {
+        const agentId = agentOf(ctx, req.agentId);
+        const reg = await registry();
+        watchSoon(reg, agentId);
+        return (await reg.get(agentId)).status();
+      }),
+    'index.sync': (req, { signal, opId }) =>
+      rethrow(async () => {
+        const agentId = agentOf(ctx, req.agentId);
+        const reg = await registry();
+        watchSoon(reg, agentId);
+        return reg.sync(agentId, { force: req.force, signal, opId });
+      }),
+    'memory.list': (req) =>
+      rethrow(async () => {
+        const agentId = agentOf(ctx, req.agentId);
+        const { listMemoryFiles } = await import('../index/memory-files');
+        const reg = await registry();
+        watchSoon(reg, agentId);
+        return { files: listMemoryFiles(reg.pathRoots(agentId)) };
+      }),
+    'memory.read': (req) =>
+      rethrow(async () => {
+        const agentId = agentOf(ctx, req.agentId);
+        const { readMemoryFile } = await import('../index/memory-paths');
+        const reg = await registry();
+        const f = readMemoryFile(reg.pathRoots(agentId), req.path);
+        return { path: f.path, text: f.text, size: f.size, mtime: f.mtime };
+      }),
+    'memory.write': (req) =>
+      rethrow(async () => {
+        const agentId = agentOf(ctx, req.agentId);
+        ctx.assertWritable(`memory.write ${req.path}`);
+        const { writeMemoryFile } = await import('../index/memory-files');
+        const reg = await registry();
+        const out = writeMemoryFile(reg.pathRoots(agentId), req.path, req.text, req.expectedMtime);
+        reg.notifyChanged(agentId, [out.path]);
+        return out;
+      }),
+  };
+}
