@@ -9,6 +9,7 @@
 import type { z } from 'zod';
 import { appChannels, appEvents } from './contract/app';
 import { searchChannels, searchEvents } from './contract/search';
+import { sessionViewChannels } from './contract/session-view';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -18,6 +19,7 @@ export * from './contract/search';
 export const channels = {
   ...appChannels,
   ...searchChannels,
+  ...sessionViewChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

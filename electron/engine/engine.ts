@@ -9,6 +9,7 @@ import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatch
 import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
 import { searchHandlers } from './search/handlers';
+import { sessionViewHandlers } from './sessions/overview';
 
 export interface EngineOptions {
   stateDir: string;
@@ -31,6 +32,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const handlers: Handlers = {
     ...appHandlers(ctx),
     ...searchHandlers(ctx),
+    ...sessionViewHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

@@ -1,0 +1,63 @@
+/**
+ * A session's life in tokens, for the token chart and the compaction cards: the estimated
+ * context size after every message along the branch (SPEC §2 estimate), dropping at each
+ * compaction to summary + kept messages, and each compaction with its tokens before → after
+ * and its place in the "summary of a summary" chain. Pure: takes a parsed transcript.
+ */
+import { branchPath, entryToMessage, summaryMessage } from '../transcript/context';
+import { isCompactionEntry } from '../transcript/entries';
+import { estimateMessageTokens } from '../transcript/tokens';
+import type { Entry, Transcript } from '../transcript/types';
+import type { CompactionView, TokenPoint } from '../../../shared/types/session-view';
+
+export interface TokenLife {
+  points: TokenPoint[];
+  compactions: CompactionView[];
+}
+
+const timeOf = (e: Entry): number => {
+  const t = Date.parse(e.timestamp);
+  return Number.isFinite(t) ? t : 0;
+};
+
+/** Walk the branch once, keeping the running context like buildContext() would rebuild it. */
+export function tokenLife(t: Transcript): TokenLife {
+  const path = branchPath(t);
+  const points: TokenPoint[] = [];
+  const compactions: CompactionView[] = [];
+  // Messages of the current context in order, with their estimates.
+  let live: { id: string; tokens: number }[] = [];
+  let summaryTokens = 0;
+  let total = 0;
+  for (const i of path) {
+    const e = t.entries[i] as Entry;
+    if (isCompactionEntry(e)) {
+      const before = total;
+      const from = live.findIndex((m) => m.id === e.firstKeptEntryId);
+      live = from >= 0 ? live.slice(from) : [];
+      summaryTokens = estimateMessageTokens(summaryMessage(e.summary));
+      total = summaryTokens + live.reduce((n, m) => n + m.tokens, 0);
+      compactions.push({
+        id: e.id,
+        index: i,
+        ordinal: compactions.length + 1,
+        summary: e.summary,
+        firstKeptEntryId: e.firstKeptEntryId,
+        tokensBefore: typeof e.tokensBefore === 'number' ? e.tokensBefore : before,
+        tokensAfter: total,
+        extract: e.details?.extract === true,
+        timestamp: e.timestamp,
+        ...(e.details ? { details: { readFiles: e.details.readFiles, modifiedFiles: e.details.modifiedFiles } } : {}),
+      });
+      points.push({ index: i, entryId: e.id, time: timeOf(e), tokens: total, compaction: true });
+      continue;
+    }
+    const m = entryToMessage(e);
+    if (!m) continue;
+    const tokens = estimateMessageTokens(m.message);
+    live.push({ id: e.id, tokens });
+    total += tokens;
+    points.push({ index: i, entryId: e.id, time: timeOf(e), tokens: total, compaction: false });
+  }
+  return { points, compactions };
+}
