@@ -1,0 +1,208 @@
+/**
+ * Local GGUF chat model through node-llama-cpp (prebuilt CPU binaries only: `build: "never"`,
+ * `gpu: false`). Loaded lazily on the first call; one context sequence, so calls are queued.
+ * Function calling goes through `LlamaChat.generateResponse` with our tools as grammar-
+ * constrained functions. node-llama-cpp would silently drop old turns when the context fills
+ * ("context shift"); we turn that moment into a ContextOverflowError instead, so the turn
+ * loop compacts the session the way SPEC §4 says rather than losing history unseen.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+import type { Llama, LlamaChat, LlamaContext, LlamaModel, ChatModelSegment } from 'node-llama-cpp';
+import type { AssistantMessage, TextBlock, ThinkingBlock, ToolCallBlock, Usage, StopReason } from '../../../shared/types/messages';
+import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } from './types';
+import { abortError } from './errors';
+import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
+
+/** The model file is missing or is not a usable GGUF chat model. */
+export class LocalModelError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'LocalModelError';
+  }
+}
+
+export interface LlamaLlmOptions {
+  modelPath: string;
+  /** Context size in tokens; default: node-llama-cpp's "auto" (fits the model and free memory). */
+  contextSize?: number | undefined;
+  threads?: number | undefined;
+  maxOutputTokens?: number | undefined;
+  /** Injected runtime (tests, or a shared instance); default getLlama({build:"never", gpu:false}). */
+  getLlama?: () => Promise<Llama>;
+}
+
+interface Loaded {
+  llama: Llama;
+  model: LlamaModel;
+  context: LlamaContext;
+  chat: LlamaChat;
+}
+
+/** Check the file exists and starts with the GGUF magic, before touching native code. */
+export function checkGgufFile(modelPath: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(modelPath, 'r');
+    const head = Buffer.alloc(4);
+    const n = fs.readSync(fd, head, 0, 4, 0);
+    if (n < 4 || head.toString('latin1') !== 'GGUF') {
+      throw new LocalModelError(`${modelPath} is not a GGUF model file (it does not start with "GGUF"); pick a .gguf chat model`);
+    }
+  } catch (err) {
+    if (err instanceof LocalModelError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') {
+      throw new LocalModelError(`local chat model not found: ${modelPath}; set cairn.llm.modelPath to a GGUF file, or set cairn.llm.modelUri and download it (cairn llm download)`);
+    }
+    throw new LocalModelError(`cannot read ${modelPath}: ${(err as Error).message}`);
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+async function defaultLlama(): Promise<Llama> {
+  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
+  return getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error, progressLogs: false });
+}
+
+export class LlamaLlm implements LLM {
+  readonly provider = 'llama';
+  readonly model: string;
+  private loading: Promise<Loaded> | undefined;
+  private loaded: Loaded | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private disposed = false;
+
+  constructor(private readonly opts: LlamaLlmOptions) {
+    this.model = path.basename(opts.modelPath).replace(/\.gguf$/i, '');
+  }
+
+  /** The loaded context's size; the configured size before loading. */
+  get contextWindow(): number | undefined {
+    return this.loaded?.context.contextSize ?? this.opts.contextSize;
+  }
+
+  /** Load runtime, model, context (idempotent). A failed load can be retried. */
+  load(signal?: AbortSignal): Promise<Loaded> {
+    if (this.disposed) return Promise.reject(new LocalModelError('the local model was disposed'));
+    this.loading ??= this.doLoad(signal).catch((err: unknown) => {
+      this.loading = undefined;
+      throw err;
+    });
+    return this.loading;
+  }
+
+  private async doLoad(signal?: AbortSignal): Promise<Loaded> {
+    checkGgufFile(this.opts.modelPath);
+    const llama = await (this.opts.getLlama ?? defaultLlama)();
+    let model: LlamaModel | undefined;
+    try {
+      model = await llama.loadModel({ modelPath: this.opts.modelPath, ...(signal ? { loadSignal: signal } : {}) });
+      const context = await model.createContext({
+        contextSize: this.opts.contextSize ?? 'auto',
+        ...(this.opts.threads ? { threads: this.opts.threads } : {}),
+        ...(signal ? { createSignal: signal } : {}),
+      });
+      const { LlamaChat } = await import('node-llama-cpp');
+      const chat = new LlamaChat({ contextSequence: context.getSequence() });
+      this.loaded = { llama, model, context, chat };
+      return this.loaded;
+    } catch (err) {
+      await model?.dispose().catch(() => {});
+      if (!this.opts.getLlama) await llama.dispose().catch(() => {});
+      if (signal?.aborted) throw abortError(signal);
+      throw new LocalModelError(`could not load ${this.opts.modelPath}: ${(err as Error).message}`);
+    }
+  }
+
+  chat(req: ChatRequest): Promise<ChatResult> {
+    // One sequence: calls run one after another.
+    const run = this.queue.then(() => this.generate(req));
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  private async generate(req: ChatRequest): Promise<ChatResult> {
+    if (req.signal?.aborted) throw abortError(req.signal);
+    const { chat, context } = await this.load(req.signal);
+    const seq = chat.sequence;
+    const before = seq.tokenMeter.getState();
+    const internal = new AbortController();
+    const onAbort = () => internal.abort(abortError(req.signal));
+    req.signal?.addEventListener('abort', onAbort, { once: true });
+    let overflow: ContextOverflowError | undefined;
+    try {
+      const res = await chat.generateResponse(toLlamaHistory(req.system, req.messages), {
+        functions: toLlamaFunctions(req.tools),
+        signal: internal.signal,
+        maxTokens: req.maxTokens ?? this.opts.maxOutputTokens,
+        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+        onResponseChunk: (chunk) => {
+          if (!chunk.text) return;
+          if (chunk.type === 'segment') {
+            if (chunk.segmentType === 'thought') req.onEvent?.({ type: 'thinking', delta: chunk.text });
+          } else req.onEvent?.({ type: 'text', delta: chunk.text });
+        },
+        contextShift: {
+          strategy: ({ maxTokensCount }) => {
+            overflow = new ContextOverflowError(`the conversation no longer fits the local model's context (${context.contextSize} tokens, ${maxTokensCount} usable)`);
+            internal.abort(overflow);
+            // Return something that fits so node-llama-cpp does not fall back to its own shift.
+            return { chatHistory: [{ type: 'model', response: [] }] };
+          },
+        },
+      });
+      if (overflow) throw overflow;
+      const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
+      for (const item of res.fullResponse) {
+        if (typeof item === 'string') {
+          const last = content[content.length - 1];
+          if (last?.type === 'text') last.text += item;
+          else if (item) content.push({ type: 'text', text: item });
+        } else if ((item as ChatModelSegment).segmentType === 'thought') content.push({ type: 'thinking', thinking: item.text });
+      }
+      for (const fc of res.functionCalls ?? []) {
+        const args = fc.params && typeof fc.params === 'object' ? (fc.params as Record<string, unknown>) : {};
+        const block: ToolCallBlock = { type: 'toolCall', id: `call_${crypto.randomUUID().slice(0, 12)}`, name: fc.functionName, arguments: args };
+        content.push(block);
+        req.onEvent?.({ type: 'toolCall', id: block.id, name: block.name, arguments: block.arguments });
+      }
+      const after = seq.tokenMeter.getState();
+      const output = after.usedOutputTokens - before.usedOutputTokens;
+      const evaluated = after.usedInputTokens - before.usedInputTokens;
+      const inContext = Math.max(0, seq.contextTokens.length - output);
+      const usage: Usage = { input: evaluated, output, cacheRead: Math.max(0, inContext - evaluated), cacheWrite: 0, totalTokens: seq.contextTokens.length };
+      const reason = res.metadata.stopReason;
+      const stopReason: StopReason = res.functionCalls?.length ? 'toolUse' : reason === 'maxTokens' ? 'length' : reason === 'abort' ? 'aborted' : 'stop';
+      const message: AssistantMessage = { role: 'assistant', content, provider: this.provider, model: this.model, usage, stopReason, timestamp: Date.now() };
+      return { message, usage, stopReason };
+    } catch (err) {
+      if (overflow) throw overflow;
+      if (req.signal?.aborted) throw abortError(req.signal);
+      throw err;
+    } finally {
+      req.signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  /** Exact token count with the model's tokenizer (loads the model if needed). */
+  async countTokens(text: string): Promise<number> {
+    const { model } = await this.load();
+    return model.tokenize(text).length;
+  }
+
+  /** Dispose in order: chat, context, model, then the runtime (unless it was injected). */
+  async dispose(): Promise<void> {
+    this.disposed = true;
+    const l = this.loaded ?? (await this.loading?.catch(() => undefined));
+    this.loaded = undefined;
+    this.loading = undefined;
+    if (!l) return;
+    l.chat.dispose();
+    await l.context.dispose();
+    await l.model.dispose();
+    if (!this.opts.getLlama) await l.llama.dispose();
+  }
+}
