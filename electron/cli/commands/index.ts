@@ -3,8 +3,16 @@ import type { Command } from 'commander';
 import type { CliRuntime } from '../runtime';
 import { register as doctor } from './doctor';
 import { register as serve } from './serve';
+import { register as indexCmd } from './index-cmd';
+import { register as search } from './search';
+import { register as get } from './get';
+import { register as mcp } from './mcp';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
+  indexCmd,
+  search,
+  get,
+  mcp,
   serve,
 ];

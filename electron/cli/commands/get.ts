@@ -1,0 +1,36 @@
+/** `cairn get <path>[:from[:lines]]`: print a memory file (same path rules as memory_get). */
+import type { Command } from 'commander';
+import { UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
+
+interface GetOptions extends GlobalOptions {
+  agent?: string;
+}
+
+/** Split `memory/x.md:10:5` into path, from and lines. */
+export function parseGetSpec(spec: string): { path: string; from?: number; lines?: number } {
+  const m = /^(.*?):(\d+)(?::(\d+))?$/.exec(spec);
+  if (!m) return { path: spec };
+  const from = Number(m[2]);
+  if (from < 1) throw new UsageError(`get: line numbers start at 1 (got ${from})`);
+  return { path: m[1]!, from, ...(m[3] !== undefined ? { lines: Number(m[3]) } : {}) };
+}
+
+export function register(program: Command, rt: CliRuntime): void {
+  program
+    .command('get')
+    .description('print a memory file, or `lines` lines from line `from` (path:from[:lines])')
+    .argument('<spec>', 'workspace-relative path, e.g. memory/2024-05-08.md or MEMORY.md:10:20')
+    .option('--agent <id>', 'agent id (default: main)')
+    .option('--json', 'print {path, text}')
+    .action(async (spec: string, opts: GetOptions) => {
+      const o = { ...program.opts<GlobalOptions>(), ...opts };
+      const { path: p, from, lines } = parseGetSpec(spec);
+      const engine = rt.engine(o);
+      const [{ memoryGet }, { agentOf }] = await Promise.all([import('../../engine/index/memory-paths'), import('../../engine/search/handlers')]);
+      const agentId = agentOf(engine.ctx, o.agent);
+      const roots = { workspace: engine.ctx.paths(agentId).workspace, extraPaths: engine.ctx.config().config.agents.defaults.memorySearch.extraPaths };
+      const out = memoryGet(roots, p, from, lines);
+      if (o.json) rt.json(out);
+      else rt.stdout(out.text);
+    });
+}

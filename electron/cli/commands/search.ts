@@ -1,0 +1,90 @@
+/**
+ * `cairn search "<query>"`: hybrid memory search (syncs first when the index is missing or
+ * dirty). `--json` prints exactly `{results, mode, embedder, warnings}` — other tools rely on
+ * this shape.
+ */
+import type { Command } from 'commander';
+import { SearchQueryRequest } from '../../../shared/contract/search';
+import type { SearchResponse, SearchResult } from '../../../shared/types/search';
+import { UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
+
+interface SearchOptions extends GlobalOptions {
+  agent?: string;
+  maxResults?: string;
+  minScore?: string;
+  source?: string;
+  since?: string;
+  before?: string;
+  explain?: boolean;
+}
+
+function num(v: string | undefined): number | undefined {
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : Number.NaN;
+}
+
+const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(3));
+
+/** Human-readable results: citation + score, the snippet indented, and the explain line. */
+export function formatResults(res: Pick<SearchResponse, 'results' | 'mode' | 'embedder'>): string {
+  if (res.results.length === 0) return 'no results';
+  const lines: string[] = [];
+  res.results.forEach((r: SearchResult, i) => {
+    lines.push(`${i + 1}. ${r.citation}  score ${r.score.toFixed(3)}${r.source === 'sessions' ? '  [session]' : ''}`);
+    for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
+    if (r.explain) {
+      const e = r.explain;
+      lines.push(`   ↳ vector ${fmt(e.vector)} · text ${fmt(e.text)} · merged ${fmt(e.merged)} · decay ${fmt(e.decay)}${e.mmrRank ? ` · mmr #${e.mmrRank}` : ''}`);
+    }
+  });
+  return lines.join('\n');
+}
+
+export function register(program: Command, rt: CliRuntime): void {
+  program
+    .command('search')
+    .description('search memory (hybrid BM25 + vectors); syncs first when files changed')
+    .argument('<query>', 'what to look for, in words')
+    .option('--agent <id>', 'agent id (default: main)')
+    .option('-n, --max-results <n>', 'number of results (default from config: 6)')
+    .option('--min-score <x>', 'minimum relevance 0..1 (default from config: 0.35)')
+    .option('--source <source>', 'memory | sessions | all')
+    .option('--since <date>', 'only notes dated on or after YYYY-MM-DD')
+    .option('--before <date>', 'only notes dated before YYYY-MM-DD')
+    .option('--explain', "show each stage's score")
+    .option('--json', 'print JSON')
+    .action(async (query: string, opts: SearchOptions) => {
+      const o = { ...program.opts<GlobalOptions>(), ...opts };
+      const parsed = SearchQueryRequest.safeParse({
+        query,
+        agentId: o.agent,
+        maxResults: num(o.maxResults),
+        minScore: num(o.minScore),
+        source: o.source,
+        since: o.since,
+        before: o.before,
+        explain: o.explain,
+      });
+      if (!parsed.success) {
+        const flag: Record<string, string> = { maxResults: '-n', minScore: '--min-score', agentId: '--agent' };
+        const msg = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? `--${String(i.path[0])}`}: ${i.message}`).join('; ');
+        throw new UsageError(`search: ${msg}`);
+      }
+      const engine = rt.engine(o);
+      const [{ memoryRegistry }, { agentOf, searchWithSync }] = await Promise.all([
+        import('../../engine/index/registry'),
+        import('../../engine/search/handlers'),
+      ]);
+      const agentId = agentOf(engine.ctx, o.agent);
+      const res = await searchWithSync(memoryRegistry(engine.ctx), agentId, { ...parsed.data, signal: rt.signal });
+      if (o.json) {
+        rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...engine.ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
+        return;
+      }
+      rt.stdout(formatResults(res));
+      const emb = res.embedder ? `${res.embedder.provider}/${res.embedder.model}` : 'no embedder';
+      rt.stderr(`(${res.mode} · ${emb} · ${res.tookMs} ms)`);
+      for (const w of res.warnings) rt.stderr(`warning: ${w}`);
+    });
+}
