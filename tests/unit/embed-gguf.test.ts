@@ -1,0 +1,110 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGgufEmbedder, type GgufEmbedder } from '../../electron/engine/embed/gguf';
+import { CachedEmbedder, MemoryEmbeddingCache } from '../../electron/engine/embed/cache';
+import type { Embedder } from '../../electron/engine/embed/types';
+import { dot } from '../../electron/engine/embed/vector';
+import { tinyGgufPath, TINY_GGUF } from '../helpers/tiny-gguf';
+import { tmpDir } from '../helpers/tmp';
+
+let embedder: GgufEmbedder;
+
+beforeAll(async () => {
+  embedder = await createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 });
+});
+
+afterAll(async () => {
+  await embedder?.dispose();
+});
+
+describe('tiny GGUF test model', () => {
+  it('is a valid GGUF file that llama.cpp loads, with dims from the model', async () => {
+    const file = await tinyGgufPath();
+    expect(fs.readFileSync(file).subarray(0, 4).toString('latin1')).toBe('GGUF');
+    expect(embedder.dims).toBe(TINY_GGUF.dims);
+    expect(embedder.provider).toBe('local');
+    expect(embedder.model).toBe(path.basename(file));
+    expect(embedder.id).toBe(`local:${path.basename(file)}`);
+  });
+});
+
+describe('GGUF embedder', () => {
+  it('returns one L2-normalised vector per text, deterministically', async () => {
+    const texts = ['coffee with milk in the morning', 'the football match was cancelled'];
+    const a = await embedder.embed(texts);
+    const b = await embedder.embed(texts);
+    expect(a).toHaveLength(2);
+    for (const v of a) {
+      expect(v).toHaveLength(TINY_GGUF.dims);
+      expect(dot(v, v)).toBeCloseTo(1, 4);
+    }
+    expect(Array.from(a[0]!)).toEqual(Array.from(b[0]!));
+    expect(Array.from(a[1]!)).toEqual(Array.from(b[1]!));
+  });
+
+  it('puts similar words and sentences closer than unrelated ones', async () => {
+    const [car, truck, banana] = await embedder.embed(['car', 'truck', 'banana']);
+    expect(dot(car!, truck!)).toBeGreaterThan(dot(car!, banana!) + 0.2);
+    const [q, near, far] = await embedder.embed(['doctor appointment next tuesday', 'meeting with the doctor on tuesday', 'the football match in the stadium']);
+    expect(dot(q!, near!)).toBeGreaterThan(dot(q!, far!) + 0.2);
+  });
+
+  it('gives a zero vector (never NaN) for empty text or text with no known word', async () => {
+    for (const v of await embedder.embed(['', 'the of and', 'zzqxv qqqzzy'])) {
+      expect(v).toHaveLength(TINY_GGUF.dims);
+      expect(Array.from(v).every((x) => x === 0)).toBe(true);
+    }
+  });
+
+  it('embeds a text longer than the context by its head instead of failing', async () => {
+    const [v] = await embedder.embed(['coffee tea '.repeat(2000)]);
+    expect(dot(v!, v!)).toBeCloseTo(1, 4);
+  });
+
+  it('reports progress per text and stops when aborted', async () => {
+    const seen: number[] = [];
+    await embedder.embed(['a cat', 'a dog', 'a bird'], { onProgress: (d) => seen.push(d) });
+    expect(seen).toEqual([1, 2, 3]);
+    const ac = new AbortController();
+    ac.abort();
+    await expect(embedder.embed(['cat'], { signal: ac.signal })).rejects.toThrow(/abort/i);
+  });
+
+  it('names the file when the model is missing or not a GGUF', async () => {
+    const dir = tmpDir();
+    await expect(createGgufEmbedder({ modelPath: path.join(dir, 'nope.gguf') })).rejects.toThrow(/model file not found: .*nope\.gguf/);
+    const bad = path.join(dir, 'bad.gguf');
+    fs.writeFileSync(bad, 'this is not a model');
+    await expect(createGgufEmbedder({ modelPath: bad })).rejects.toThrow(/cannot load .*bad\.gguf/);
+  });
+});
+
+describe('embedding cache', () => {
+  it('serves repeated texts from the cache with identical vectors, keyed by provider and model', async () => {
+    const store = new MemoryEmbeddingCache();
+    const cached = new CachedEmbedder(embedder, store);
+    const first = await cached.embed(['cat', 'kitten', 'cat']);
+    expect(cached.stats).toEqual({ hits: 0, misses: 3 });
+    expect(store.size).toBe(2); // 'cat' embedded once
+    const second = await cached.embed(['kitten', 'cat', 'dog']);
+    expect(cached.stats).toEqual({ hits: 2, misses: 4 });
+    expect(Array.from(second[0]!)).toEqual(Array.from(first[1]!));
+    expect(Array.from(second[1]!)).toEqual(Array.from(first[0]!));
+    expect(Array.from(first[2]!)).toEqual(Array.from(first[0]!));
+    // Another model never sees these vectors.
+    const other: Embedder = { ...embedder, provider: 'local', model: 'other.gguf', id: 'local:other.gguf', dims: embedder.dims, embed: (t) => embedder.embed(t), dispose: async () => {} };
+    const otherCached = new CachedEmbedder(other, store);
+    await otherCached.embed(['cat']);
+    expect(otherCached.stats).toEqual({ hits: 0, misses: 1 });
+  });
+
+  it('evicts the least recently used entries beyond maxEntries', () => {
+    const store = new MemoryEmbeddingCache(2);
+    const v = (x: number): Float32Array => Float32Array.of(x);
+    store.putMany('p', 'm', [{ hash: 'a', vector: v(1) }, { hash: 'b', vector: v(2) }]);
+    store.getMany('p', 'm', ['a']); // a is now the most recent
+    store.putMany('p', 'm', [{ hash: 'c', vector: v(3) }]);
+    expect([...store.getMany('p', 'm', ['a', 'b', 'c']).keys()].sort()).toEqual(['a', 'c']);
+  });
+});
