@@ -50,6 +50,12 @@ export interface SearchResponse {
   embedder: EmbedderInfo | null;
   warnings: string[];
   tookMs: number;
+  /**
+   * Which backend served this search (`memory.backend`; "builtin" also when QMD failed and
+   * the built-in index answered instead). Set by the search entry point (qmd/backend.ts);
+   * absent only on direct MemoryIndex.search calls.
+   */
+  backend?: 'builtin' | 'qmd';
 }
 
 /** `index.status` */
