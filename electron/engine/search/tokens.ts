@@ -8,7 +8,7 @@
  */
 
 /** Han, Hiragana, Katakana, Hangul, CJK symbols/fullwidth forms: one "token-ish" unit each. */
-const CJK_CHAR = /[\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{2fa1f}]/u;
+const CJK_CHAR = /[\u3000-\u303f\uff00-\uffef\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{2fa1f}]/u;
 const CJK_RUN = /[\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{2fa1f}]+/gu;
 /** A non-CJK word: letters, digits and combining marks. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
