@@ -1,0 +1,189 @@
+/**
+ * One compaction, start to end (SPEC §4): plan the cut, summarise the old part (model,
+ * stages, fallbacks, or the deterministic extract), cap it, write the checkpoint and the
+ * `compaction` entry atomically, update sessions.json. Nothing is written until the summary
+ * is ready: a failed or cancelled compaction leaves the transcript byte-identical.
+ */
+import type { CompactionSettings } from '../config/schema';
+import type { LLM } from '../llm/types';
+import { readTranscript } from '../transcript/read';
+import { prefixFingerprint } from '../transcript/rewrite';
+import { updateSessionEntry } from '../transcript/sessions-index';
+import { estimateMessageTokens } from '../transcript/tokens';
+import { summaryMessage } from '../transcript/context';
+import type { CompactionEntry, Transcript } from '../transcript/types';
+import { buildExtract } from './extract';
+import { collectFileOps, formatFileOps } from './file-ops';
+import { planCompaction, type CompactionPlan } from './plan';
+import { capSummary } from './prompt';
+import { summarizeWithModel, toPieces } from './summarize';
+import { writeCompaction } from './write';
+
+export interface CompactProgress {
+  phase: 'plan' | 'summarize' | 'write' | 'done';
+  done: number;
+  total: number;
+  label: string;
+}
+
+export interface CompactOptions {
+  file: string;
+  settings: CompactionSettings;
+  contextWindowTokens: number;
+  /** The summariser; without one (or when it fails) the deterministic extract is used. */
+  llm?: LLM | undefined;
+  instructions?: string | undefined;
+  all?: boolean | undefined;
+  /** What started it, recorded in `details.trigger`. */
+  trigger?: 'threshold' | 'preflight' | 'overflow' | 'manual';
+  signal?: AbortSignal | undefined;
+  onProgress?: ((p: CompactProgress) => void) | undefined;
+  now?: (() => Date) | undefined;
+  /** Update this sessions.json entry (compactionCount, totalTokens, updatedAt). */
+  sessionIndex?: { file: string; sessionId: string } | undefined;
+  /** Write a checkpoint copy first (default true). */
+  checkpoint?: boolean;
+}
+
+export type CompactResult =
+  | { compacted: false; reason: string; plan: CompactionPlan }
+  | {
+      compacted: true;
+      entry: CompactionEntry;
+      summary: string;
+      extract: boolean;
+      /** Why the extract was used, when it was. */
+      extractReason?: string;
+      tokensBefore: number;
+      tokensAfter: number;
+      checkpoint: string | undefined;
+      modelCalls: number;
+      plan: CompactionPlan;
+    };
+
+function abortError(signal: AbortSignal): Error {
+  const reason = signal.reason as unknown;
+  if (reason instanceof Error && reason.name === 'AbortError') return reason;
+  const e = new Error('compaction cancelled');
+  e.name = 'AbortError';
+  return e;
+}
+
+/** Summary text for `plan`: the model's (staged as needed) or, failing that, the extract. */
+async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{ text: string; extract: boolean; reason?: string; calls: number }> {
+  const messages = plan.toSummarize.map((i) => i.message);
+  const extract = (reason: string) => ({
+    text: buildExtract({ messages, tokens: plan.summarizedTokens, previousSummary: plan.previous?.summary, reason }),
+    extract: true,
+    reason,
+    calls: 0,
+  });
+  if (!opts.llm) return extract('no model configured');
+  const userSignal = opts.signal;
+  const timeout = new AbortController();
+  const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${opts.settings.timeoutSeconds}s`)), opts.settings.timeoutSeconds * 1000);
+  const signal = userSignal ? AbortSignal.any([userSignal, timeout.signal]) : timeout.signal;
+  const onProgress = (done: number, total: number, label: string) => opts.onProgress?.({ phase: 'summarize', done, total, label });
+  const run = (pieces = plan.pieces) =>
+    summarizeWithModel({
+      llm: opts.llm as LLM,
+      pieces,
+      previousSummary: plan.previous?.summary,
+      settings: opts.settings,
+      prompt: plan.promptOptions,
+      budget: plan.budget,
+      signal,
+      onProgress,
+    });
+  try {
+    try {
+      const r = await run();
+      return { text: r.summary, extract: false, calls: r.calls };
+    } catch (err) {
+      if (userSignal?.aborted) throw abortError(userSignal);
+      if (timeout.signal.aborted) return extract(`the model timed out after ${opts.settings.timeoutSeconds}s`);
+      // Fallback 1: leave out single messages larger than half the summariser's window.
+      const { pieces, omitted } = toPieces(plan.toSummarize, Math.floor(plan.budget.window / 2));
+      if (omitted > 0) {
+        try {
+          const r = await run(pieces);
+          return { text: r.summary, extract: false, calls: r.calls };
+        } catch {
+          if (userSignal?.aborted) throw abortError(userSignal);
+        }
+      }
+      // Fallback 2: the deterministic extract instead of a size-only note.
+      return extract(`the model failed: ${(err as Error).message}`);
+    }
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Compact the transcript at `opts.file`. */
+export async function compact(opts: CompactOptions): Promise<CompactResult> {
+  const now = opts.now ?? (() => new Date());
+  opts.signal?.throwIfAborted();
+  opts.onProgress?.({ phase: 'plan', done: 0, total: 1, label: 'planning' });
+  const t: Transcript = readTranscript(opts.file);
+  const expect = prefixFingerprint(opts.file, t.bytes);
+  const plan = planCompaction(t, {
+    settings: opts.settings,
+    contextWindowTokens: opts.contextWindowTokens,
+    summarizerWindowTokens: opts.llm?.contextWindow,
+    instructions: opts.instructions,
+    all: opts.all,
+  });
+  if (!plan.possible) return { compacted: false, reason: plan.reason, plan };
+
+  const s = await summaryFor(plan, opts);
+  if (opts.signal?.aborted) throw abortError(opts.signal);
+  const ops = collectFileOps(
+    plan.toSummarize.map((i) => i.message),
+    plan.previous?.details,
+  );
+  const summary = capSummary(`${s.text}${formatFileOps(ops)}`);
+  const details: CompactionEntry['details'] = { readFiles: ops.readFiles, modifiedFiles: ops.modifiedFiles };
+  if (s.extract) {
+    details.extract = true;
+    details.extractReason = s.reason;
+  }
+  if (opts.trigger) details.trigger = opts.trigger;
+  if (opts.instructions) details.instructions = opts.instructions;
+  if (opts.all) details.keptNothing = true;
+  const entry: CompactionEntry = {
+    type: 'compaction',
+    id: plan.compactionId,
+    parentId: plan.parentId,
+    timestamp: now().toISOString(),
+    summary,
+    firstKeptEntryId: plan.firstKeptEntryId,
+    tokensBefore: plan.tokensBefore,
+    details,
+  };
+  opts.onProgress?.({ phase: 'write', done: 0, total: 1, label: 'writing the compaction entry' });
+  opts.signal?.throwIfAborted();
+  const written = writeCompaction(opts.file, entry, expect, { checkpoint: opts.checkpoint !== false });
+  const tokensAfter = estimateMessageTokens(summaryMessage(summary)) + plan.keptTokens;
+  if (opts.sessionIndex) {
+    updateSessionEntry(opts.sessionIndex.file, opts.sessionIndex.sessionId, (e) => ({
+      compactionCount: (e.compactionCount ?? 0) + 1,
+      totalTokens: tokensAfter,
+      updatedAt: now().getTime(),
+    }));
+  }
+  opts.onProgress?.({ phase: 'done', done: 1, total: 1, label: 'compacted' });
+  const result: CompactResult = {
+    compacted: true,
+    entry: written.entry,
+    summary,
+    extract: s.extract,
+    tokensBefore: plan.tokensBefore,
+    tokensAfter,
+    checkpoint: written.checkpoint,
+    modelCalls: s.calls,
+    plan,
+  };
+  if (s.reason) result.extractReason = s.reason;
+  return result;
+}
