@@ -9,21 +9,28 @@
 import type { z } from 'zod';
 import { appChannels, appEvents } from './contract/app';
 import { searchChannels, searchEvents } from './contract/search';
+import { qmdChannels } from './contract/qmd';
 import { sessionViewChannels } from './contract/session-view';
+import { llmChannels, llmEvents } from './contract/llm';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
 export * from './contract/app';
+export * from './contract/llm';
 export * from './contract/search';
+export * from './contract/qmd';
 
 export const channels = {
   ...appChannels,
+  ...llmChannels,
   ...searchChannels,
+  ...qmdChannels,
   ...sessionViewChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {
   ...appEvents,
+  ...llmEvents,
   ...searchEvents,
 } satisfies Record<string, EventDef<unknown>>;
 

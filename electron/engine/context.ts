@@ -34,6 +34,11 @@ export interface EngineDeps {
   createEmbedder?: (settings: MemorySearchSettings, opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv }) => Promise<Embedder | null>;
   /** Load sqlite-vec into a handle (tests pass one that throws, to exercise the fallback). */
   loadSqliteVec?: (db: import('better-sqlite3').Database) => void;
+  /**
+   * The chat model (undefined = none). Tests inject deterministic models; when absent the
+   * engine builds one from `cairn.llm` (llm/service.ts defaultCreateLlm).
+   */
+  createLlm?: (ctx: EngineContext) => import('./llm/types').LLM | undefined;
 }
 
 export interface EngineContext {

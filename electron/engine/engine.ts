@@ -8,7 +8,9 @@ import { createContext, type EngineContext, type EngineDeps } from './context';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
 import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
+import { llmHandlers } from './llm/handlers';
 import { searchHandlers } from './search/handlers';
+import { qmdHandlers } from './qmd/handlers';
 import { sessionViewHandlers } from './sessions/overview';
 
 export interface EngineOptions {
@@ -31,7 +33,9 @@ export function createEngine(opts: EngineOptions): Engine {
   const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps });
   const handlers: Handlers = {
     ...appHandlers(ctx),
+    ...llmHandlers(ctx),
     ...searchHandlers(ctx),
+    ...qmdHandlers(ctx),
     ...sessionViewHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);

@@ -24,7 +24,11 @@ export class LocalModelError extends Error {
 }
 
 export interface LlamaLlmOptions {
-  modelPath: string;
+  /** A GGUF file; when absent, `modelUri` as downloaded into `modelsDir`. */
+  modelPath?: string | undefined;
+  /** hf:/https URI of a model downloaded earlier (never downloaded from here). */
+  modelUri?: string | undefined;
+  modelsDir?: string | undefined;
   /** Context size in tokens; default: node-llama-cpp's "auto" (fits the model and free memory). */
   contextSize?: number | undefined;
   threads?: number | undefined;
@@ -76,7 +80,21 @@ export class LlamaLlm implements LLM {
   private disposed = false;
 
   constructor(private readonly opts: LlamaLlmOptions) {
-    this.model = path.basename(opts.modelPath).replace(/\.gguf$/i, '');
+    const name = opts.modelPath ?? opts.modelUri ?? '';
+    this.model = path.basename(name.replace(/^hf:/, '').replace(/#.*$/, '')).replace(/\.gguf$/i, '') || 'local';
+  }
+
+  /** The file to load: the configured path, or the downloaded file for the URI. */
+  async resolveModelPath(): Promise<string> {
+    if (this.opts.modelPath) return this.opts.modelPath;
+    const uri = this.opts.modelUri;
+    if (!uri) throw new LocalModelError('no local chat model configured: set cairn.llm.modelPath to a GGUF file, or cairn.llm.modelUri and download it');
+    const { resolveModelFile } = await import('node-llama-cpp');
+    try {
+      return await resolveModelFile(uri, { directory: this.opts.modelsDir, download: false, cli: false });
+    } catch {
+      throw new LocalModelError(`the model ${uri} is not downloaded yet: download it in Settings or with "cairn llm download"`);
+    }
   }
 
   /** The loaded context's size; the configured size before loading. */
@@ -95,11 +113,12 @@ export class LlamaLlm implements LLM {
   }
 
   private async doLoad(signal?: AbortSignal): Promise<Loaded> {
-    checkGgufFile(this.opts.modelPath);
+    const modelPath = await this.resolveModelPath();
+    checkGgufFile(modelPath);
     const llama = await (this.opts.getLlama ?? defaultLlama)();
     let model: LlamaModel | undefined;
     try {
-      model = await llama.loadModel({ modelPath: this.opts.modelPath, ...(signal ? { loadSignal: signal } : {}) });
+      model = await llama.loadModel({ modelPath, ...(signal ? { loadSignal: signal } : {}) });
       const context = await model.createContext({
         contextSize: this.opts.contextSize ?? 'auto',
         ...(this.opts.threads ? { threads: this.opts.threads } : {}),
@@ -113,7 +132,7 @@ export class LlamaLlm implements LLM {
       await model?.dispose().catch(() => {});
       if (!this.opts.getLlama) await llama.dispose().catch(() => {});
       if (signal?.aborted) throw abortError(signal);
-      throw new LocalModelError(`could not load ${this.opts.modelPath}: ${(err as Error).message}`);
+      throw new LocalModelError(`could not load ${modelPath}: ${(err as Error).message}`);
     }
   }
 

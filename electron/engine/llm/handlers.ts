@@ -1,0 +1,98 @@
+/**
+ * Contract handlers of the chat model (`llm.status`, `llm.test`, `llm.download`) and its
+ * `cairn doctor` check. The doctor check reads the settings only (no network, no model
+ * load); `llm.test` is the one that talks to the model.
+ */
+import type { DoctorCheck } from '../../../shared/contract/app';
+import type { LlmStatus, LlmTestResult } from '../../../shared/types/llm';
+import type { EngineContext } from '../context';
+import { EngineError, type Handlers } from '../rpc/dispatcher';
+import { registerDoctorCheck } from '../app/doctor';
+import { describeLlm, LlmConfigError } from './factory';
+import { engineLlm } from './service';
+import { downloadModel, ModelDownloadError } from './llama-download';
+import { textOf } from './tool-pairs';
+
+/** The status of the engine's chat model (settings, plus what a built model reports). */
+export function llmStatus(ctx: EngineContext): LlmStatus {
+  const settings = ctx.config().config.cairn.llm;
+  const status = describeLlm(settings, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
+  if (ctx.deps.createLlm) {
+    // An injected model (tests, embedders of the engine) is what runs, whatever the settings say.
+    const llm = engineLlm(ctx);
+    if (llm) return { provider: status.provider, model: llm.model, configured: true, ...(llm.contextWindow ? { contextWindow: llm.contextWindow } : {}) };
+  }
+  return status;
+}
+
+/** Send one tiny request and report ok/error with the latency. */
+export async function testLlm(ctx: EngineContext, signal?: AbortSignal): Promise<LlmTestResult> {
+  const started = Date.now();
+  const provider = ctx.config().config.cairn.llm.provider;
+  const fail = (err: unknown, model?: string): LlmTestResult => ({
+    ok: false,
+    message: (err as Error).message,
+    latencyMs: Date.now() - started,
+    provider,
+    ...(model ? { model } : {}),
+    errorKind: (err as Error).name,
+  });
+  let llm;
+  try {
+    llm = engineLlm(ctx);
+  } catch (err) {
+    if (err instanceof LlmConfigError) return fail(err);
+    throw err;
+  }
+  if (!llm) return fail(new Error(llmStatus(ctx).problem ?? 'no chat model configured'));
+  try {
+    const res = await llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word: pong' }], maxTokens: 16, temperature: 0, signal });
+    const text = textOf(res.message.content.filter((b) => b.type === 'text') as { type: string; text: string }[]).trim();
+    return { ok: true, message: text ? text.slice(0, 200) : '(empty reply)', latencyMs: Date.now() - started, provider, model: llm.model };
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return fail(err, llm.model);
+  }
+}
+
+export function llmHandlers(ctx: EngineContext): Pick<Handlers, 'llm.status' | 'llm.test' | 'llm.download'> {
+  return {
+    'llm.status': () => llmStatus(ctx),
+    'llm.test': (_req, { signal }) => testLlm(ctx, signal),
+    'llm.download': async (_req, { signal, opId }) => {
+      const uri = ctx.config().config.cairn.llm.modelUri;
+      if (!uri) throw new EngineError('bad_request', 'cairn.llm.modelUri is not set: name the model to download (e.g. hf:<user>/<repo>/<file>.gguf)');
+      try {
+        const file = await downloadModel(uri, {
+          modelsDir: ctx.paths().modelsDir,
+          signal,
+          onProgress: (p) => ctx.events.emit('llm.downloadProgress', { ...(opId ? { opId } : {}), ...p }),
+        });
+        return { path: file, uri };
+      } catch (err) {
+        if (err instanceof ModelDownloadError) throw new EngineError('unavailable', err.message);
+        throw err;
+      }
+    },
+  };
+}
+
+/** The doctor's view of `llmStatus`. */
+export function llmDoctorCheck(ctx: EngineContext): DoctorCheck {
+  const s = llmStatus(ctx);
+  const base = { id: 'llm', label: 'Chat model' };
+  if (s.provider === 'none' && !s.configured) {
+    return { ...base, status: 'warn', detail: 'no chat model configured', hint: 'Choose a provider in Settings → Model (cairn.llm.provider). Without one, chat is unavailable and compaction writes the deterministic extract.' };
+  }
+  if (!s.configured) return { ...base, status: 'warn', detail: `${s.provider}: ${s.problem ?? 'not configured'}`, hint: 'Fix the named setting in Settings → Model, then use Test connection.' };
+  const parts = [`${s.provider} ${s.model ?? ''}`.trim()];
+  if (s.baseUrl) parts.push(`at ${s.baseUrl}`);
+  if (s.keySource === 'env') parts.push(`key from ${s.keyEnv}`);
+  if (s.keySource === 'config') parts.push('key from cairn.llm.apiKey');
+  if (s.modelFile?.path) parts.push(`file ${s.modelFile.path}${s.modelFile.sizeBytes ? ` (${(s.modelFile.sizeBytes / 1e9).toFixed(2)} GB)` : ''}`);
+  if (s.modelFile?.uri && !s.modelFile.path) parts.push(`model ${s.modelFile.uri} (downloaded on request)`);
+  if (s.contextWindow) parts.push(`context ${s.contextWindow} tokens`);
+  return { ...base, status: 'ok', detail: parts.join(', '), hint: 'Settings → Model → Test connection sends one tiny request.' };
+}
+
+registerDoctorCheck((ctx) => [llmDoctorCheck(ctx)]);

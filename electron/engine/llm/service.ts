@@ -1,0 +1,54 @@
+/**
+ * The engine's chat model: one LLM per engine, built from `cairn.llm` (or by the injected
+ * `deps.createLlm`), rebuilt when those settings change, disposed with the engine. Callers
+ * that need a model and get none raise `unavailable` with the reason.
+ */
+import type { EngineContext } from '../context';
+import { EngineError } from '../rpc/dispatcher';
+import type { LLM } from './types';
+import { createLlm, describeLlm, LlmConfigError } from './factory';
+
+interface Cached {
+  key: string;
+  llm: LLM | undefined;
+}
+
+const cache = new WeakMap<EngineContext, Cached>();
+
+/** The default `deps.createLlm`: the factory over the context's config, env and models dir. */
+export function defaultCreateLlm(ctx: EngineContext): LLM | undefined {
+  return createLlm(ctx.config().config.cairn.llm, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
+}
+
+/**
+ * The engine's LLM (undefined for provider "none"). Throws LlmConfigError when the settings
+ * name a provider that cannot work (no key, no model).
+ */
+export function engineLlm(ctx: EngineContext): LLM | undefined {
+  const key = JSON.stringify(ctx.config().config.cairn.llm);
+  const hit = cache.get(ctx);
+  if (hit && hit.key === key) return hit.llm;
+  if (!hit) ctx.onDispose(() => cache.get(ctx)?.llm?.dispose());
+  const old = hit?.llm;
+  const llm = (ctx.deps.createLlm ?? defaultCreateLlm)(ctx);
+  cache.set(ctx, { key, llm });
+  // A model built from the old settings is released in the background.
+  if (old && old !== llm) void old.dispose().catch((err: Error) => ctx.warn(`releasing the previous chat model: ${err.message}`));
+  return llm;
+}
+
+/** The engine's LLM, or an `unavailable` EngineError saying why there is none. */
+export function requireLlm(ctx: EngineContext): LLM {
+  let llm: LLM | undefined;
+  try {
+    llm = engineLlm(ctx);
+  } catch (err) {
+    if (err instanceof LlmConfigError) throw new EngineError('unavailable', `no model configured: ${err.message}`);
+    throw err;
+  }
+  if (!llm) {
+    const why = describeLlm(ctx.config().config.cairn.llm, { modelsDir: ctx.paths().modelsDir }).problem;
+    throw new EngineError('unavailable', `no model configured${why ? `: ${why.replace(/^no chat model configured: /, '')}` : ''}`);
+  }
+  return llm;
+}
