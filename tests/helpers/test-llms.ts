@@ -42,10 +42,15 @@ export class SummarizerLLM implements LLM {
   readonly provider = 'test';
   readonly model = 'summarizer';
   readonly calls: ChatRequest[] = [];
+  /** The window the model reports (by default the one it enforces). */
+  readonly contextWindow: number | undefined;
   constructor(
-    readonly contextWindow: number = 100_000,
-    private readonly opts: { delayMs?: number; failWith?: (n: number, req: ChatRequest) => Error | undefined } = {},
-  ) {}
+    /** Requests larger than this (chars / 4) fail with ContextOverflowError. */
+    readonly limit: number = 100_000,
+    private readonly opts: { delayMs?: number; failWith?: (n: number, req: ChatRequest) => Error | undefined; reportedWindow?: number } = {},
+  ) {
+    this.contextWindow = 'reportedWindow' in opts ? opts.reportedWindow : limit;
+  }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
     this.calls.push(req);
@@ -55,7 +60,7 @@ export class SummarizerLLM implements LLM {
     if (this.opts.delayMs) await sleep(this.opts.delayMs, req.signal);
     req.signal?.throwIfAborted();
     if (failure) throw failure;
-    if (tokens > this.contextWindow) throw new ContextOverflowError(`prompt is ${tokens} tokens; the model's window is ${this.contextWindow}`);
+    if (tokens > this.limit) throw new ContextOverflowError(`prompt is ${tokens} tokens; the model's window is ${this.limit}`);
     const ids = [...new Set(text.match(/(?:[\w.-]+\/)+[\w.-]+\.\w+|\b\d{1,3}(?:\.\d{1,3}){3}:\d+\b/g) ?? [])];
     const kind = text.includes('<partial-summary') ? 'merged' : text.includes('<conversation part=') ? 'part' : 'whole';
     const summary = [

@@ -17,8 +17,8 @@ const PATTERNS: RegExp[] = [
   /\b\d{1,3}(?:\.\d{1,3}){3}\b/g,
   // Windows paths
   /\b[A-Za-z]:\\[^\s"'<>|]+/g,
-  // Unix paths: absolute, ~/, ./ or ../ with at least one more segment
-  /(?:~|\.{1,2})?\/[\w.@%+=-]+(?:\/[\w.@%+=-]*)*/g,
+  // Unix paths: ~/x, ./x, ../x, or absolute with at least two segments (not the "/png" of "image/png")
+  /(?:(?:~|\.{1,2})\/[\w.@%+=-]+(?:\/[\w.@%+=-]*)*|(?<![\w/.])\/[\w.@%+=-]+(?:\/[\w.@%+=-]+)+)/g,
   // relative paths with a directory and an extension (src/server.ts)
   /\b[\w.@-]+(?:\/[\w.@-]+)+\.[A-Za-z0-9]{1,8}\b/g,
   // file names with a known-looking extension (deploy.md, package.json)
@@ -39,7 +39,7 @@ const TRAILING = /[.,;:!?)\]}'"`]+$/;
 function plausible(s: string, re: RegExp): boolean {
   if (s.length < 3 || s.length > 300) return false;
   if (re.source.startsWith('\\b[0-9a-f]{7,64}')) return /\d/.test(s) && /[a-f]/i.test(s);
-  if (re.source.startsWith('(?:~|')) return s !== '/' && s.replace(/[/.~]/g, '').length >= 2 && !/^\/\//.test(s);
+  if (re.source.startsWith('(?:(?:~|')) return s !== '/' && s.replace(/[/.~]/g, '').length >= 2 && !/^\/\//.test(s);
   return true;
 }
 
