@@ -5,6 +5,9 @@ import { useApp } from './stores/app';
 import { StatusPage } from './pages/StatusPage';
 import { Placeholder } from './pages/Placeholder';
 import { SettingsPage } from './pages/settings/SettingsPage';
+import { MemoryPage } from './pages/memory/MemoryPage';
+import { SearchPage } from './pages/search/SearchPage';
+import { useSearchShortcut } from './components/useSearchShortcut';
 
 function Banner() {
   const status = useApp((s) => s.status);
@@ -35,6 +38,7 @@ export function App() {
   const page = useApp((s) => s.page);
   const theme = useApp((s) => s.theme);
   const loadStatus = useApp((s) => s.loadStatus);
+  useSearchShortcut();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
@@ -48,8 +52,8 @@ export function App() {
         <Banner />
         {page === 'status' && <StatusPage />}
         {page === 'sessions' && <Placeholder title="Sessions" what="Session transcripts, their compactions and pruning will be shown here." />}
-        {page === 'memory' && <Placeholder title="Memory" what="MEMORY.md and the daily notes will be shown here." />}
-        {page === 'search' && <Placeholder title="Search" what="Hybrid memory search will be here." />}
+        {page === 'memory' && <MemoryPage />}
+        {page === 'search' && <SearchPage />}
         {page === 'chat' && <Placeholder title="Chat" what="Chat with the offline assistant will be here." />}
         {page === 'settings' && <SettingsPage />}
       </main>

@@ -1,0 +1,74 @@
+/**
+ * Editing one memory file: a plain textarea, Ctrl/⌘+S to save (atomic, checked against the
+ * mtime it was opened with), Escape to cancel; a conflict says so and offers reload or overwrite.
+ */
+import { useEffect, useRef } from 'react';
+import { useMemory } from '../../stores/memory';
+
+export function Editor() {
+  const doc = useMemory((s) => s.doc);
+  const draft = useMemory((s) => s.draft);
+  const setDraft = useMemory((s) => s.setDraft);
+  const save = useMemory((s) => s.save);
+  const cancel = useMemory((s) => s.cancelEdit);
+  const reload = useMemory((s) => s.reload);
+  const saving = useMemory((s) => s.saving);
+  const saveError = useMemory((s) => s.saveError);
+  const changedOnDisk = useMemory((s) => s.changedOnDisk);
+  const ref = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => ref.current?.focus(), []);
+  if (!doc) return null;
+  const dirty = draft !== doc.text;
+
+  return (
+    <div className="mem-editor">
+      {changedOnDisk && (
+        <div role="alert" className="mem-conflict">
+          {saveError ?? `${doc.path} changed on disk while you were editing.`}
+          <div className="row">
+            <button
+              type="button"
+              onClick={() => {
+                cancel();
+                void reload();
+              }}
+            >
+              Discard my edit and reload
+            </button>
+            <button type="button" onClick={() => void save(true)} disabled={saving}>
+              Overwrite with my edit
+            </button>
+          </div>
+        </div>
+      )}
+      {saveError && !changedOnDisk && (
+        <p role="alert" className="error">
+          {saveError}
+        </p>
+      )}
+      <textarea
+        ref={ref}
+        aria-label={`Edit ${doc.path}`}
+        value={draft}
+        spellCheck={false}
+        onChange={(e) => setDraft(e.target.value)}
+        onKeyDown={(e) => {
+          if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
+            e.preventDefault();
+            void save();
+          }
+          if (e.key === 'Escape') cancel();
+        }}
+      />
+      <div className="row">
+        <button type="button" onClick={() => void save()} disabled={saving || !dirty}>
+          {saving ? 'Saving…' : 'Save'}
+        </button>
+        <button type="button" onClick={cancel} disabled={saving}>
+          Cancel
+        </button>
+        <span className="muted">Ctrl/⌘+S saves, Esc cancels. The file is replaced atomically.</span>
+      </div>
+    </div>
+  );
+}

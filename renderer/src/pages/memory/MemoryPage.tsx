@@ -1,0 +1,121 @@
+/**
+ * Memory browser: the file list on the left; the open file rendered with line numbers (or as
+ * numbered source), the cited lines highlighted; editing with an atomic, conflict-checked save
+ * when the state dir is writable. Driven by the URL hash, so citations link straight here.
+ */
+import { useEffect, useState } from 'react';
+import { api } from '../../api';
+import { useApp } from '../../stores/app';
+import { parseMemoryHash, useMemory } from '../../stores/memory';
+import { FileList } from './FileList';
+import { RenderedView, SourceView } from './MarkdownView';
+import { Editor } from './Editor';
+import './memory.css';
+
+function fmtSize(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+export function MemoryPage() {
+  const files = useMemory((s) => s.files);
+  const listed = useMemory((s) => s.listed);
+  const listError = useMemory((s) => s.listError);
+  const doc = useMemory((s) => s.doc);
+  const readError = useMemory((s) => s.readError);
+  const range = useMemory((s) => s.range);
+  const editing = useMemory((s) => s.editing);
+  const startEdit = useMemory((s) => s.startEdit);
+  const status = useApp((s) => s.status);
+  const writable = status?.writable ?? false;
+  const go = useApp((s) => s.go);
+  const [mode, setMode] = useState<'rendered' | 'source'>('rendered');
+
+  useEffect(() => {
+    const { loadList, open, onChanged } = useMemory.getState();
+    const sync = () => {
+      const loc = parseMemoryHash(window.location.hash);
+      // No file asked for: open MEMORY.md, the assistant's long-term memory.
+      void open(loc.path ? loc : { path: 'MEMORY.md', range: undefined });
+    };
+    void loadList();
+    sync();
+    window.addEventListener('hashchange', sync);
+    const off = api.on('memory.changed', (e) => onChanged(e.paths));
+    return () => {
+      window.removeEventListener('hashchange', sync);
+      off();
+    };
+  }, []);
+
+  return (
+    <section className="page mem-page" aria-labelledby="memory-title">
+      <header className="page-header">
+        <h1 id="memory-title">Memory</h1>
+        {status && !writable && (
+          <span className="mem-ro" role="note">
+            Read-only —{' '}
+            <button type="button" className="link" onClick={() => go('settings')}>
+              turn writing on in Settings
+            </button>
+          </span>
+        )}
+      </header>
+      {listError && (
+        <p role="alert" className="error">
+          Could not list memory files: {listError}
+        </p>
+      )}
+      <div className="mem-layout">
+        {listed && <FileList files={files} selected={doc?.path} />}
+        <article className="mem-doc" aria-label={doc ? doc.path : 'No file open'}>
+          {readError && (
+            <p role="alert" className="error">
+              Could not open {readError}
+            </p>
+          )}
+          {!doc && !readError && <p className="empty">Pick a file on the left: MEMORY.md, a daily note from the calendar, or a note.</p>}
+          {doc && (
+            <>
+              <div className="mem-doc-head">
+                <code className="mem-path" data-testid="memory-path">
+                  {doc.path}
+                  {range ? `#L${range.from}-L${range.to}` : ''}
+                </code>
+                <span className="muted">
+                  {fmtSize(doc.size)} · changed {new Date(doc.mtime).toLocaleString()}
+                </span>
+                {!editing && (
+                  <span className="mem-actions">
+                    <span role="group" aria-label="View" className="seg">
+                      <button type="button" aria-pressed={mode === 'rendered'} onClick={() => setMode('rendered')}>
+                        Rendered
+                      </button>
+                      <button type="button" aria-pressed={mode === 'source'} onClick={() => setMode('source')}>
+                        Source
+                      </button>
+                    </span>
+                    <button
+                      type="button"
+                      onClick={startEdit}
+                      disabled={!writable}
+                      title={writable ? 'Edit this file (saved atomically)' : 'Read-only: turn writing on in Settings'}
+                    >
+                      Edit
+                    </button>
+                  </span>
+                )}
+              </div>
+              {editing ? (
+                <Editor />
+              ) : mode === 'rendered' ? (
+                <RenderedView text={doc.text} range={range} />
+              ) : (
+                <SourceView text={doc.text} range={range} />
+              )}
+            </>
+          )}
+        </article>
+      </div>
+    </section>
+  );
+}

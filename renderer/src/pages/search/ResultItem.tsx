@@ -1,0 +1,50 @@
+/**
+ * One search hit: citation link (opens the memory file at those lines, or the session),
+ * source badge, date, score, the snippet with the query's terms marked, and an expandable
+ * score breakdown.
+ */
+import { useState } from 'react';
+import type { SearchResult } from '../../../../shared/types/search';
+import { memoryHref } from '../../stores/memory';
+import { highlight } from './highlight';
+import { ScoreBreakdown } from './ScoreBreakdown';
+
+/** Where a citation opens: the memory browser at the lines, or the session's timeline. */
+export function resultHref(r: SearchResult): string {
+  if (r.source === 'sessions') {
+    const id = (r.path.split('/').pop() ?? r.path).replace(/\.jsonl$/, '');
+    return `#/sessions/${encodeURIComponent(id)}/timeline`;
+  }
+  return memoryHref(r.path, { from: r.startLine, to: r.endLine });
+}
+
+/** A daily note's date comes from its file name (SPEC §7.4). */
+function dateOf(path: string): string | undefined {
+  return /(\d{4}-\d{2}-\d{2})\.md$/.exec(path)?.[1];
+}
+
+export function ResultItem({ r, terms, count, active, id }: { r: SearchResult; terms: string[]; count: number; active: boolean; id: string }) {
+  const [open, setOpen] = useState(false);
+  const date = dateOf(r.path);
+  return (
+    <li id={id} className={`result${active ? ' active' : ''}`} data-testid="search-result" aria-selected={active}>
+      <div className="result-head">
+        <a className="result-cite" href={resultHref(r)}>
+          {r.citation}
+        </a>
+        <span className={`src-badge src-${r.source}`}>{r.source === 'sessions' ? 'session' : 'memory'}</span>
+        {date && <span className="muted">{date}</span>}
+        <span className="result-score" title="final score">
+          {r.score.toFixed(3)}
+        </span>
+        {r.explain && (
+          <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={`Score breakdown for ${r.citation}`}>
+            {open ? 'Hide scores' : 'Scores'}
+          </button>
+        )}
+      </div>
+      <pre className="result-snippet">{highlight(r.snippet, terms)}</pre>
+      {open && r.explain && <ScoreBreakdown explain={r.explain} score={r.score} count={count} />}
+    </li>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * Search: search-as-you-type over memory (and sessions when indexed) with filters, the mode
+ * and embedder the engine used, warnings, and results; arrow keys move through results and
+ * Enter opens the selected one. Ctrl/⌘+K from anywhere lands in the box.
+ */
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useSearch } from '../../stores/search';
+import { queryTerms } from './highlight';
+import { ResultItem, resultHref } from './ResultItem';
+import { SearchFilters } from './SearchFilters';
+import './search.css';
+
+export const SEARCH_INPUT_ID = 'search-input';
+
+export function SearchPage() {
+  const query = useSearch((s) => s.query);
+  const setQuery = useSearch((s) => s.setQuery);
+  const response = useSearch((s) => s.response);
+  const answered = useSearch((s) => s.answered);
+  const searching = useSearch((s) => s.searching);
+  const error = useSearch((s) => s.error);
+  const [sel, setSel] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  const terms = useMemo(() => queryTerms(answered), [answered]);
+  const results = response?.results ?? [];
+
+  useEffect(() => {
+    input.current?.focus();
+    input.current?.select();
+  }, []);
+  useEffect(() => setSel(0), [response]);
+  useEffect(() => {
+    document.getElementById(`result-${sel}`)?.scrollIntoView({ block: 'nearest' });
+  }, [sel]);
+
+  function onKey(e: React.KeyboardEvent) {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setSel((s) => Math.min(s + 1, results.length - 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setSel((s) => Math.max(s - 1, 0));
+    } else if (e.key === 'Enter') {
+      const r = results[sel];
+      if (r) window.location.hash = resultHref(r);
+    } else if (e.key === 'Escape') {
+      setQuery('');
+    }
+  }
+
+  return (
+    <section className="page search-page" aria-labelledby="search-title">
+      <header className="page-header">
+        <h1 id="search-title">Search</h1>
+        <span className="muted kbd-hint">
+          <kbd>Ctrl</kbd>/<kbd>⌘</kbd>+<kbd>K</kbd> from anywhere · <kbd>↑</kbd>
+          <kbd>↓</kbd> select · <kbd>Enter</kbd> open
+        </span>
+      </header>
+      <input
+        id={SEARCH_INPUT_ID}
+        ref={input}
+        type="search"
+        className="search-box"
+        placeholder="Search memory: a question, a hash, a config key…"
+        aria-label="Search memory"
+        aria-controls="search-results"
+        aria-activedescendant={results.length ? `result-${sel}` : undefined}
+        autoComplete="off"
+        spellCheck={false}
+        value={query}
+        onChange={(e) => setQuery(e.target.value)}
+        onKeyDown={onKey}
+      />
+      <SearchFilters />
+      {response && (
+        <p className="search-meta" data-testid="search-meta">
+          <span className={`mode-badge mode-${response.mode}`}>{response.mode}</span>{' '}
+          {response.embedder ? `${response.embedder.provider} / ${response.embedder.model}` : 'no embedder (keyword search only)'} ·{' '}
+          {results.length} result{results.length === 1 ? '' : 's'} in {Math.round(response.tookMs)} ms
+          {searching ? ' · searching…' : ''}
+        </p>
+      )}
+      {response && response.warnings.length > 0 && (
+        <ul className="warnings" aria-label="Search warnings">
+          {response.warnings.map((w) => (
+            <li key={w} className="warning">
+              {w}
+            </li>
+          ))}
+        </ul>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          Search failed: {error}
+        </p>
+      )}
+      {!query.trim() && !response && (
+        <p className="empty">
+          Type to search MEMORY.md, the daily notes and other notes (and sessions, if indexed). Try a decision, a port number or a config
+          key such as <code>reserveTokensFloor</code>.
+        </p>
+      )}
+      {response && results.length === 0 && answered === query.trim() && (
+        <p className="empty">
+          Nothing scored above minScore for “{answered}”. Try other words, widen the date range, or check that the index is built in Settings.
+        </p>
+      )}
+      <ol id="search-results" className="results" aria-label="Search results">
+        {results.map((r, i) => (
+          <ResultItem key={`${r.path}:${r.startLine}`} id={`result-${i}`} r={r} terms={terms} count={results.length} active={i === sel} />
+        ))}
+      </ol>
+    </section>
+  );
+}
