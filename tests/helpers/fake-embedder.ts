@@ -36,7 +36,7 @@ export class FakeEmbedder implements Embedder {
   constructor(private readonly o: FakeEmbedderOptions = {}) {
     this.provider = o.provider ?? 'fake';
     this.model = o.model ?? 'bag-of-words-v1';
-    this.dims = o.dims ?? 64;
+    this.dims = o.dims ?? 256;
     this.failFromCall = o.failFromCall;
   }
 
