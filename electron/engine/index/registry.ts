@@ -45,7 +45,8 @@ export class MemoryRegistry {
   private entries = new Map<string, Promise<Entry>>();
   private disposed = false;
 
-  constructor(private readonly ctx: EngineContext) {}
+  /** `ctx` is public for the QMD backend seam in search/handlers.ts (searchWithSync). */
+  constructor(readonly ctx: EngineContext) {}
 
   /** The agent's memorySearch settings (defaults; per-agent overrides are not in the schema yet). */
   settings(_agentId: string): MemorySearchSettings {

@@ -44,6 +44,19 @@ export async function searchWithSync(
   agentId: string,
   req: Parameters<import('../index/memory-index').MemoryIndex['search']>[0],
 ): Promise<SearchResponse> {
+  // Backend seam (issue 5, qmd/backend.ts): with memory.backend "qmd" QMD serves the search
+  // and any QMD failure falls back to builtinSearch for this search, with a warning;
+  // with "builtin" it just runs builtinSearch. Either way the response says which `backend`.
+  const { searchViaBackend } = await import('../qmd/backend');
+  return searchViaBackend(reg.ctx, agentId, req, () => builtinSearch(reg, agentId, req));
+}
+
+/** The built-in index's search (sync first when missing or dirty). */
+async function builtinSearch(
+  reg: MemoryRegistry,
+  agentId: string,
+  req: Parameters<import('../index/memory-index').MemoryIndex['search']>[0],
+): Promise<SearchResponse> {
   const index = await reg.get(agentId);
   const warnings: string[] = [];
   const s = reg.settings(agentId);

@@ -1,0 +1,100 @@
+/**
+ * The search-backend seam (SPEC §9). Every search entry point (the `search.query` handler,
+ * `cairn search`, the MCP `memory_search` tool) goes through `searchWithSync` in
+ * search/handlers.ts, which hands its built-in search to {@link searchViaBackend}:
+ *
+ * - `memory.backend: "builtin"` → the built-in index answers (`backend: "builtin"`);
+ * - `memory.backend: "qmd"` → QMD answers (`backend: "qmd"`). A missing binary, a non-zero
+ *   exit, a timeout or unparseable output → the built-in index answers *that* search, with
+ *   a warning in the response and in Status (ctx.warn); QMD is retried after a backoff.
+ *
+ * Also {@link exportSessions}, for the turn loop and compaction to call after they change a
+ * transcript.
+ */
+import type { EngineContext } from '../context';
+import type { SearchResponse } from '../../../shared/types/search';
+import { qmdHome } from './home';
+import { qmdManager } from './registry';
+import { QmdError } from './run';
+import { exportTranscripts, type ExportResult } from './sessions-export';
+
+/** The parts of a search request the QMD backend looks at (the contract's search.query shape). */
+export interface BackendSearchRequest {
+  query: string;
+  maxResults?: number | undefined;
+  minScore?: number | undefined;
+  source?: 'memory' | 'sessions' | 'all' | undefined;
+  since?: string | undefined;
+  before?: string | undefined;
+  decay?: boolean | undefined;
+  mmr?: boolean | undefined;
+  explain?: boolean | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/**
+ * Run a search on the configured backend. `builtin` runs the built-in search (sync + index
+ * search); it is called when the backend is builtin, for requests QMD cannot serve (date
+ * filters), and whenever QMD fails.
+ */
+export async function searchViaBackend(
+  ctx: EngineContext,
+  agentId: string,
+  req: BackendSearchRequest,
+  builtin: () => Promise<SearchResponse>,
+): Promise<SearchResponse> {
+  const config = ctx.config().config;
+  if (config.memory.backend !== 'qmd') return { ...(await builtin()), backend: 'builtin' };
+
+  const fallback = async (why: string, opts: { status: boolean }): Promise<SearchResponse> => {
+    if (opts.status) ctx.warn(why);
+    const res = await builtin();
+    return { ...res, warnings: [why, ...res.warnings], backend: 'builtin' };
+  };
+
+  if (req.since || req.before) {
+    return fallback('QMD has no date filters: this search (--since/--before) was served by the built-in index', { status: false });
+  }
+  const mgr = qmdManager(ctx, agentId);
+  mgr.start();
+  const blocked = mgr.blockedUntil();
+  if (blocked) {
+    return fallback(
+      `QMD is unavailable (${mgr.lastFailure() ?? 'it failed'}); served by the built-in index until QMD is retried at ${new Date(blocked).toISOString()}`,
+      { status: false },
+    );
+  }
+  const started = performance.now();
+  try {
+    const out = await mgr.search({
+      query: req.query,
+      maxResults: req.maxResults ?? config.agents.defaults.memorySearch.query.maxResults,
+      source: req.source,
+      explain: req.explain,
+      signal: req.signal,
+    });
+    // QMD's scores are on its own scale: only an explicit per-request minScore applies.
+    const results = req.minScore === undefined ? out.results : out.results.filter((r) => r.score >= req.minScore!);
+    const warnings = [...out.warnings];
+    if (req.decay || req.mmr) warnings.push('temporal decay and MMR apply to the built-in index only; QMD ranked these results');
+    return { ...out, results, warnings, tookMs: Math.round((performance.now() - started) * 10) / 10, backend: 'qmd' };
+  } catch (err) {
+    if (req.signal?.aborted) throw err;
+    const e = err instanceof QmdError ? err : new QmdError('exit', (err as Error).message);
+    return fallback(`QMD search failed (${e.message}); served by the built-in index`, { status: true });
+  }
+}
+
+/**
+ * Export the agent's session transcripts as Markdown for QMD's sessions collection and,
+ * when something changed, refresh QMD. Call it after each new turn and after compaction:
+ * it is idempotent, and cheap when nothing changed (a stat per transcript). Returns null
+ * (doing nothing) unless the backend is qmd with `memory.qmd.sessions.enabled`.
+ */
+export function exportSessions(ctx: EngineContext, agentId: string): ExportResult | null {
+  const q = ctx.config().config.memory;
+  if (q.backend !== 'qmd' || !q.qmd.sessions.enabled) return null;
+  const res = exportTranscripts(ctx.paths(agentId).sessionsDir, qmdHome(ctx.stateDir, agentId));
+  if (res.written || res.removed) qmdManager(ctx, agentId).refreshSoon();
+  return res;
+}

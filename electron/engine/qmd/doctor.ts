@@ -1,0 +1,48 @@
+/**
+ * `cairn doctor` / Status check for the QMD backend: when `memory.backend` is "qmd", run
+ * `<command> --version` and report the version, or why it cannot run. A broken QMD is a
+ * warning, not a failure: searches still work through the built-in index.
+ */
+import fs from 'node:fs';
+import type { DoctorCheck } from '../../../shared/contract';
+import { registerDoctorCheck } from '../app/doctor';
+import type { EngineContext } from '../context';
+import { DEFAULT_AGENT_ID } from '../config/state-dir';
+import { ensureQmdHome, qmdEnv, qmdHome } from './home';
+import { runQmd, splitCommand } from './run';
+
+/** `--version` is instant; allow for a cold Node start on a slow disk. */
+const VERSION_TIMEOUT_MS = 15_000;
+
+const INSTALL_HINT =
+  'Install QMD (npm install -g @tobilu/qmd; it needs Node ≥ 22) or set memory.qmd.command to its path. Until then searches use the built-in index.';
+
+/** The QMD check (null when the backend is builtin). */
+export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | null> {
+  const { backend, qmd } = ctx.config().config.memory;
+  if (backend !== 'qmd') return null;
+  const base = { id: 'qmd', label: 'QMD backend' };
+  const argv = splitCommand(qmd.command, (p) => fs.existsSync(p));
+  const home = qmdHome(ctx.stateDir, DEFAULT_AGENT_ID);
+  try {
+    ensureQmdHome(home);
+    const { stdout, stderr } = await runQmd(argv, ['--version'], {
+      env: qmdEnv(home, ctx.deps.env ?? process.env),
+      cwd: home.root,
+      timeoutMs: VERSION_TIMEOUT_MS,
+    });
+    const text = `${stdout}\n${stderr}`;
+    const version = /(\d+\.\d+\.\d+[\w.-]*)/.exec(text)?.[1];
+    if (!version) {
+      return { ...base, status: 'warn', detail: `${qmd.command} --version printed no version: ${JSON.stringify(text.trim().slice(0, 120))}`, hint: 'Is memory.qmd.command really QMD (npm package @tobilu/qmd)?' };
+    }
+    return { ...base, status: 'ok', detail: `qmd ${version} (${qmd.command}), search mode "${qmd.searchMode}"` };
+  } catch (err) {
+    return { ...base, status: 'warn', detail: (err as Error).message, hint: INSTALL_HINT };
+  }
+}
+
+registerDoctorCheck(async (ctx) => {
+  const c = await qmdDoctorCheck(ctx);
+  return c ? [c] : [];
+});

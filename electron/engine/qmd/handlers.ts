@@ -1,0 +1,43 @@
+/**
+ * Contract handlers of the QMD backend (`qmd.status`, `qmd.update`). Importing this module
+ * (engine.ts does) also registers the QMD doctor check, so `cairn doctor` and the Status
+ * page include it.
+ */
+import type { EngineContext } from '../context';
+import { EngineError, type Handlers } from '../rpc/dispatcher';
+import { DEFAULT_AGENT_ID } from '../config/state-dir';
+import type { QmdStatus } from '../../../shared/types/qmd';
+import { existingQmdManager, qmdManager } from './registry';
+import './doctor';
+
+function status(ctx: EngineContext, agentId: string): QmdStatus {
+  const { backend, qmd } = ctx.config().config.memory;
+  const mgr = backend === 'qmd' ? qmdManager(ctx, agentId) : existingQmdManager(ctx, agentId);
+  return { backend, command: qmd.command, searchMode: qmd.searchMode, agent: backend === 'qmd' && mgr ? mgr.status() : null };
+}
+
+function agentOf(ctx: EngineContext, agentId: string | undefined): string {
+  const id = agentId ?? DEFAULT_AGENT_ID;
+  if (agentId && !ctx.agents().includes(id)) {
+    throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${ctx.agents().join(', ')})`);
+  }
+  return id;
+}
+
+export function qmdHandlers(ctx: EngineContext): Pick<Handlers, 'qmd.status' | 'qmd.update'> {
+  return {
+    'qmd.status': (req) => status(ctx, agentOf(ctx, req.agentId)),
+    'qmd.update': async (req) => {
+      const agentId = agentOf(ctx, req.agentId);
+      if (ctx.config().config.memory.backend !== 'qmd') {
+        throw new EngineError('bad_request', 'memory.backend is "builtin": set it to "qmd" to use QMD');
+      }
+      try {
+        await qmdManager(ctx, agentId).maintain();
+      } catch (err) {
+        throw new EngineError('unavailable', `QMD refresh failed: ${(err as Error).message}`);
+      }
+      return status(ctx, agentId);
+    },
+  };
+}

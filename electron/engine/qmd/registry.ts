@@ -1,0 +1,53 @@
+/**
+ * The engine's QMD managers, one per agent, created on first use and disposed with the
+ * engine (timers stopped, running qmd children killed).
+ */
+import type { EngineContext } from '../context';
+import { wantedCollections } from './collections';
+import { qmdHome } from './home';
+import { QmdManager } from './manager';
+
+const byCtx = new WeakMap<EngineContext, Map<string, QmdManager>>();
+
+/** The agent's QMD manager (settings and collections are read from the live config). */
+export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
+  let map = byCtx.get(ctx);
+  if (!map) {
+    const made = new Map<string, QmdManager>();
+    byCtx.set(ctx, made);
+    ctx.onDispose(async () => {
+      const all = [...made.values()];
+      made.clear();
+      await Promise.all(all.map((m) => m.dispose()));
+    });
+    map = made;
+  }
+  let mgr = map.get(agentId);
+  if (!mgr) {
+    const home = qmdHome(ctx.stateDir, agentId);
+    const qmd = () => ctx.config().config.memory.qmd;
+    mgr = new QmdManager({
+      home,
+      settings: qmd,
+      wanted: () =>
+        wantedCollections({
+          workspace: ctx.paths(agentId).workspace,
+          extraPaths: ctx.config().config.agents.defaults.memorySearch.extraPaths,
+          includeDefaultMemory: qmd().includeDefaultMemory,
+          sessionsEnabled: qmd().sessions.enabled,
+          sessionsExportDir: home.sessionsDir,
+        }),
+      sessionsDir: ctx.paths(agentId).sessionsDir,
+      env: ctx.deps.env ?? process.env,
+      now: () => ctx.now().getTime(),
+      warn: (m) => ctx.warn(m),
+    });
+    map.set(agentId, mgr);
+  }
+  return mgr;
+}
+
+/** The agent's manager if one was created (status without starting anything). */
+export function existingQmdManager(ctx: EngineContext, agentId: string): QmdManager | undefined {
+  return byCtx.get(ctx)?.get(agentId);
+}
