@@ -1,0 +1,197 @@
+/**
+ * Choosing and creating the embedder (SPEC §6). Auto order: a local GGUF model if one is
+ * present (`local.modelPath`, or the default model already downloaded into the models dir)
+ * → OpenAI → Gemini → Voyage (whichever has a key) → static word vectors (always there).
+ * An explicit `provider` wins; if it cannot be created, `fallback` (when set) is tried, else
+ * the result is FTS-only with the reason. `provider: "none"` or `enabled: false` → FTS-only.
+ *
+ * `planEmbedder` decides without loading anything (for doctor and Status); `createEmbedder`
+ * follows the plan and falls through to the next candidate when one fails to load.
+ * node-llama-cpp is only imported when a GGUF model is actually used.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import type { MemorySearchSettings } from '../config/schema';
+import { expandHome } from '../config/state-dir';
+import type { Embedder } from './types';
+import { createStaticEmbedder, staticModelPath } from './static';
+import { findDownloadedModel } from './download';
+import type { RemoteOptions } from './remote/http';
+
+export type EmbedderProvider = 'local' | 'openai' | 'gemini' | 'voyage' | 'static';
+
+/** Result of `createEmbedder`: no embedder means FTS-only, and `reason` says why. */
+export interface EmbedderChoice {
+  embedder?: Embedder;
+  /** Human-readable: what was chosen and why (shown in Status, doctor, `cairn index`). */
+  reason: string;
+  /** Set when the first choice failed and a later one was used: the provider that failed. */
+  fallbackFrom?: string;
+  /** Every candidate considered before the chosen one, with why it was not used. */
+  skipped: { provider: string; reason: string }[];
+}
+
+export interface EmbedderFactoryOptions {
+  /** `<state>/cairn/models` (AgentPaths.modelsDir). */
+  modelsDir: string;
+  /** Environment for API keys; defaults to process.env. */
+  env?: NodeJS.ProcessEnv;
+  signal?: AbortSignal;
+  /** Progress of slow first-time work (converting the static vectors, loading a model). */
+  onProgress?: (p: { what: string; done: number; total: number }) => void;
+  /** Injected into remote embedders (tests: fetch, sleep). */
+  remote?: Partial<RemoteOptions>;
+}
+
+/** One candidate of a plan: enough to create it, or why it is unavailable. */
+export interface PlannedCandidate {
+  provider: EmbedderProvider;
+  available: boolean;
+  /** Why (un)available, e.g. "model file /x.gguf" or "no OPENAI_API_KEY". */
+  detail: string;
+  modelPath?: string;
+  apiKey?: string;
+  keySource?: string;
+}
+
+const ENV_KEYS: Record<'openai' | 'gemini' | 'voyage', string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  gemini: ['GEMINI_API_KEY', 'GOOGLE_API_KEY'],
+  voyage: ['VOYAGE_API_KEY'],
+};
+
+function localModelPath(settings: MemorySearchSettings, modelsDir: string): string | undefined {
+  const p = settings.local.modelPath;
+  if (!p) return undefined;
+  // Relative paths are relative to the models dir, where downloads land.
+  return path.resolve(modelsDir, expandHome(p));
+}
+
+async function planLocal(settings: MemorySearchSettings, modelsDir: string): Promise<PlannedCandidate> {
+  const explicit = localModelPath(settings, modelsDir);
+  if (explicit) {
+    return fs.existsSync(explicit)
+      ? { provider: 'local', available: true, detail: `model file ${explicit}`, modelPath: explicit }
+      : { provider: 'local', available: false, detail: `local.modelPath ${explicit} does not exist` };
+  }
+  // Cheap check first: with no .gguf in the models dir, do not even import node-llama-cpp.
+  const hasGguf = fs.existsSync(modelsDir) && fs.readdirSync(modelsDir).some((n) => n.endsWith('.gguf'));
+  const found = hasGguf ? await findDownloadedModel(settings.local.modelUri, modelsDir) : undefined;
+  return found
+    ? { provider: 'local', available: true, detail: `downloaded model ${found}`, modelPath: found }
+    : { provider: 'local', available: false, detail: `no local model (set local.modelPath, or download ${settings.local.modelUri})` };
+}
+
+function planRemote(provider: 'openai' | 'gemini' | 'voyage', settings: MemorySearchSettings, env: NodeJS.ProcessEnv, explicit: boolean): PlannedCandidate {
+  // remote.apiKey belongs to the chosen remote provider; in auto mode that is OpenAI (OpenClaw's rule).
+  const configKey = settings.remote.apiKey?.trim();
+  if (configKey && (explicit || provider === 'openai')) {
+    return { provider, available: true, detail: 'key from memorySearch.remote.apiKey', apiKey: configKey, keySource: 'agents.defaults.memorySearch.remote.apiKey' };
+  }
+  for (const name of ENV_KEYS[provider]) {
+    const v = env[name]?.trim();
+    if (v) return { provider, available: true, detail: `key from ${name}`, apiKey: v, keySource: name };
+  }
+  return { provider, available: false, detail: `no API key (${ENV_KEYS[provider].join(' or ')}, or memorySearch.remote.apiKey)` };
+}
+
+function planStatic(modelsDir: string): PlannedCandidate {
+  const converted = fs.existsSync(staticModelPath(modelsDir));
+  return { provider: 'static', available: true, detail: converted ? 'word vectors ready' : 'word vectors (converted on first use, ~10 s)' };
+}
+
+async function planOne(p: EmbedderProvider, settings: MemorySearchSettings, o: EmbedderFactoryOptions, env: NodeJS.ProcessEnv, explicit: boolean): Promise<PlannedCandidate> {
+  if (p === 'local') return planLocal(settings, o.modelsDir);
+  if (p === 'static') return planStatic(o.modelsDir);
+  return planRemote(p, settings, env, explicit);
+}
+
+const isProvider = (p: string): p is EmbedderProvider => ['local', 'openai', 'gemini', 'voyage', 'static'].includes(p);
+
+/** The candidates in the order they would be tried (no model is loaded, no request made). */
+export async function planEmbedder(settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<PlannedCandidate[]> {
+  const env = o.env ?? process.env;
+  if (!settings.enabled || settings.provider === 'none') return [];
+  if (settings.provider !== 'auto') {
+    const out = [await planOne(settings.provider, settings, o, env, true)];
+    const fb = settings.fallback;
+    if (fb && fb !== 'none' && fb !== settings.provider && isProvider(fb)) out.push(await planOne(fb, settings, o, env, true));
+    return out;
+  }
+  const order: EmbedderProvider[] = ['local', 'openai', 'gemini', 'voyage', 'static'];
+  const out: PlannedCandidate[] = [];
+  for (const p of order) out.push(await planOne(p, settings, o, env, false));
+  return out;
+}
+
+async function instantiate(c: PlannedCandidate, settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<Embedder> {
+  if (c.provider === 'static') {
+    return createStaticEmbedder({
+      modelsDir: o.modelsDir,
+      signal: o.signal,
+      onConvertProgress: (done, total) => o.onProgress?.({ what: 'Converting word vectors', done, total }),
+    });
+  }
+  if (c.provider === 'local') {
+    const { createGgufEmbedder } = await import('./gguf');
+    return createGgufEmbedder({ modelPath: c.modelPath as string, signal: o.signal });
+  }
+  const remote: RemoteOptions = {
+    ...o.remote,
+    apiKey: c.apiKey as string,
+    keySource: c.keySource as string,
+    baseUrl: settings.remote.baseUrl,
+    headers: settings.remote.headers,
+    model: settings.model,
+  };
+  if (c.provider === 'openai') return (await import('./remote/openai')).createOpenAiEmbedder(remote, o.signal);
+  if (c.provider === 'gemini') return (await import('./remote/gemini')).createGeminiEmbedder(remote, o.signal);
+  return (await import('./remote/voyage')).createVoyageEmbedder(remote, o.signal);
+}
+
+/**
+ * Create the embedder the settings ask for (see the file header for the order). Never
+ * throws for an unavailable provider — the reason is in the result; only an abort throws.
+ */
+export async function createEmbedder(settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<EmbedderChoice> {
+  if (!settings.enabled) return { reason: 'memory search is disabled (memorySearch.enabled: false): no embedder', skipped: [] };
+  if (settings.provider === 'none') return { reason: 'provider "none": full-text search only', skipped: [] };
+  const plan = await planEmbedder(settings, o);
+  const skipped: EmbedderChoice['skipped'] = [];
+  let firstFailed: string | undefined;
+  for (const c of plan) {
+    if (!c.available) {
+      skipped.push({ provider: c.provider, reason: c.detail });
+      // In auto mode a missing key or model is expected, not a failure; an explicit choice is.
+      if (settings.provider !== 'auto') firstFailed ??= c.provider;
+      continue;
+    }
+    try {
+      const embedder = await instantiate(c, settings, o);
+      const how = settings.provider === 'auto' ? 'auto' : c.provider === settings.provider ? 'configured' : `fallback for ${settings.provider}`;
+      return { embedder, reason: `${embedder.id} (${how}: ${c.detail})`, fallbackFrom: firstFailed, skipped };
+    } catch (err) {
+      if (o.signal?.aborted) throw err;
+      skipped.push({ provider: c.provider, reason: (err as Error).message });
+      firstFailed ??= c.provider;
+    }
+  }
+  const why = skipped.map((s) => `${s.provider}: ${s.reason}`).join('; ');
+  return { reason: `no embedder available (${why}): full-text search only`, fallbackFrom: firstFailed, skipped };
+}
+
+/**
+ * The `EngineDeps.createEmbedder` shape the index registry calls: the embedder, or null for
+ * FTS-only. A fallback or a missing embedder is reported through `warn` (Status shows it).
+ */
+export async function createEmbedderForSettings(
+  settings: MemorySearchSettings,
+  opts: { agentId?: string; modelsDir: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; warn?: (message: string) => void },
+): Promise<Embedder | null> {
+  const choice = await createEmbedder(settings, opts);
+  const warn = opts.warn ?? ((m: string) => console.warn(`cairn: ${m}`));
+  if (choice.fallbackFrom || (!choice.embedder && settings.enabled && settings.provider !== 'none')) {
+    warn(`memory search embedder: ${choice.reason}`);
+  }
+  return choice.embedder ?? null;
+}
