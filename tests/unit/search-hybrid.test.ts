@@ -166,7 +166,7 @@ describe('hybrid search', () => {
     const vec = fx.open({ embedder: new FakeEmbedder() });
     await vec.sync();
     const queries = ['deploy production commit', 'budget Thursday', 'dark mode', 'database Postgres June'];
-    const expected = [];
+    const expected: Awaited<ReturnType<typeof vec.search>>[] = [];
     for (const q of queries) expected.push(await vec.search({ query: q, minScore: 0, explain: true }));
     await vec.dispose();
 

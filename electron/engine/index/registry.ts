@@ -21,15 +21,18 @@ interface Entry {
   watcher?: Promise<MemoryWatcher | null>;
 }
 
-type Factory = (settings: MemorySearchSettings, opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv }) => Promise<Embedder | null>;
+type Factory = (
+  settings: MemorySearchSettings,
+  opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv; warn?: (message: string) => void },
+) => Promise<Embedder | null>;
 
 /** The embedder factory of embed/ (SPEC §6 auto order), loaded only when an index is opened. */
 async function defaultFactory(): Promise<Factory | null> {
   // A computed specifier keeps this module loadable before embed/factory.ts exists.
   const spec = '../embed/factory';
   try {
-    const mod = (await import(/* @vite-ignore */ spec)) as { createEmbedderForSettings?: Factory; createEmbedder?: Factory };
-    return mod.createEmbedderForSettings ?? mod.createEmbedder ?? null;
+    const mod = (await import(/* @vite-ignore */ spec)) as { createEmbedderForSettings?: Factory };
+    return mod.createEmbedderForSettings ?? null;
   } catch {
     return null;
   }
@@ -65,7 +68,12 @@ export class MemoryRegistry {
 
   private async makeEmbedder(agentId: string, s: MemorySearchSettings): Promise<Embedder | null> {
     if (s.provider === 'none' || !s.enabled) return null;
-    const opts = { agentId, modelsDir: this.ctx.paths(agentId).modelsDir, env: this.ctx.deps.env ?? process.env };
+    const opts = {
+      agentId,
+      modelsDir: this.ctx.paths(agentId).modelsDir,
+      env: this.ctx.deps.env ?? process.env,
+      warn: (m: string) => this.ctx.warn(m),
+    };
     const factory = this.ctx.deps.createEmbedder ?? (await defaultFactory());
     if (!factory) {
       this.ctx.warn('memory search: no embedder is available yet; search runs keyword-only (FTS)');
