@@ -12,16 +12,19 @@ import { searchChannels, searchEvents } from './contract/search';
 import { qmdChannels } from './contract/qmd';
 import { sessionViewChannels } from './contract/session-view';
 import { llmChannels, llmEvents } from './contract/llm';
+import { modelsChannels, modelsEvents } from './contract/models';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/llm';
+export * from './contract/models';
 export * from './contract/search';
 export * from './contract/qmd';
 
 export const channels = {
   ...appChannels,
+  ...modelsChannels,
   ...llmChannels,
   ...searchChannels,
   ...qmdChannels,
@@ -30,6 +33,7 @@ export const channels = {
 
 export const events = {
   ...appEvents,
+  ...modelsEvents,
   ...llmEvents,
   ...searchEvents,
 } satisfies Record<string, EventDef<unknown>>;

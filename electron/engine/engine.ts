@@ -8,6 +8,7 @@ import { createContext, type EngineContext, type EngineDeps } from './context';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
 import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
+import { modelsHandlers } from './embed/handlers';
 import { llmHandlers } from './llm/handlers';
 import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
@@ -33,6 +34,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps });
   const handlers: Handlers = {
     ...appHandlers(ctx),
+    ...modelsHandlers(ctx),
     ...llmHandlers(ctx),
     ...searchHandlers(ctx),
     ...qmdHandlers(ctx),
