@@ -126,9 +126,10 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   if (kept.length === 0 && text && text.length > 0) {
     const relaxed = Math.min(o.minScore, w.text);
     kept = [...merged.entries()].filter(([, e]) => e.text !== null && e.merged >= relaxed);
-    // Keyword-only mode: BM25 scores are not calibrated (a term found in half of a small
-    // corpus scores ~0), so a query whose words do occur is never answered with nothing.
-    if (kept.length === 0 && mode === 'fts-only') kept = [...merged.entries()];
+    // Last resort: BM25 scores are not calibrated (a term found in half of a small corpus
+    // scores ~0, an exact hash in a 3-note memory ~0.3), so a query whose words do occur
+    // in memory is never answered with nothing; the keyword hits come back in rank order.
+    if (kept.length === 0) kept = [...merged.entries()].filter(([, e]) => e.text !== null);
   }
 
   const chunks = loadChunks(backend.db, kept.map(([id]) => id));
