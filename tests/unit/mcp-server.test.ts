@@ -1,0 +1,68 @@
+/** `cairn mcp`: the SDK's own client spawns the real executable and calls both tools. */
+import { afterEach, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CAIRN_BIN } from '../helpers/cli';
+import { tmpDir, writeTree } from '../helpers/tmp';
+
+const clients: Client[] = [];
+afterEach(async () => {
+  while (clients.length) await clients.pop()!.close();
+});
+
+async function connect(): Promise<Client> {
+  const dir = writeTree(tmpDir('cairn-mcp-'), {
+    // FTS-only keeps the spawned process free of model conversion/downloads.
+    'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'none' } } } }),
+    'workspace/MEMORY.md': '# Preferences\n\nPrefers dark mode.\nUses neovim.\n',
+    'workspace/memory/2024-05-08.md': '# Deploy\n\nDeployed commit a1b2c3d.\n',
+    'workspace/memory/2024-05-09.md': '# 会議\n\n東京で予算の会議がありました。\n',
+  });
+  const client = new Client({ name: 'cairn-test', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args: [CAIRN_BIN, 'mcp', '--state-dir', dir], stderr: 'pipe' }));
+  clients.push(client);
+  return client;
+}
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: Record<string, unknown> };
+
+describe('cairn mcp', () => {
+  it('lists memory_search and memory_get with input schemas', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['memory_get', 'memory_search']);
+    const search = tools.find((t) => t.name === 'memory_search')!;
+    expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['maxResults', 'minScore', 'query', 'source']);
+    expect(search.inputSchema.required).toEqual(['query']);
+  });
+
+  it('memory_search returns the result list with citations (CJK too), memory_get reads the cited lines', async () => {
+    const client = await connect();
+    const res = (await client.callTool({ name: 'memory_search', arguments: { query: 'a1b2c3d', maxResults: 3 } })) as ToolResult;
+    expect(res.isError).toBeFalsy();
+    const payload = JSON.parse(res.content[0]!.text) as { results: { path: string; citation: string; startLine: number }[]; mode: string };
+    expect(payload.mode).toBe('fts-only');
+    expect(payload.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', citation: 'memory/2024-05-08.md#L1-L4' });
+    const cjk = (await client.callTool({ name: 'memory_search', arguments: { query: '予算の会議' } })) as ToolResult;
+    expect(JSON.parse(cjk.content[0]!.text).results[0].path).toBe('memory/2024-05-09.md');
+
+    const got = (await client.callTool({ name: 'memory_get', arguments: { path: 'MEMORY.md', from: 3, lines: 2 } })) as ToolResult;
+    expect(got.isError).toBeFalsy();
+    expect(got.content[0]!.text).toBe('Prefers dark mode.\nUses neovim.');
+    expect(got.structuredContent).toEqual({ path: 'MEMORY.md', text: 'Prefers dark mode.\nUses neovim.' });
+  });
+
+  it('memory_get refuses paths outside the memory set as a tool error', async () => {
+    const client = await connect();
+    for (const [p, msg] of [
+      ['../cairn.json', /"\.\." is not allowed/],
+      ['/etc/passwd', /only Markdown/],
+      ['/etc/motd.md', /absolute paths are not allowed/],
+      ['memory/none.md', /no such memory file/],
+    ] as const) {
+      const r = (await client.callTool({ name: 'memory_get', arguments: { path: p } })) as ToolResult;
+      expect(r.isError).toBe(true);
+      expect(r.content[0]!.text).toMatch(msg);
+    }
+  });
+});
