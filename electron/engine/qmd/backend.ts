@@ -81,6 +81,7 @@ export async function searchViaBackend(
   } catch (err) {
     if (req.signal?.aborted) throw err;
     const e = err instanceof QmdError ? err : new QmdError('exit', (err as Error).message);
+    if (e.kind === 'busy') return fallback(`${e.message}; served by the built-in index`, { status: false });
     return fallback(`QMD search failed (${e.message}); served by the built-in index`, { status: true });
   }
 }

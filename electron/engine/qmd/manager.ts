@@ -25,6 +25,8 @@ export function backoffMs(failures: number): number {
 /** Deadlines for maintenance commands (searches use `memory.qmd.timeoutMs`). */
 const UPDATE_TIMEOUT_MS = 10 * 60_000;
 const EMBED_TIMEOUT_MS = 60 * 60_000;
+/** How long a search waits for QMD's first build before the built-in index answers. */
+const SETUP_WAIT_MS = 60_000;
 
 export interface QmdManagerOptions {
   home: QmdHome;
@@ -59,6 +61,8 @@ export class QmdManager {
   private disposed = false;
   /** A refresh succeeded in this process (later periodic refreshes never hold up searches). */
   private maintainedOnce = false;
+  /** A search gave up waiting for the first build; later ones do not wait for it again. */
+  private setupWaitedOut = false;
   /** Files changed while a refresh ran: run another one right after it. */
   private pending = false;
 
@@ -76,7 +80,8 @@ export class QmdManager {
   run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
     if (this.disposed) return Promise.reject(new QmdError('aborted', 'the QMD backend was shut down'));
     ensureQmdHome(this.o.home);
-    return runQmd(this.argv(), ['--index', QMD_INDEX_NAME, ...args], {
+    // `qmd <command> --index cairn …`: the subcommand first keeps error messages readable.
+    return runQmd(this.argv(), [...args.slice(0, 1), '--index', QMD_INDEX_NAME, ...args.slice(1)], {
       env: qmdEnv(this.o.home, this.o.env),
       cwd: this.o.home.root,
       timeoutMs,
@@ -145,6 +150,7 @@ export class QmdManager {
       () => {
         this.updateFailures = 0;
         this.maintainedOnce = true;
+        this.setupWaitedOut = false;
         this.schedule(this.intervalMs());
       },
       (err: Error) => {
@@ -236,7 +242,7 @@ export class QmdManager {
       return out;
     } catch (err) {
       const e = err instanceof QmdError ? err : new QmdError('exit', (err as Error).message);
-      if (e.kind !== 'aborted') {
+      if (e.kind !== 'aborted' && e.kind !== 'busy') {
         this.searchFailures++;
         this.searchBlockedUntil = this.now() + backoffMs(this.searchFailures);
         this.lastError = e.message;
@@ -245,11 +251,38 @@ export class QmdManager {
     }
   }
 
+  /**
+   * Wait for a refresh only when QMD cannot answer without one (never built, collections
+   * changed) or for this process's first one (a one-shot CLI search must see current
+   * files); periodic refreshes run beside searches. The wait is bounded: a first index
+   * that takes longer is reported as `busy` (the built-in index answers meanwhile).
+   */
+  private async waitForRefreshIfNeeded(): Promise<void> {
+    const setup = this.needsSetup();
+    if (!setup && (this.maintainedOnce || (!this.maintenance && !this.needsMaintenance()))) return;
+    if (setup && this.setupWaitedOut && this.maintenance) {
+      throw new QmdError('busy', 'QMD is still building its index');
+    }
+    const running = this.maintain();
+    let timer: NodeJS.Timeout | undefined;
+    const outcome = await Promise.race([
+      running.then(() => 'done' as const),
+      new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), Math.max(SETUP_WAIT_MS, this.o.settings().timeoutMs));
+      }),
+    ]).finally(() => clearTimeout(timer));
+    if (outcome === 'late') {
+      running.catch(() => undefined);
+      if (setup) {
+        this.setupWaitedOut = true;
+        throw new QmdError('busy', 'QMD is still building its index');
+      }
+    }
+  }
+
   private async doSearch(req: QmdSearchRequest): Promise<Omit<SearchResponse, 'tookMs'>> {
     const s = this.o.settings();
-    // Wait for a refresh only when QMD cannot answer without one, or for this process's first
-    // (a one-shot CLI search must see current files); periodic refreshes run beside searches.
-    if (this.needsSetup() || (!this.maintainedOnce && (this.maintenance || this.needsMaintenance()))) await this.maintain();
+    await this.waitForRefreshIfNeeded();
     const wanted = this.o.wanted().filter((w) => !req.source || req.source === 'all' || w.source === req.source);
     const warnings: string[] = [];
     let results: SearchResult[] = [];

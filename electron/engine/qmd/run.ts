@@ -8,8 +8,8 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 
-/** Why a qmd call failed. */
-export type QmdFailureKind = 'missing' | 'exit' | 'timeout' | 'aborted' | 'parse' | 'config';
+/** Why a qmd call failed (`busy`: QMD is still building its first index — not a fault). */
+export type QmdFailureKind = 'missing' | 'exit' | 'timeout' | 'aborted' | 'parse' | 'config' | 'busy';
 
 /** A qmd call that did not give a usable answer. */
 export class QmdError extends Error {

@@ -1,0 +1,159 @@
+/**
+ * The QMD backend's failure paths (issue 5): a `memory.qmd.command` that is missing, exits
+ * non-zero, prints garbage or hangs → the built-in index answers that search, with a
+ * warning in the response and in Status; QMD is retried after a backoff; dispose kills
+ * running children. Fake qmd scripts stand in for the CLI here (the real one: qmd-real).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runDoctor } from '../../electron/engine/app/doctor';
+import { qmdManager } from '../../electron/engine/qmd/registry';
+import { alive, fakeQmd, startQmdEngine } from '../helpers/qmd-engine';
+import { tmpDir } from '../helpers/tmp';
+
+/** The built-in index's answer to "Alfama": the daily note, cited. */
+function expectBuiltinAnswer(res: { backend?: string; results: { path: string; citation: string }[] }) {
+  expect(res.backend).toBe('builtin');
+  expect(res.results[0]?.path).toBe('memory/2026-11-01.md');
+  expect(res.results[0]?.citation).toMatch(/^memory\/2026-11-01\.md#L\d+-L\d+$/);
+}
+
+describe('QMD fallback to the built-in index', () => {
+  it('a missing binary: built-in results, a warning in the response and in Status', async () => {
+    const missing = path.join(tmpDir('cairn-nobin-'), 'no-such-qmd');
+    const { api, engine } = startQmdEngine({ command: missing });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expectBuiltinAnswer(res);
+    expect(res.warnings[0]).toMatch(/^QMD search failed \(.*not found.*no-such-qmd.*\); served by the built-in index$/);
+    expect(engine.ctx.warnings()).toContain(res.warnings[0]);
+    const status = await api['app.status']({});
+    expect(status.warnings).toContain(res.warnings[0]);
+  });
+
+  it('a non-zero exit: the exit code and stderr are in the warning', async () => {
+    const fake = fakeQmd('exit');
+    const { api, engine } = startQmdEngine({ command: fake.command });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expectBuiltinAnswer(res);
+    expect(res.warnings[0]).toMatch(/QMD search failed \(qmd search exited with 3: boom: index is corrupt\)/);
+    expect(engine.ctx.warnings()).toContain(res.warnings[0]);
+    // It did set QMD up first: collections added for MEMORY.md and memory/, then update, then search.
+    const calls = fake.calls();
+    expect(calls).toContain(`collection --index cairn add ${path.join(engine.ctx.paths().workspace, 'memory')} --name memory-dir --mask **/*.md`);
+    expect(calls.filter((c) => c.startsWith('update --index cairn'))).toHaveLength(1);
+    expect(calls.at(-1)).toBe('search --index cairn --json -n 6 -c memory-root -c memory-dir -- Alfama');
+  });
+
+  it('garbage output: unparseable → built-in results with a warning', async () => {
+    const fake = fakeQmd('garbage');
+    const { api } = startQmdEngine({ command: fake.command });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expectBuiltinAnswer(res);
+    expect(res.warnings[0]).toMatch(/QMD search failed \(qmd printed output that is not JSON: "Results: this is not json \{"\)/);
+  });
+
+  it('a hang: killed at timeoutMs, built-in results with a warning', async () => {
+    const fake = fakeQmd('hang');
+    const { api } = startQmdEngine({ command: fake.command, qmd: { timeoutMs: 300 } });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expectBuiltinAnswer(res);
+    expect(res.warnings[0]).toMatch(/QMD search failed \(qmd search timed out after 300 ms\)/);
+    const pid = Number(fs.readFileSync(fake.pidFile, 'utf8'));
+    expect(alive(pid)).toBe(false);
+  });
+
+  it('after a failure QMD is skipped until the backoff expires, then tried again', async () => {
+    const fake = fakeQmd('exit');
+    const { api, advance } = startQmdEngine({ command: fake.command });
+    const searches = () => fake.calls().filter((c) => c.startsWith('search ')).length;
+    await api['search.query']({ query: 'Alfama' });
+    expect(searches()).toBe(1);
+    const skipped = await api['search.query']({ query: 'Alfama' });
+    expectBuiltinAnswer(skipped);
+    expect(searches()).toBe(1);
+    expect(skipped.warnings[0]).toMatch(/^QMD is unavailable \(qmd search exited with 3: .*\); served by the built-in index until QMD is retried at 2026-11-05T12:00:05\.000Z$/);
+    const status = await api['qmd.status']({});
+    expect(status.agent?.retryAt).toBe('2026-11-05T12:00:05.000Z');
+    expect(status.agent?.lastError).toMatch(/exited with 3/);
+    advance(5_001);
+    await api['search.query']({ query: 'Alfama' });
+    expect(searches()).toBe(2);
+    // Second failure in a row: the backoff doubles (10 s).
+    expect((await api['qmd.status']({})).agent?.retryAt).toBe('2026-11-05T12:00:15.001Z');
+  });
+
+  it('a successful QMD answer clears the backoff and says backend "qmd"', async () => {
+    const fake = fakeQmd('empty');
+    const { api } = startQmdEngine({ command: fake.command });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expect(res).toMatchObject({ backend: 'qmd', results: [], mode: 'fts-only', warnings: [] });
+    expect((await api['qmd.status']({})).agent).toMatchObject({ retryAt: null, lastError: null, lastUpdate: '2026-11-05T12:00:00.000Z' });
+  });
+
+  it('date filters are served by the built-in index without calling QMD', async () => {
+    const fake = fakeQmd('empty');
+    const { api } = startQmdEngine({ command: fake.command });
+    const res = await api['search.query']({ query: 'Alfama', since: '2026-10-01' });
+    expectBuiltinAnswer(res);
+    expect(res.warnings[0]).toMatch(/QMD has no date filters/);
+    expect(fake.calls()).toEqual([]);
+  });
+
+  it('memory.backend "builtin" never runs qmd and says backend "builtin"', async () => {
+    const fake = fakeQmd('empty');
+    const { api } = startQmdEngine({ command: fake.command, backend: 'builtin' });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expectBuiltinAnswer(res);
+    expect(res.warnings).toEqual([]);
+    expect(fake.calls()).toEqual([]);
+    expect(await api['qmd.status']({})).toMatchObject({ backend: 'builtin', agent: null });
+  });
+});
+
+describe('QMD refresh loop', () => {
+  it('never runs two refreshes at once', async () => {
+    const fake = fakeQmd('empty');
+    const { engine } = startQmdEngine({ command: fake.command });
+    const mgr = qmdManager(engine.ctx, 'main');
+    const a = mgr.maintain();
+    const b = mgr.maintain();
+    expect(b).toBe(a);
+    await Promise.all([a, b]);
+    expect(fake.calls().filter((c) => c === 'update --index cairn')).toHaveLength(1);
+  });
+
+  it('a failing refresh is reported with its backoff, in qmd.update and in Status', async () => {
+    const missing = path.join(tmpDir('cairn-nobin-'), 'qmd');
+    const { api, engine } = startQmdEngine({ command: missing });
+    await expect(api['qmd.update']({})).rejects.toThrow(/QMD refresh failed: the qmd command was not found/);
+    expect(engine.ctx.warnings().some((w) => /^QMD refresh failed \(.*not found.*\); retrying in 5 s$/.test(w))).toBe(true);
+  });
+
+  it('dispose kills a running qmd child', async () => {
+    const fake = fakeQmd('hang');
+    const { api, engine } = startQmdEngine({ command: fake.command, qmd: { timeoutMs: 120_000 } });
+    const pending = api['search.query']({ query: 'Alfama' }).catch((err: Error) => err);
+    // Wait (on the file, not the clock) until the hanging child has started.
+    while (!fs.existsSync(fake.pidFile) || !fs.readFileSync(fake.pidFile, 'utf8').trim()) await new Promise((r) => setTimeout(r, 20));
+    const pid = Number(fs.readFileSync(fake.pidFile, 'utf8'));
+    expect(alive(pid)).toBe(true);
+    await engine.dispose();
+    await pending;
+    expect(alive(pid)).toBe(false);
+  });
+});
+
+describe('cairn doctor: QMD check', () => {
+  it('warns with an install hint when the binary is missing, and is absent for the builtin backend', async () => {
+    const missing = path.join(tmpDir('cairn-nobin-'), 'qmd');
+    const { engine } = startQmdEngine({ command: missing });
+    const checks = await runDoctor(engine.ctx, { native: false });
+    const qmd = checks.find((c) => c.id === 'qmd');
+    expect(qmd).toMatchObject({ status: 'warn', label: 'QMD backend' });
+    expect(qmd?.detail).toMatch(/not found/);
+    expect(qmd?.hint).toMatch(/@tobilu\/qmd/);
+    const builtin = startQmdEngine({ command: missing, backend: 'builtin' });
+    expect((await runDoctor(builtin.engine.ctx, { native: false })).some((c) => c.id === 'qmd')).toBe(false);
+  });
+});
