@@ -12,12 +12,14 @@ import { searchChannels, searchEvents } from './contract/search';
 import { qmdChannels } from './contract/qmd';
 import { sessionViewChannels } from './contract/session-view';
 import { llmChannels, llmEvents } from './contract/llm';
+import { chatChannels, chatEvents } from './contract/chat';
 import { modelsChannels, modelsEvents } from './contract/models';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
 export * from './contract/app';
 export * from './contract/llm';
+export * from './contract/chat';
 export * from './contract/models';
 export * from './contract/search';
 export * from './contract/qmd';
@@ -26,6 +28,7 @@ export const channels = {
   ...appChannels,
   ...modelsChannels,
   ...llmChannels,
+  ...chatChannels,
   ...searchChannels,
   ...qmdChannels,
   ...sessionViewChannels,
@@ -35,6 +38,7 @@ export const events = {
   ...appEvents,
   ...modelsEvents,
   ...llmEvents,
+  ...chatEvents,
   ...searchEvents,
 } satisfies Record<string, EventDef<unknown>>;
 

@@ -10,6 +10,7 @@ import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
 import { modelsHandlers } from './embed/handlers';
 import { llmHandlers } from './llm/handlers';
+import { chatHandlers } from './chat/handlers';
 import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
 import { sessionViewHandlers } from './sessions/overview';
@@ -36,6 +37,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...appHandlers(ctx),
     ...modelsHandlers(ctx),
     ...llmHandlers(ctx),
+    ...chatHandlers(ctx),
     ...searchHandlers(ctx),
     ...qmdHandlers(ctx),
     ...sessionViewHandlers(ctx),

@@ -1,0 +1,105 @@
+/**
+ * Contract handlers of the chat: `chat.send` runs one turn of the assistant on a session
+ * (a new one when no id is given), streaming its steps as `chat.event`; `chat.newSession`
+ * creates an empty one. Turns on one session run one after another.
+ */
+import type { ChatEvent, ChatSendResult, ChatSessionInfo } from '../../../shared/types/chat';
+import type { EngineContext } from '../context';
+import type { Handlers } from '../rpc/dispatcher';
+import { agentOf } from '../search/handlers';
+import { engineLlm, requireLlm } from '../llm/service';
+import { createChatSession, findChatSession } from './sessions';
+import { buildSessionStart } from './session-start';
+import { runTurn } from './turn';
+import { parseCompactCommand } from './turn-steps';
+import { workspaceTools } from './tools/workspace';
+import { engineMemoryBackend, memoryTools } from './tools/memory';
+import type { Tool } from './tools/types';
+
+/** The assistant's tools for an agent: read/write/edit in the workspace, memory_search/memory_get. */
+export function chatTools(ctx: EngineContext, agentId: string): Tool[] {
+  const { workspace } = ctx.paths(agentId);
+  return [...workspaceTools({ workspace, writable: () => ctx.state().writable }), ...memoryTools(engineMemoryBackend(ctx, agentId))];
+}
+
+export interface SendOptions {
+  sessionId?: string | undefined;
+  agentId?: string | undefined;
+  signal?: AbortSignal | undefined;
+  onEvent?: (sessionId: string, e: ChatEvent) => void;
+}
+
+const locks = new WeakMap<EngineContext, Map<string, Promise<unknown>>>();
+
+/** Run `fn` after every earlier turn of the same session has finished. */
+function serialized<T>(ctx: EngineContext, key: string, fn: () => Promise<T>): Promise<T> {
+  let m = locks.get(ctx);
+  if (!m) locks.set(ctx, (m = new Map()));
+  const prev = m.get(key) ?? Promise.resolve();
+  const run = prev.catch(() => {}).then(fn);
+  const tail = run.catch(() => {});
+  m.set(key, tail);
+  void tail.then(() => {
+    if (m.get(key) === tail) m.delete(key);
+  });
+  return run;
+}
+
+/** One user turn (or `/compact`) on a session of the engine. */
+export async function sendChat(ctx: EngineContext, text: string, opts: SendOptions = {}): Promise<ChatSendResult> {
+  const manual = parseCompactCommand(text) !== undefined;
+  // A manual compaction works without a model (deterministic extract); a chat does not.
+  const llm = manual ? safeLlm(ctx) : requireLlm(ctx);
+  const agentId = agentOf(ctx, opts.agentId);
+  ctx.assertWritable(manual ? 'compact' : 'chat');
+  const paths = ctx.paths(agentId);
+  const ref = opts.sessionId ? findChatSession(paths, opts.sessionId) : createChatSession(paths, ctx.now());
+  return serialized(ctx, ref.file, async () => {
+    const cfg = ctx.config().config;
+    const d = cfg.agents.defaults;
+    const start = buildSessionStart({ workspace: paths.workspace, now: ctx.now(), timeZone: d.userTimezone });
+    return runTurn(text, {
+      llm,
+      file: ref.file,
+      sessionId: ref.sessionId,
+      sessionsIndex: paths.sessionsIndex,
+      system: start.system,
+      tools: chatTools(ctx, agentId),
+      compaction: d.compaction,
+      pruning: d.contextPruning,
+      contextTokens: d.contextTokens,
+      workspace: paths.workspace,
+      writable: ctx.state().writable,
+      timeZone: d.userTimezone,
+      now: () => ctx.now(),
+      signal: opts.signal,
+      emit: (e) => opts.onEvent?.(ref.sessionId, e),
+    });
+  });
+}
+
+function safeLlm(ctx: EngineContext) {
+  try {
+    return engineLlm(ctx);
+  } catch {
+    return undefined;
+  }
+}
+
+export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | 'chat.newSession'> {
+  return {
+    'chat.send': (req, { signal, opId }) =>
+      sendChat(ctx, req.text, {
+        sessionId: req.sessionId,
+        agentId: req.agentId,
+        signal,
+        onEvent: (sessionId, event) => ctx.events.emit('chat.event', { ...(opId ? { opId } : {}), sessionId, event }),
+      }),
+    'chat.newSession': (req): ChatSessionInfo => {
+      const agentId = agentOf(ctx, req.agentId);
+      ctx.assertWritable('new session');
+      const ref = createChatSession(ctx.paths(agentId), ctx.now());
+      return { ...ref, agentId };
+    },
+  };
+}

@@ -1,0 +1,89 @@
+/**
+ * The side steps of a turn, each a call into H1's modules: compaction (any trigger) and the
+ * memory flush, reported as chat events. Kept apart from the loop so turn.ts reads as the
+ * SPEC's sequence.
+ */
+import type { Message } from '../../../shared/types/messages';
+import type { ChatEvent } from '../../../shared/types/chat';
+import type { CompactionSettings } from '../config/schema';
+import type { LLM } from '../llm/types';
+import { compact } from '../compaction/compact';
+import { maybeRunMemoryFlush } from '../compaction/flush';
+
+export interface StepContext {
+  /** Absent only for a manual compaction without a model (the extract is written). */
+  llm: LLM | undefined;
+  file: string;
+  sessionId: string;
+  sessionsIndex: string;
+  compaction: CompactionSettings;
+  contextWindow: number;
+  workspace: string;
+  writable: boolean;
+  timeZone?: string | undefined;
+  system: string;
+  now: () => Date;
+  signal?: AbortSignal | undefined;
+  emit: (e: ChatEvent) => void;
+}
+
+type Trigger = 'threshold' | 'preflight' | 'overflow' | 'manual';
+
+/** Run a compaction and report it; true when an entry was written. */
+export async function compactStep(c: StepContext, trigger: Trigger, extra: { instructions?: string | undefined; all?: boolean } = {}): Promise<boolean> {
+  const res = await compact({
+    file: c.file,
+    settings: c.compaction,
+    contextWindowTokens: c.contextWindow,
+    llm: c.llm,
+    trigger,
+    instructions: extra.instructions,
+    all: extra.all,
+    signal: c.signal,
+    now: c.now,
+    sessionIndex: { file: c.sessionsIndex, sessionId: c.sessionId },
+  });
+  if (!res.compacted) {
+    c.emit({ kind: 'compaction', trigger, compacted: false, reason: res.reason });
+    return false;
+  }
+  c.emit({ kind: 'compaction', trigger, compacted: true, tokensBefore: res.tokensBefore, tokensAfter: res.tokensAfter, extract: res.extract, entryId: res.entry.id });
+  return true;
+}
+
+/** Run the memory flush when it is due (H1's decision); report only when it ran. */
+export async function flushStep(c: StepContext, messages: readonly Message[], projectedTokens: number): Promise<boolean> {
+  if (!c.llm) return false;
+  const r = await maybeRunMemoryFlush({
+    llm: c.llm,
+    settings: c.compaction,
+    contextWindow: c.contextWindow,
+    projectedTokens,
+    transcriptFile: c.file,
+    sessionIndex: { file: c.sessionsIndex, sessionId: c.sessionId },
+    workspace: c.workspace,
+    writable: c.writable,
+    messages,
+    timeZone: c.timeZone,
+    baseSystemPrompt: c.system,
+    now: c.now,
+    signal: c.signal,
+  });
+  if (!r.ran) return false;
+  const wrote = [...new Set(r.result.toolCalls.filter((t) => t.name === 'write' && !t.isError).map((t) => t.path))];
+  c.emit({ kind: 'flush', ran: true, reason: r.decision.reason, wrote });
+  return true;
+}
+
+/** `/compact [--all] [instructions]` → what to do, or undefined for a normal message. */
+export function parseCompactCommand(text: string): { instructions?: string; all: boolean } | undefined {
+  const m = /^\s*\/compact(?:\s+([\s\S]*))?$/.exec(text);
+  if (!m) return undefined;
+  let rest = (m[1] ?? '').trim();
+  let all = false;
+  if (/^--all\b/.test(rest)) {
+    all = true;
+    rest = rest.replace(/^--all\b\s*/, '');
+  }
+  return rest ? { instructions: rest, all } : { all };
+}

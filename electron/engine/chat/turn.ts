@@ -1,0 +1,198 @@
+/**
+ * The assistant turn loop. One user message in; then, until the model stops calling tools:
+ * rebuild the context from the transcript, run the memory flush and pre-send compaction when
+ * due, prune (in memory), call the model (compact and retry once on a context overflow),
+ * append the reply and the cache-ttl marker, run the tools and append their results. After
+ * the final reply, compaction trigger (a). Everything the loop learns goes into the JSONL
+ * file through H1's transcript module; what the model was sent after pruning never does.
+ */
+import type { AssistantMessage, Message, ToolCallBlock, ToolResultMessage, Usage } from '../../../shared/types/messages';
+import type { ChatEvent, ChatSendResult } from '../../../shared/types/chat';
+import type { CompactionSettings, ContextPruningSettings } from '../config/schema';
+import type { LLM, ToolSpec } from '../llm/types';
+import type { ContextOverflowError } from '../llm/types';
+import { openSessionFile, type SessionFile } from '../transcript/session-file';
+import { buildContext } from '../transcript/context';
+import { estimateTokens, estimateTextTokens } from '../transcript/tokens';
+import { updateSessionEntry } from '../transcript/sessions-index';
+import { prune, findLastCallAt, CACHE_TTL_CUSTOM_TYPE } from '../pruning';
+import { shouldCompactAfterReply, shouldCompactBeforeSend } from '../compaction/thresholds';
+import { withOverflowRetry } from '../compaction/overflow-retry';
+import type { Tool } from './tools/types';
+import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
+
+/** Tool rounds per turn before the loop stops asking the model (a runaway guard). */
+export const MAX_TOOL_ROUNDS = 25;
+
+export interface TurnOptions {
+  /** The model; only `/compact` may run without one (it then writes the deterministic extract). */
+  llm: LLM | undefined;
+  file: string;
+  sessionId: string;
+  /** sessions.json of the agent. */
+  sessionsIndex: string;
+  /** The system prompt with the session-start memory (session-start.ts). */
+  system: string;
+  tools: Tool[];
+  compaction: CompactionSettings;
+  pruning: ContextPruningSettings;
+  /** Used when the model does not report its window (agents.defaults.contextTokens). */
+  contextTokens: number;
+  workspace: string;
+  writable: boolean;
+  timeZone?: string | undefined;
+  now?: () => Date;
+  signal?: AbortSignal | undefined;
+  emit?: (e: ChatEvent) => void;
+  maxToolRounds?: number;
+}
+
+function abortError(): Error {
+  const e = new Error('the turn was cancelled');
+  e.name = 'AbortError';
+  return e;
+}
+
+const textOf = (m: AssistantMessage) => m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
+
+/** Run tool calls in order, appending each result; on cancel, the rest get "cancelled" results. */
+async function runTools(calls: ToolCallBlock[], tools: Tool[], session: SessionFile, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void): Promise<void> {
+  const byName = new Map(tools.map((t) => [t.spec.name, t]));
+  for (const call of calls) {
+    let out: Awaited<ReturnType<Tool['run']>>;
+    if (o.signal?.aborted) {
+      out = { content: [{ type: 'text', text: 'Cancelled by the user before the tool ran.' }], isError: true };
+    } else {
+      const tool = byName.get(call.name);
+      try {
+        out = tool
+          ? await tool.run(call.arguments ?? {}, o.signal)
+          : { content: [{ type: 'text', text: `unknown tool "${call.name}"; available: ${[...byName.keys()].join(', ')}` }], isError: true };
+      } catch (err) {
+        out = { content: [{ type: 'text', text: o.signal?.aborted ? 'Cancelled by the user.' : `the tool failed: ${(err as Error).message}` }], isError: true };
+      }
+    }
+    const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: out.content, isError: out.isError, timestamp: now().getTime() };
+    if (out.details !== undefined) result.details = out.details;
+    session.appendMessage(result);
+    const preview = out.content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n').slice(0, 300);
+    emit({ kind: 'toolResult', id: call.id, name: call.name, isError: out.isError, preview });
+  }
+}
+
+/** Run one user turn on the session file; returns the final reply. */
+export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendResult> {
+  const now = o.now ?? (() => new Date());
+  const emit = o.emit ?? (() => {});
+  const manual = parseCompactCommand(text);
+  if (!o.llm && !manual) throw new Error('no model configured');
+  const llm = o.llm as LLM;
+  // A local model knows its window only once loaded; thresholds need it before the first call.
+  if (!manual) await (llm as { load?: (s?: AbortSignal) => Promise<unknown> }).load?.(o.signal);
+  const contextWindow = o.llm?.contextWindow ?? o.contextTokens;
+  const steps: StepContext = {
+    llm,
+    file: o.file,
+    sessionId: o.sessionId,
+    sessionsIndex: o.sessionsIndex,
+    compaction: o.compaction,
+    contextWindow,
+    workspace: o.workspace,
+    writable: o.writable,
+    timeZone: o.timeZone,
+    system: o.system,
+    now,
+    signal: o.signal,
+    emit,
+  };
+  const result: ChatSendResult = { sessionId: o.sessionId, reply: '', stopReason: 'stop', modelCalls: 0, toolCalls: 0, compactions: 0 };
+
+  if (manual) {
+    if (await compactStep(steps, 'manual', manual)) result.compactions++;
+    emit({ kind: 'done', stopReason: 'stop' });
+    return result;
+  }
+
+  const session = openSessionFile(o.file, { now });
+  const userEntry = session.appendMessage({ role: 'user', content: text, timestamp: now().getTime() });
+  emit({ kind: 'turnStart', userEntryId: userEntry.id });
+  const specs: ToolSpec[] = o.tools.map((t) => t.spec);
+  const systemTokens = estimateTextTokens(o.system) + estimateTextTokens(JSON.stringify(specs));
+  let flushChecked = false;
+  let usage: Usage | undefined;
+
+  for (let round = 0; ; round++) {
+    if (o.signal?.aborted) throw abortError();
+    const built = buildContext(session.reload());
+    const historyTokens = estimateTokens(built.messages);
+    // Flush before compaction, once per turn at most (the flush itself is once per cycle).
+    if (!flushChecked) {
+      flushChecked = true;
+      await flushStep(steps, built.messages, historyTokens + systemTokens);
+    }
+    const pre = shouldCompactBeforeSend({ contextWindow, settings: o.compaction, historyTokens, systemTokens, promptTokens: 0 });
+    if (pre.compact && (await compactStep(steps, 'preflight'))) result.compactions++;
+
+    const call = async () => {
+      // Rebuilt per attempt: after an overflow compaction the context is shorter.
+      const tNow = session.reload();
+      const ctxNow = buildContext(tNow);
+      const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
+      const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId) });
+      if (pruned.diff.changed) {
+        const d = pruned.diff;
+        emit({ kind: 'pruning', softTrimmed: d.softTrimmed, cleared: d.cleared, charsSaved: d.charsSaved, ratioBefore: d.ratioBefore, ratioAfter: d.ratioAfter });
+      }
+      result.modelCalls++;
+      return llm.chat({
+        system: o.system,
+        messages: pruned.messages as Message[],
+        tools: specs,
+        signal: o.signal,
+        onEvent: (e) => {
+          if (e.type === 'text') emit({ kind: 'text', delta: e.delta });
+          else if (e.type === 'thinking') emit({ kind: 'thinking', delta: e.delta });
+        },
+      });
+    };
+    const res = await withOverflowRetry(
+      call,
+      async (_attempt, err: ContextOverflowError) => {
+        emit({ kind: 'retry', reason: err.message });
+        const done = await compactStep(steps, 'overflow');
+        if (done) result.compactions++;
+        return done;
+      },
+      1,
+    );
+
+    const message: AssistantMessage = { ...res.message, provider: res.message.provider ?? llm.provider, model: res.message.model ?? llm.model, usage: res.usage, stopReason: res.stopReason, timestamp: now().getTime() };
+    const entry = session.appendMessage(message);
+    // The prompt cache was just written: pruning's TTL gate counts from here (SPEC §3).
+    session.appendCustom(CACHE_TTL_CUSTOM_TYPE, { timestamp: now().getTime(), provider: llm.provider, modelId: llm.model });
+    usage = res.usage;
+    result.usage = usage;
+    result.stopReason = res.stopReason;
+    emit({ kind: 'assistant', entryId: entry.id, stopReason: res.stopReason, usage: res.usage });
+    const estimate = estimateTokens(buildContext(session.reload()).messages) + systemTokens;
+    updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: usage.totalTokens > 0 ? usage.totalTokens : estimate, updatedAt: now().getTime() });
+
+    const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
+    if (calls.length && round + 1 < (o.maxToolRounds ?? MAX_TOOL_ROUNDS)) {
+      for (const c of calls) emit({ kind: 'toolCall', id: c.id, name: c.name, arguments: c.arguments });
+      result.toolCalls += calls.length;
+      await runTools(calls, o.tools, session, o, now, emit);
+      if (o.signal?.aborted) throw abortError();
+      continue;
+    }
+    result.reply = textOf(message);
+    // Trigger (a): the reply's usage says the context is near the window.
+    const after = shouldCompactAfterReply({ contextWindow, settings: o.compaction, usageTokens: usage.totalTokens, estimatedTokens: estimate });
+    if (after.compact) {
+      await flushStep(steps, buildContext(session.reload()).messages, after.tokens);
+      if (await compactStep(steps, 'threshold')) result.compactions++;
+    }
+    emit({ kind: 'done', stopReason: result.stopReason });
+    return result;
+  }
+}
