@@ -14,9 +14,11 @@ import { sessionViewChannels } from './contract/session-view';
 import { llmChannels, llmEvents } from './contract/llm';
 import { chatChannels, chatEvents } from './contract/chat';
 import { modelsChannels, modelsEvents } from './contract/models';
+import { sessionsChannels, sessionsEvents } from './contract/sessions';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
+export * from './contract/sessions';
 export * from './contract/app';
 export * from './contract/llm';
 export * from './contract/chat';
@@ -25,6 +27,7 @@ export * from './contract/search';
 export * from './contract/qmd';
 
 export const channels = {
+  ...sessionsChannels,
   ...appChannels,
   ...modelsChannels,
   ...llmChannels,
@@ -35,6 +38,7 @@ export const channels = {
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {
+  ...sessionsEvents,
   ...appEvents,
   ...modelsEvents,
   ...llmEvents,

@@ -8,6 +8,7 @@ import { createContext, type EngineContext, type EngineDeps } from './context';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
 import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
+import { sessionsHandlers } from './sessions/handlers';
 import { modelsHandlers } from './embed/handlers';
 import { llmHandlers } from './llm/handlers';
 import { chatHandlers } from './chat/handlers';
@@ -35,6 +36,7 @@ export function createEngine(opts: EngineOptions): Engine {
   const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps });
   const handlers: Handlers = {
     ...appHandlers(ctx),
+    ...sessionsHandlers(ctx),
     ...modelsHandlers(ctx),
     ...llmHandlers(ctx),
     ...chatHandlers(ctx),

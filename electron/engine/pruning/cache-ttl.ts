@@ -3,9 +3,12 @@
  * session+model has expired. The last call time is the newest `custom` entry
  * `openclaw.cache-ttl` (`data: {timestamp, provider, modelId}`) for that provider/model.
  */
+import type { TtlGate } from '../../../shared/types/pruning';
 import { durationMs } from '../config/schema';
 import { isCustomEntry } from '../transcript/entries';
 import type { Entry } from '../transcript/types';
+
+export type { TtlGate };
 
 export const CACHE_TTL_CUSTOM_TYPE = 'openclaw.cache-ttl';
 
@@ -46,16 +49,6 @@ export function currentModel(entries: readonly Entry[]): { provider?: string; mo
     }
   }
   return {};
-}
-
-export interface TtlGate {
-  mode: 'cache-ttl' | 'off';
-  ttlMs: number;
-  lastCallAt: number | undefined;
-  now: number;
-  /** True when pruning may run. */
-  open: boolean;
-  reason: 'off' | 'no-cache-touch' | 'ttl-not-expired' | 'ttl-expired';
 }
 
 /** Decide the TTL gate. No recorded call means no cache to protect, but nothing to gain either: closed (as OpenClaw). */

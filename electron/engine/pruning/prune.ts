@@ -5,43 +5,12 @@
  */
 import type { Message, TextBlock, ToolResultMessage } from '../../../shared/types/messages';
 import type { ContextPruningSettings } from '../config/schema';
-import { ttlGate, type TtlGate } from './cache-ttl';
+import type { KeptReason, PruneDiff, ToolResultDiff } from '../../../shared/types/pruning';
+import { ttlGate } from './cache-ttl';
 import { hasImage, messageWeight, weightedLength } from './chars';
 import { toolPrunablePredicate } from './globs';
 
-export type PruneAction = 'kept' | 'soft-trimmed' | 'cleared';
-
-/** Why a tool result was left alone. */
-export type KeptReason = 'recent' | 'image' | 'before-first-user' | 'tool-not-prunable' | 'few-assistants' | 'small' | 'gate' | 'under-ratio';
-
-export interface ToolResultDiff {
-  /** Index in the message list. */
-  index: number;
-  entryId?: string;
-  toolName: string;
-  toolCallId: string;
-  action: PruneAction;
-  /** Set when `action` is "kept". */
-  keptBecause?: KeptReason;
-  /** Weighted chars (CJK ×4, images 8,000) before and after. */
-  charsBefore: number;
-  charsAfter: number;
-}
-
-export interface PruneDiff {
-  gate: TtlGate;
-  /** True when pruning changed at least one message. */
-  changed: boolean;
-  charWindow: number;
-  totalCharsBefore: number;
-  totalCharsAfter: number;
-  ratioBefore: number;
-  ratioAfter: number;
-  softTrimmed: number;
-  cleared: number;
-  charsSaved: number;
-  toolResults: ToolResultDiff[];
-}
+export type { PruneAction, KeptReason, ToolResultDiff, PruneDiff } from '../../../shared/types/pruning';
 
 export interface PruneOptions {
   contextWindowTokens: number;
@@ -51,6 +20,8 @@ export interface PruneOptions {
   lastCallAt: number | Date | undefined;
   /** Entry ids parallel to `messages`, named in the diff. */
   entryIds?: readonly (string | undefined)[];
+  /** Prune as if the TTL had expired (the UI's "what would pruning do" view). */
+  ignoreTtl?: boolean;
 }
 
 export interface PruneResult {
@@ -78,7 +49,8 @@ export function softTrimText(parts: string[], soft: { maxChars: number; headChar
 
 /** Prune `messages` per `settings`; see SPEC §3 for the rules. */
 export function prune(messages: readonly Message[], settings: ContextPruningSettings, opts: PruneOptions): PruneResult {
-  const gate = ttlGate(settings.mode, settings.ttl, ms(opts.now) ?? Date.now(), ms(opts.lastCallAt));
+  let gate = ttlGate(settings.mode, settings.ttl, ms(opts.now) ?? Date.now(), ms(opts.lastCallAt));
+  if (opts.ignoreTtl && settings.mode !== 'off' && !gate.open) gate = { ...gate, open: true, reason: 'ttl-ignored' };
   const charWindow = Math.max(1, opts.contextWindowTokens * 4);
   const weights = messages.map(messageWeight);
   let total = 0;

@@ -1,0 +1,107 @@
+/**
+ * `compact.plan` (the dry run) and `compact.run` for a session: the model comes from the
+ * engine's LLM (deps.createLlm or `cairn.llm`); without one the deterministic extract is
+ * written. Progress goes out as `compact.progress` events with the caller's opId.
+ */
+import path from 'node:path';
+import type { CompactPlanResult, CompactRunResult } from '../../../shared/types/sessions';
+import { compact } from '../compaction/compact';
+import { planCompaction } from '../compaction/plan';
+import type { EngineContext } from '../context';
+import type { LLM } from '../llm/types';
+import { engineLlm } from '../llm/service';
+import { TranscriptChangedError } from '../transcript/rewrite';
+import { EngineError } from '../rpc/dispatcher';
+import { loadTranscriptCached, type ResolvedSession } from './resolve';
+
+/** The engine's model, or undefined (with the reason) when none can be used. */
+function summarizer(ctx: EngineContext): { llm: LLM | undefined; problem?: string } {
+  try {
+    return { llm: engineLlm(ctx) };
+  } catch (err) {
+    return { llm: undefined, problem: (err as Error).message };
+  }
+}
+
+export function compactPlan(ctx: EngineContext, s: ResolvedSession, req: { instructions?: string | undefined; all?: boolean | undefined }): CompactPlanResult {
+  const t = loadTranscriptCached(s.file);
+  const { llm } = summarizer(ctx);
+  const plan = planCompaction(t, {
+    settings: ctx.config().config.agents.defaults.compaction,
+    contextWindowTokens: s.contextWindow,
+    summarizerWindowTokens: llm?.contextWindow,
+    instructions: req.instructions,
+    all: req.all,
+  });
+  return {
+    sessionId: s.sessionId,
+    possible: plan.possible,
+    reason: plan.reason,
+    cutEntryId: plan.cutEntryId,
+    firstKeptEntryId: plan.firstKeptEntryId,
+    previousCompactionId: plan.previous?.id,
+    tokensBefore: plan.tokensBefore,
+    keptTokens: plan.keptTokens,
+    summarizedTokens: plan.summarizedTokens,
+    tokensAfterMax: plan.tokensAfterMax,
+    keepBudget: plan.keepBudget,
+    messagesToSummarize: plan.toSummarize.length,
+    summarizeEntryIds: plan.toSummarize.map((i) => i.entry.id),
+    keptEntryIds: plan.kept.map((i) => i.entry.id),
+    mode: plan.mode,
+    stages: plan.stages,
+    prompt: plan.prompt,
+    contextWindow: s.contextWindow,
+    summarizer: llm ? { provider: llm.provider, model: llm.model } : null,
+  };
+}
+
+export async function compactRun(
+  ctx: EngineContext,
+  s: ResolvedSession,
+  req: { instructions?: string | undefined; all?: boolean | undefined },
+  call: { signal: AbortSignal; opId: string | undefined },
+): Promise<CompactRunResult> {
+  ctx.assertWritable(`compacting session ${s.sessionId}`);
+  const { llm, problem } = summarizer(ctx);
+  if (problem) ctx.warn(`compaction uses the deterministic extract: ${problem}`);
+  let r;
+  try {
+    r = await compact({
+      file: s.file,
+      settings: ctx.config().config.agents.defaults.compaction,
+      contextWindowTokens: s.contextWindow,
+      llm,
+      instructions: req.instructions,
+      all: req.all,
+      trigger: 'manual',
+      signal: call.signal,
+      now: () => ctx.now(),
+      sessionIndex: { file: s.indexFile, sessionId: s.sessionId },
+      onProgress: (p) => ctx.events.emit('compact.progress', { opId: call.opId, sessionId: s.sessionId, ...p }),
+    });
+  } catch (err) {
+    if (err instanceof TranscriptChangedError) throw new EngineError('conflict', err.message);
+    throw err;
+  }
+  if (!r.compacted) {
+    return {
+      sessionId: s.sessionId, compacted: false, reason: r.reason, entryId: undefined, firstKeptEntryId: undefined, summary: undefined,
+      extract: false, extractReason: undefined, tokensBefore: r.plan.tokensBefore, tokensAfter: undefined, checkpoint: undefined, modelCalls: 0,
+    };
+  }
+  return {
+    sessionId: s.sessionId,
+    compacted: true,
+    reason: r.plan.reason,
+    entryId: r.entry.id,
+    firstKeptEntryId: r.entry.firstKeptEntryId,
+    summary: r.summary,
+    extract: r.extract,
+    extractReason: r.extractReason ?? (r.extract && problem ? problem : undefined),
+    tokensBefore: r.tokensBefore,
+    tokensAfter: r.tokensAfter,
+    checkpoint: r.checkpoint ? path.basename(r.checkpoint) : undefined,
+    modelCalls: r.modelCalls,
+  };
+}

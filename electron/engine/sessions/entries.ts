@@ -1,0 +1,134 @@
+/**
+ * `sessions.entries`: one page of a session's entries for the timeline, each with its own
+ * token estimate and the context size once it is in the context (for the token chart).
+ * The per-entry numbers are computed once per parsed transcript and reused across pages.
+ */
+import type { Message } from '../../../shared/types/messages';
+import type { EntryView, SessionEntriesResult } from '../../../shared/types/sessions';
+import { branchPath, entryToMessage, summaryMessage } from '../transcript/context';
+import { isCompactionEntry } from '../transcript/entries';
+import { estimateMessageTokens } from '../transcript/tokens';
+import type { Entry, Transcript } from '../transcript/types';
+import { tokenLife } from './token-series';
+
+const PREVIEW_CHARS = 200;
+const SHOWN_ELSEWHERE = new Set(['type', 'id', 'parentId', 'timestamp', 'message', 'summary', 'firstKeptEntryId', 'tokensBefore', 'details', 'customType']);
+
+interface Derived {
+  tokens: number[];
+  contextTokens: (number | null)[];
+  onBranch: boolean[];
+  /** Context tokens at the branch's end. */
+  contextNow: number;
+}
+const derivedCache = new WeakMap<Transcript, Derived>();
+
+/** Per-entry tokens, branch membership and running context size (cached per transcript). */
+function derive(t: Transcript): Derived {
+  const hit = derivedCache.get(t);
+  if (hit) return hit;
+  const n = t.entries.length;
+  const tokens = new Array<number>(n).fill(0);
+  for (let i = 0; i < n; i++) {
+    const e = t.entries[i] as Entry;
+    if (isCompactionEntry(e)) tokens[i] = estimateMessageTokens(summaryMessage(e.summary));
+    else {
+      const m = entryToMessage(e);
+      if (m) tokens[i] = estimateMessageTokens(m.message);
+    }
+  }
+  const at = new Map(tokenLife(t).points.map((p) => [p.index, p.tokens]));
+  const onBranch = new Array<boolean>(n).fill(false);
+  for (const i of branchPath(t)) onBranch[i] = true;
+  const contextTokens = new Array<number | null>(n).fill(null);
+  let running = 0;
+  for (let i = 0; i < n; i++) {
+    if (!onBranch[i]) continue;
+    running = at.get(i) ?? running;
+    contextTokens[i] = running;
+  }
+  const d: Derived = { tokens, contextTokens, onBranch, contextNow: running };
+  derivedCache.set(t, d);
+  return d;
+}
+
+function textOf(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  const parts: string[] = [];
+  for (const b of content as { type?: string; text?: string; thinking?: string; name?: string; arguments?: unknown }[]) {
+    if (b?.type === 'text' && b.text) parts.push(b.text);
+    else if (b?.type === 'toolCall') parts.push(`${b.name}(${JSON.stringify(b.arguments ?? {})})`);
+    else if (b?.type === 'image') parts.push('[image]');
+  }
+  return parts.join(' ');
+}
+
+function preview(e: Entry, message: Message | undefined): string {
+  let s: string;
+  if (message) s = textOf(message.content);
+  else if (isCompactionEntry(e)) s = e.summary;
+  else if (e.type === 'custom') s = `${String(e.customType)} ${JSON.stringify(e.data ?? null)}`;
+  else if (e.type === 'model_change') s = `${String(e.provider ?? '')}/${String(e.modelId ?? '')}`;
+  else if (e.type === 'thinking_level_change') s = String(e.thinkingLevel ?? '');
+  else if (e.type === 'label') s = `${String(e.label ?? '')} → ${String(e.targetId ?? '')}`;
+  else if (e.type === 'session_info') s = String(e.name ?? '');
+  else s = JSON.stringify(e);
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > PREVIEW_CHARS ? `${one.slice(0, PREVIEW_CHARS - 1)}…` : one;
+}
+
+/** The view of entry `i`. */
+export function entryView(t: Transcript, i: number): EntryView {
+  const d = derive(t);
+  const e = t.entries[i] as Entry;
+  const m = entryToMessage(e);
+  const message = m && m.kind !== 'summary' ? m.message : undefined;
+  const fields: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(e)) if (!SHOWN_ELSEWHERE.has(k)) fields[k] = v;
+  const comp = isCompactionEntry(e)
+    ? {
+        summary: e.summary,
+        firstKeptEntryId: e.firstKeptEntryId,
+        tokensBefore: e.tokensBefore,
+        details: e.details as Record<string, unknown> | undefined,
+        extract: e.details?.extract === true,
+      }
+    : undefined;
+  return {
+    index: i,
+    line: t.entryLines[i] as number,
+    id: e.id,
+    parentId: e.parentId ?? null,
+    type: e.type,
+    timestamp: e.timestamp,
+    role: e.type === 'message' ? String((e.message as { role?: unknown })?.role) : undefined,
+    tokens: d.tokens[i] as number,
+    contextTokens: d.contextTokens[i] ?? null,
+    onBranch: d.onBranch[i] as boolean,
+    preview: preview(e, message),
+    message,
+    compaction: comp,
+    customType: typeof e.customType === 'string' ? e.customType : undefined,
+    fields,
+  };
+}
+
+/** One page of entries. */
+export function sessionEntries(t: Transcript, opts: { sessionId: string; offset: number; limit: number; contextWindow: number }): SessionEntriesResult {
+  const d = derive(t);
+  const end = Math.min(t.entries.length, opts.offset + opts.limit);
+  const entries: EntryView[] = [];
+  for (let i = opts.offset; i < end; i++) entries.push(entryView(t, i));
+  return {
+    sessionId: opts.sessionId,
+    file: t.file,
+    header: t.header,
+    total: t.entries.length,
+    offset: opts.offset,
+    entries,
+    malformed: t.malformed.map((m) => ({ line: m.line, error: m.error, preview: m.preview })),
+    contextWindow: opts.contextWindow,
+    contextTokens: d.contextNow,
+  };
+}

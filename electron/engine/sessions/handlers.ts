@@ -1,0 +1,30 @@
+/** Handlers of the sessions, pruning preview and compaction channels (shared/contract/sessions.ts). */
+import type { EngineContext } from '../context';
+import type { Handlers } from '../rpc/dispatcher';
+import { compactPlan, compactRun } from './compact-ops';
+import { sessionEntries } from './entries';
+import { listSessions } from './list';
+import { prunePreview } from './preview';
+import { loadTranscriptCached, resolveSession } from './resolve';
+
+export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'compact.plan' | 'compact.run'> {
+  return {
+    'sessions.list': (req) => listSessions(ctx, req.agentId),
+    'sessions.entries': (req) => {
+      const s = resolveSession(ctx, req.sessionId, req.agentId);
+      return sessionEntries(loadTranscriptCached(s.file), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
+    },
+    'prune.preview': (req) => {
+      const s = resolveSession(ctx, req.sessionId, req.agentId);
+      return prunePreview(ctx, loadTranscriptCached(s.file), {
+        sessionId: s.sessionId,
+        contextWindow: req.contextWindowTokens ?? s.contextWindow,
+        overrides: req.overrides,
+        now: req.now ? Date.parse(req.now) : undefined,
+        ignoreTtl: req.ignoreTtl,
+      });
+    },
+    'compact.plan': (req) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req),
+    'compact.run': (req, call) => compactRun(ctx, resolveSession(ctx, req.sessionId, req.agentId), req, call),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * `prune.preview`: what pruning would send the model for a session right now (or at `now`),
+ * with each tool result's text on disk beside its pruned text. Reads only; never writes.
+ */
+import type { Message } from '../../../shared/types/messages';
+import type { PrunePreviewResult, PruneResultView } from '../../../shared/types/sessions';
+import { ContextPruningSchema } from '../config/schema';
+import { deepMerge } from '../config/load';
+import type { EngineContext } from '../context';
+import { EngineError } from '../rpc/dispatcher';
+import { currentModel, findLastCallAt, prune } from '../pruning';
+import { buildContext } from '../transcript/context';
+import type { Transcript } from '../transcript/types';
+
+function toolText(m: Message | undefined): string {
+  if (!m || m.role !== 'toolResult') return '';
+  return m.content.map((b) => (b.type === 'text' ? b.text : `[image ${b.mimeType}]`)).join('\n');
+}
+
+export interface PreviewOptions {
+  sessionId: string;
+  contextWindow: number;
+  overrides?: Record<string, unknown> | undefined;
+  now?: number | undefined;
+  ignoreTtl?: boolean | undefined;
+}
+
+/** The preview for a parsed transcript. */
+export function prunePreview(ctx: EngineContext, t: Transcript, opts: PreviewOptions): PrunePreviewResult {
+  const base = ctx.config().config.agents.defaults.contextPruning as unknown as Record<string, unknown>;
+  const parsed = ContextPruningSchema.safeParse(opts.overrides ? deepMerge(base, opts.overrides) : base);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new EngineError('bad_request', `prune.preview: overrides.${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`);
+  }
+  const settings = parsed.data;
+  const built = buildContext(t);
+  const model = currentModel(t.entries);
+  const r = prune(built.messages, settings, {
+    contextWindowTokens: opts.contextWindow,
+    now: opts.now ?? ctx.now().getTime(),
+    lastCallAt: findLastCallAt(t.entries, model),
+    entryIds: built.sources.map((s) => s.entryId),
+    ignoreTtl: opts.ignoreTtl,
+  });
+  const results: PruneResultView[] = r.diff.toolResults.map((d) => ({
+    index: d.index,
+    entryId: d.entryId,
+    toolName: d.toolName,
+    action: d.action,
+    keptBecause: d.keptBecause,
+    charsBefore: d.charsBefore,
+    charsAfter: d.charsAfter,
+    before: toolText(built.messages[d.index]),
+    after: toolText(r.messages[d.index]),
+  }));
+  return { sessionId: opts.sessionId, contextWindow: opts.contextWindow, model, settings: settings as unknown as Record<string, unknown>, diff: r.diff, results };
+}

@@ -1,0 +1,57 @@
+/**
+ * The pruning diff (SPEC §3 step 5): what pruning did to each tool result and to the ratio,
+ * shown by the UI and the CLI. Shared by the engine and the renderer; no Node or DOM here.
+ */
+
+export type PruneAction = 'kept' | 'soft-trimmed' | 'cleared';
+
+/** Why a tool result was left alone. */
+export type KeptReason =
+  | 'recent'
+  | 'image'
+  | 'before-first-user'
+  | 'tool-not-prunable'
+  | 'few-assistants'
+  | 'small'
+  | 'gate'
+  | 'under-ratio';
+
+export interface TtlGate {
+  mode: 'cache-ttl' | 'off';
+  ttlMs: number;
+  /** Epoch ms of the last model call for this session+model, when one is recorded. */
+  lastCallAt: number | undefined;
+  now: number;
+  /** True when pruning may run. */
+  open: boolean;
+  reason: 'off' | 'no-cache-touch' | 'ttl-not-expired' | 'ttl-expired' | 'ttl-ignored';
+}
+
+export interface ToolResultDiff {
+  /** Index in the message list. */
+  index: number;
+  entryId?: string;
+  toolName: string;
+  toolCallId: string;
+  action: PruneAction;
+  /** Set when `action` is "kept". */
+  keptBecause?: KeptReason;
+  /** Weighted chars (CJK ×4, images 8,000) before and after. */
+  charsBefore: number;
+  charsAfter: number;
+}
+
+export interface PruneDiff {
+  gate: TtlGate;
+  /** True when pruning changed at least one message. */
+  changed: boolean;
+  charWindow: number;
+  totalCharsBefore: number;
+  totalCharsAfter: number;
+  ratioBefore: number;
+  ratioAfter: number;
+  softTrimmed: number;
+  cleared: number;
+  charsSaved: number;
+  toolResults: ToolResultDiff[];
+}

@@ -1,0 +1,168 @@
+/**
+ * Types of the sessions, pruning preview and compaction channels, shared by the engine and
+ * the renderer. No Node or DOM imports.
+ */
+import type { Message } from './messages';
+import type { PruneDiff, PruneAction, KeptReason } from './pruning';
+
+export type * from './pruning';
+
+export interface SessionSummary {
+  id: string;
+  /** The sessions.json key, when the index has the session. */
+  key: string | undefined;
+  /** Absolute path of the transcript (display only; never sent back to the engine). */
+  file: string;
+  bytes: number;
+  /** Entries of the transcript (header excluded). */
+  entries: number;
+  /** Message entries (all branches). */
+  messages: number;
+  /** Estimated tokens of the context rebuilt from the transcript (SPEC §2). */
+  estimatedTokens: number;
+  /** Compaction entries in the file. */
+  compactions: number;
+  /** ISO time of the newest entry (or the index's updatedAt). */
+  lastActivity: string | undefined;
+  contextWindow: number;
+  /** Lines that did not parse. */
+  malformed: number;
+  /** session_info name, when set. */
+  name: string | undefined;
+}
+
+export interface SessionsListResult {
+  agentId: string;
+  sessionsDir: string;
+  sessions: SessionSummary[];
+}
+
+export interface MalformedLineView {
+  line: number;
+  error: string;
+  preview: string;
+}
+
+export interface CompactionEntryView {
+  summary: string;
+  firstKeptEntryId: string;
+  tokensBefore: number;
+  details: Record<string, unknown> | undefined;
+  extract: boolean;
+}
+
+/** One entry of the timeline. */
+export interface EntryView {
+  /** Index in the transcript's entries (file order). */
+  index: number;
+  /** 1-based line in the file. */
+  line: number;
+  id: string;
+  parentId: string | null;
+  type: string;
+  timestamp: string;
+  /** For `message` entries. */
+  role: string | undefined;
+  /** Estimated tokens of this entry's message (0 for entries not sent to the model). */
+  tokens: number;
+  /** Estimated context tokens once this entry is in the context (for the token chart); null off the current branch. */
+  contextTokens: number | null;
+  /** On the branch the context is built from. */
+  onBranch: boolean;
+  /** The start of the entry's text. */
+  preview: string;
+  /** The full message (message, custom_message and branch_summary entries). */
+  message: Message | undefined;
+  compaction: CompactionEntryView | undefined;
+  customType: string | undefined;
+  /** Every other field of the entry as stored (custom data, unknown entry types). */
+  fields: Record<string, unknown>;
+}
+
+export interface SessionEntriesResult {
+  sessionId: string;
+  file: string;
+  header: Record<string, unknown> | undefined;
+  total: number;
+  offset: number;
+  entries: EntryView[];
+  malformed: MalformedLineView[];
+  contextWindow: number;
+  /** Estimated tokens of the rebuilt context. */
+  contextTokens: number;
+}
+
+/** One tool result side by side: on disk vs what the model would be sent. */
+export interface PruneResultView {
+  index: number;
+  entryId: string | undefined;
+  toolName: string;
+  action: PruneAction;
+  keptBecause: KeptReason | undefined;
+  charsBefore: number;
+  charsAfter: number;
+  /** The text on disk. */
+  before: string;
+  /** The text after pruning. */
+  after: string;
+}
+
+export interface PrunePreviewResult {
+  sessionId: string;
+  contextWindow: number;
+  model: { provider?: string; modelId?: string };
+  /** The effective pruning settings (config + overrides). */
+  settings: Record<string, unknown>;
+  diff: PruneDiff;
+  results: PruneResultView[];
+}
+
+export interface CompactPlanResult {
+  sessionId: string;
+  possible: boolean;
+  reason: string;
+  cutEntryId: string | undefined;
+  firstKeptEntryId: string;
+  previousCompactionId: string | undefined;
+  tokensBefore: number;
+  keptTokens: number;
+  summarizedTokens: number;
+  /** tokensAfter if the summary reaches its 16,000-char cap. */
+  tokensAfterMax: number;
+  keepBudget: number;
+  messagesToSummarize: number;
+  summarizeEntryIds: string[];
+  keptEntryIds: string[];
+  mode: 'single' | 'staged';
+  stages: number;
+  /** The exact prompt of the request (of stage 1 when staged). */
+  prompt: { system: string; user: string };
+  contextWindow: number;
+  /** The summariser that compact.run would use; null = the deterministic extract. */
+  summarizer: { provider: string; model: string } | null;
+}
+
+export interface CompactRunResult {
+  sessionId: string;
+  compacted: boolean;
+  reason: string;
+  entryId: string | undefined;
+  firstKeptEntryId: string | undefined;
+  summary: string | undefined;
+  extract: boolean;
+  extractReason: string | undefined;
+  tokensBefore: number;
+  tokensAfter: number | undefined;
+  /** File name of the checkpoint copy. */
+  checkpoint: string | undefined;
+  modelCalls: number;
+}
+
+export interface CompactProgressEvent {
+  opId: string | undefined;
+  sessionId: string;
+  phase: 'plan' | 'summarize' | 'write' | 'done';
+  done: number;
+  total: number;
+  label: string;
+}
