@@ -163,9 +163,10 @@ export class StaticModel {
   /** `out += weight × vector(row)` (dequantised). */
   addTo(out: Float32Array, row: number, weight = 1): void {
     const d = this.dims;
+    const vectors = this.vectors;
     const base = row * d;
     const k = (this.scales[row] as number) * weight;
-    for (let i = 0; i < d; i++) out[i] = (out[i] as number) + (this.vectors[base + i] as number) * k;
+    for (let i = 0; i < d; i++) out[i] = (out[i] as number) + (vectors[base + i] as number) * k;
   }
 
   /** Dequantised vector of `row` (a copy). */

@@ -48,6 +48,10 @@ export async function ensureStaticModel(
   return convertWinkEmbeddings(modelsDir, opts);
 }
 
+/** Row markers in the token cache. */
+const STOP = -2;
+const MAX_CACHED_TOKENS = 200_000;
+
 /** SIF smoothing constant (Arora et al. use 1e-3 with true frequencies). */
 const SIF_A = 1e-3;
 
@@ -78,20 +82,53 @@ export class StaticEmbedder implements Embedder {
     }
   }
 
+  /**
+   * token → row (≥ 0), UNKNOWN or STOP. Words repeat a lot across chunks, and a Map hit is
+   * several times cheaper than hashing the UTF-8 bytes and probing the table. Bounded: it
+   * is cleared when it grows past MAX_CACHED_TOKENS.
+   */
+  private readonly rows = new Map<string, number>();
+
+  private rowOf(token: string): number {
+    let row = this.rows.get(token);
+    if (row === undefined) {
+      row = isStopWord(token) ? STOP : this.vectors.lookup(token);
+      if (this.rows.size >= MAX_CACHED_TOKENS) this.rows.clear();
+      this.rows.set(token, row);
+    }
+    return row;
+  }
+
+  /** Per-row weight accumulated for the current text (rows touched listed in `touched`). */
+  private acc: Float64Array | undefined;
+  private touched: number[] = [];
+
   /** Embed one text synchronously (used by `embed`; handy for tests). */
   embedOne(text: string): Float32Array {
-    const out = new Float32Array(this.dims);
+    // Sum each distinct word's weight first, then add its vector once: words repeat within
+    // a chunk, and the 100-d multiply-add is the expensive step.
+    const acc = (this.acc ??= new Float64Array(this.vectors.count));
+    const touched = this.touched;
     const add = (token: string): boolean => {
-      if (isStopWord(token)) return true;
-      const row = this.vectors.lookup(token);
+      const row = this.rowOf(token);
+      if (row === STOP) return true;
       if (row < 0) return false;
-      this.vectors.addTo(out, row, this.weights ? (this.weights[row] as number) : 1);
+      if (acc[row] === 0) touched.push(row);
+      acc[row] = (acc[row] as number) + (this.weights ? (this.weights[row] as number) : 1);
       return true;
     };
     for (const token of wordTokens(text)) {
       // "e-mail" is in the vocabulary whole; "state-of-the-art" is not: fall back to its parts.
       if (!add(token) && token.length > 1) for (const part of splitJoined(token)) add(part);
     }
+    const out = new Float32Array(this.dims);
+    // Ascending row order: the float sum does not depend on word order within the text.
+    touched.sort((a, b) => a - b);
+    for (const row of touched) {
+      this.vectors.addTo(out, row, acc[row] as number);
+      acc[row] = 0;
+    }
+    touched.length = 0;
     // No known word (empty text, only stop words, another script): a zero vector, not NaN.
     return l2normalize(out);
   }
