@@ -17,7 +17,7 @@ import { tmpDir, writeTree } from '../helpers/tmp';
 
 const real = ensureRealQmd();
 const skip = 'skip' in real ? real.skip : null;
-if (skip) console.warn(`[qmd-real] SKIPPED: ${skip}`);
+if ('skip' in real) console.warn(`[qmd-real] SKIPPED: ${real.skip}`);
 else if (real.installMs) console.info(`[qmd-real] installed ${real.version} in ${(real.installMs / 1000).toFixed(1)} s`);
 const command = 'skip' in real ? '' : real.command;
 // Generous: qmd is a cold Node 22 start per call, on a shared machine.
