@@ -3,7 +3,8 @@
 export type LlmProviderName = 'none' | 'llama' | 'openai' | 'anthropic';
 
 export interface LlmStatus {
-  provider: LlmProviderName;
+  /** The configured provider; an injected model (tests, embedding apps) reports its own name. */
+  provider: LlmProviderName | (string & {});
   /** Model name (remote) or file name (local). */
   model?: string;
   baseUrl?: string;

@@ -104,7 +104,7 @@ describe('llm channels and doctor', () => {
     };
     const engine = createEngine({ stateDir: tmpDir(), deps: { createLlm: () => fake } });
     const api = createDirectClient(engine);
-    expect(await api['llm.status']({})).toMatchObject({ configured: true, model: 'scripted', contextWindow: 1000 });
+    expect(await api['llm.status']({})).toMatchObject({ provider: 'test', configured: true, model: 'scripted', contextWindow: 1000 });
     expect(await api['llm.test']({})).toMatchObject({ ok: true, message: 'pong' });
     await engine.dispose();
     expect(disposed).toBe(1);

@@ -7,6 +7,8 @@ import { register as indexCmd } from './index-cmd';
 import { register as search } from './search';
 import { register as get } from './get';
 import { register as mcp } from './mcp';
+import { register as chat } from './chat';
+import { register as sessions } from './sessions';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
@@ -14,5 +16,7 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   search,
   get,
   mcp,
+  chat,
+  sessions,
   serve,
 ];

@@ -20,7 +20,7 @@ export function llmStatus(ctx: EngineContext): LlmStatus {
   if (ctx.deps.createLlm) {
     // An injected model (tests, embedders of the engine) is what runs, whatever the settings say.
     const llm = engineLlm(ctx);
-    if (llm) return { provider: status.provider, model: llm.model, configured: true, ...(llm.contextWindow ? { contextWindow: llm.contextWindow } : {}) };
+    if (llm) return { provider: llm.provider, model: llm.model, configured: true, ...(llm.contextWindow ? { contextWindow: llm.contextWindow } : {}) };
   }
   return status;
 }
