@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createGgufEmbedder, type GgufEmbedder } from '../../electron/engine/embed/gguf';
+import { createGgufEmbedder, retrievalPrompts, type GgufEmbedder } from '../../electron/engine/embed/gguf';
 import { CachedEmbedder, MemoryEmbeddingCache } from '../../electron/engine/embed/cache';
 import type { Embedder } from '../../electron/engine/embed/types';
 import { dot } from '../../electron/engine/embed/vector';
@@ -71,6 +71,12 @@ describe('GGUF embedder', () => {
     await expect(embedder.embed(['cat'], { signal: ac.signal })).rejects.toThrow(/abort/i);
   });
 
+  it('knows the retrieval prompts of asymmetric models (EmbeddingGemma, nomic-embed) and none for others', () => {
+    expect(retrievalPrompts('hf_ggml-org_embeddinggemma-300m-qat-Q8_0.gguf')).toEqual({ query: 'task: search result | query: ', document: 'title: none | text: ' });
+    expect(retrievalPrompts('nomic-embed-text-v1.5.Q8_0.gguf')?.query).toBe('search_query: ');
+    expect(retrievalPrompts('tiny-glove-bert.gguf')).toBeUndefined();
+  });
+
   it('names the file when the model is missing or not a GGUF', async () => {
     const dir = tmpDir();
     await expect(createGgufEmbedder({ modelPath: path.join(dir, 'nope.gguf') })).rejects.toThrow(/model file not found: .*nope\.gguf/);
@@ -97,6 +103,16 @@ describe('embedding cache', () => {
     const otherCached = new CachedEmbedder(other, store);
     await otherCached.embed(['cat']);
     expect(otherCached.stats).toEqual({ hits: 0, misses: 1 });
+  });
+
+  it('keeps query and document embeddings of the same text apart', async () => {
+    const store = new MemoryEmbeddingCache();
+    const cached = new CachedEmbedder(embedder, store);
+    await cached.embed(['cat'], { kind: 'document' });
+    await cached.embed(['cat'], { kind: 'query' });
+    expect(cached.stats).toEqual({ hits: 0, misses: 2 });
+    await cached.embed(['cat'], { kind: 'query' });
+    expect(cached.stats).toEqual({ hits: 1, misses: 2 });
   });
 
   it('evicts the least recently used entries beyond maxEntries', () => {

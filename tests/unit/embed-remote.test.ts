@@ -140,6 +140,8 @@ describe('Gemini embedder', () => {
     });
     expect(out.map((v) => dot(v, v))).toEqual([expect.closeTo(1, 6), expect.closeTo(1, 6)]);
     expect(out[0]![0]! / out[0]![1]!).toBeCloseTo(3, 5);
+    await e.embed(['what did I decide?'], { kind: 'query' });
+    expect(fx.requests[1]?.body).toMatchObject({ requests: [{ taskType: 'RETRIEVAL_QUERY' }] });
   });
 
   it('treats 400 API_KEY_INVALID as a key problem and retries RESOURCE_EXHAUSTED', async () => {
@@ -173,6 +175,8 @@ describe('Voyage embedder', () => {
     expect(fx.requests[0]?.path).toBe('/v1/embeddings');
     expect(fx.requests[0]?.headers.authorization).toBe('Bearer pa-test');
     expect(fx.requests[0]?.body).toEqual({ input: ['alpha'], model: 'voyage-4-large', input_type: 'document' });
+    await e.embed(['beta?'], { kind: 'query' });
+    expect(fx.requests[1]?.body).toMatchObject({ input_type: 'query' });
   });
 
   it('reports Voyage error details and names the key on 401', async () => {

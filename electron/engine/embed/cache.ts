@@ -76,7 +76,8 @@ export class CachedEmbedder implements Embedder {
   }
 
   async embed(texts: string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
-    const hashes = texts.map(textHash);
+    // A query may embed differently from the same text as a document (asymmetric models).
+    const hashes = texts.map((t) => (opts.kind === 'query' ? textHash(`query\u0000${t}`) : textHash(t)));
     const found = this.store.getMany(this.provider, this.model, [...new Set(hashes)]);
     // Embed each distinct missing text once, even when it repeats within the batch.
     const missing: { hash: string; text: string }[] = [];
@@ -93,7 +94,7 @@ export class CachedEmbedder implements Embedder {
     if (missing.length) {
       const vectors = await this.inner.embed(
         missing.map((m) => m.text),
-        { signal: opts.signal, onProgress: opts.onProgress && ((done) => opts.onProgress?.(hitCount + done, texts.length)) },
+        { signal: opts.signal, kind: opts.kind, onProgress: opts.onProgress && ((done) => opts.onProgress?.(hitCount + done, texts.length)) },
       );
       const entries = missing.map((m, i) => ({ hash: m.hash, vector: vectors[i] as Float32Array }));
       this.store.putMany(this.provider, this.model, entries);

@@ -26,6 +26,16 @@ export interface GgufEmbedderOptions {
   llama?: Llama;
 }
 
+/**
+ * Retrieval prompts of asymmetric embedding models, recognised by file or model name.
+ * EmbeddingGemma (the default model) is trained with these; without them recall drops.
+ */
+export function retrievalPrompts(name: string): { query: string; document: string } | undefined {
+  if (/embeddinggemma/i.test(name)) return { query: 'task: search result | query: ', document: 'title: none | text: ' };
+  if (/nomic-embed/i.test(name)) return { query: 'search_query: ', document: 'search_document: ' };
+  return undefined;
+}
+
 /** Create the node-llama-cpp runtime: prebuilt CPU binary only, never a source build. */
 export async function loadLlamaRuntime(): Promise<Llama> {
   const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
@@ -40,6 +50,7 @@ export class GgufEmbedder implements Embedder {
   readonly id: string;
   readonly dims: number;
   private disposed = false;
+  private readonly prompts: { query: string; document: string } | undefined;
 
   constructor(
     private readonly llama: Llama,
@@ -52,6 +63,7 @@ export class GgufEmbedder implements Embedder {
     this.model = path.basename(modelPath);
     this.id = `${this.provider}:${this.model}`;
     this.dims = llamaModel.embeddingVectorSize;
+    this.prompts = retrievalPrompts(`${this.model} ${llamaModel.fileInfo.metadata.general?.name ?? ''}`);
   }
 
   /** Token count the model sees for `text` (for the UI's exact-count display). */
@@ -66,7 +78,9 @@ export class GgufEmbedder implements Embedder {
       throwIfAborted(opts.signal);
       // Tokenise without special-token parsing (text saying "[CLS]" stays text) and cut to
       // the context: an over-long chunk is embedded by its head rather than failing the batch.
-      let tokens: Token[] = this.llamaModel.tokenize(texts[i] as string, false);
+      const text = texts[i] as string;
+      const prefix = this.prompts && text.trim() ? this.prompts[opts.kind ?? 'document'] : '';
+      let tokens: Token[] = this.llamaModel.tokenize(prefix + text, false);
       if (tokens.length > this.maxTokens) tokens = tokens.slice(0, this.maxTokens);
       const v = new Float32Array(this.dims);
       if (tokens.length > 0) {

@@ -4,6 +4,12 @@ export interface EmbedOptions {
   signal?: AbortSignal;
   /** Called as batches finish: `done` of `total` texts embedded. */
   onProgress?: (done: number, total: number) => void;
+  /**
+   * What the texts are: indexed chunks ("document", the default) or a search query.
+   * Retrieval models that embed the two differently (EmbeddingGemma's prompts, Gemini's
+   * taskType, Voyage's input_type) use it; symmetric embedders ignore it.
+   */
+  kind?: 'document' | 'query';
 }
 
 export interface Embedder {

@@ -15,7 +15,7 @@ export interface RemoteProtocol {
   /** Known vector sizes, so creating an embedder needs no request. */
   knownDims: Record<string, number>;
   /** Embed one batch; vectors in input order, not yet normalised. */
-  embedBatch(texts: string[], model: string, opts: RemoteOptions, signal?: AbortSignal): Promise<number[][]>;
+  embedBatch(texts: string[], model: string, opts: RemoteOptions, signal?: AbortSignal, kind?: 'document' | 'query'): Promise<number[][]>;
 }
 
 export class RemoteEmbedder implements Embedder {
@@ -41,7 +41,7 @@ export class RemoteEmbedder implements Embedder {
       const batch = texts.slice(i, i + size);
       // Empty strings are rejected by some APIs; they embed to the zero vector locally.
       const nonEmpty = batch.map((t, j) => [t, j] as const).filter(([t]) => t.trim().length > 0);
-      const vectors = nonEmpty.length ? await this.protocol.embedBatch(nonEmpty.map(([t]) => t), this.model, this.opts, opts.signal) : [];
+      const vectors = nonEmpty.length ? await this.protocol.embedBatch(nonEmpty.map(([t]) => t), this.model, this.opts, opts.signal, opts.kind) : [];
       if (vectors.length !== nonEmpty.length) {
         throw new RemoteEmbedError(this.provider, 200, `${this.provider} embeddings: sent ${nonEmpty.length} texts, got ${vectors.length} vectors back`);
       }

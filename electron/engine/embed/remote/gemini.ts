@@ -1,7 +1,7 @@
 /**
  * Gemini embeddings: `POST {baseUrl}/models/{model}:batchEmbedContents` (key in the
  * `x-goog-api-key` header) with `{requests: [{model: "models/{model}", content: {parts:
- * [{text}]}, taskType}]}` → `{embeddings: [{values}]}`. Errors are Google RPC style
+ * [{text}]}, taskType: RETRIEVAL_DOCUMENT | RETRIEVAL_QUERY}]}` → `{embeddings: [{values}]}`. Errors are Google RPC style
  * `{error: {code, message, status}}`; an invalid key is a 400 with reason API_KEY_INVALID.
  */
 import { createRemoteEmbedder, type RemoteEmbedder, type RemoteProtocol } from './base';
@@ -34,12 +34,12 @@ export const geminiProtocol: RemoteProtocol = {
   // batchEmbedContents accepts at most 100 requests.
   defaultBatchSize: 100,
   knownDims: { 'gemini-embedding-001': 3072, 'text-embedding-004': 768, 'embedding-001': 768 },
-  async embedBatch(texts, model, opts, signal) {
+  async embedBatch(texts, model, opts, signal, kind) {
     const mp = modelPath(model);
     const res = (await postJson(
       wire,
       joinUrl(opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL, `${mp}:batchEmbedContents`),
-      { requests: texts.map((text) => ({ model: mp, content: { parts: [{ text }] }, taskType: 'RETRIEVAL_DOCUMENT' })) },
+      { requests: texts.map((text) => ({ model: mp, content: { parts: [{ text }] }, taskType: kind === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT' })) },
       { 'x-goog-api-key': opts.apiKey },
       opts,
       signal,

@@ -1,6 +1,6 @@
 /**
  * Voyage AI embeddings: `POST {baseUrl}/v1/embeddings` with `{input: string[], model,
- * input_type: "document"}` → `{data: [{index, embedding}]}`; errors are `{detail: "..."}`.
+ * input_type: "document" | "query"}` → `{data: [{index, embedding}]}`; errors are `{detail: "..."}`.
  */
 import { createRemoteEmbedder, type RemoteEmbedder, type RemoteProtocol } from './base';
 import { joinUrl, postJson, RemoteEmbedError, type ProviderWire, type RemoteOptions } from './http';
@@ -38,11 +38,11 @@ export const voyageProtocol: RemoteProtocol = {
     'voyage-3-lite': 512,
     'voyage-code-3': 1024,
   },
-  async embedBatch(texts, model, opts, signal) {
+  async embedBatch(texts, model, opts, signal, kind) {
     const res = (await postJson(
       wire,
       voyageEmbeddingsUrl(opts.baseUrl),
-      { input: texts, model, input_type: 'document' },
+      { input: texts, model, input_type: kind === 'query' ? 'query' : 'document' },
       { authorization: `Bearer ${opts.apiKey}` },
       opts,
       signal,
