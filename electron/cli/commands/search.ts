@@ -84,7 +84,8 @@ export function register(program: Command, rt: CliRuntime): void {
       }
       rt.stdout(formatResults(res));
       const emb = res.embedder ? `${res.embedder.provider}/${res.embedder.model}` : 'no embedder';
-      rt.stderr(`(${res.mode} · ${emb} · ${res.tookMs} ms)`);
+      // Says so when QMD answered (issue 5); a QMD fallback to the built-in index is in the warnings.
+      rt.stderr(`(${res.mode} · ${emb} · ${res.tookMs} ms${res.backend === 'qmd' ? ' · served by QMD' : ''})`);
       for (const w of res.warnings) rt.stderr(`warning: ${w}`);
     });
 }

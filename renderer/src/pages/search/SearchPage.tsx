@@ -75,6 +75,8 @@ export function SearchPage() {
       <SearchFilters />
       {response && (
         <p className="search-meta" data-testid="search-meta">
+          {/* Which backend served the search (issue 5: QMD, or the built-in index, also after a QMD fallback). */}
+          <span className="mode-badge" data-testid="search-backend">{response.backend === 'qmd' ? 'QMD' : 'built-in'}</span>{' '}
           <span className={`mode-badge mode-${response.mode}`}>{response.mode}</span>{' '}
           {response.embedder ? `${response.embedder.provider} / ${response.embedder.model}` : 'no embedder (keyword search only)'} ·{' '}
           {results.length} result{results.length === 1 ? '' : 's'} in {Math.round(response.tookMs)} ms
