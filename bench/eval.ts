@@ -1,0 +1,107 @@
+/**
+ * `npm run eval`: retrieval quality on the committed eval memory (bench/eval-data/, 65
+ * known-answer queries over six months of notes). Reports hit@1, hit@6 and MRR@6 for
+ * FTS-only, vector-only, hybrid, +decay, +MMR with the static word vectors and the tiny
+ * test GGUF (tests/helpers/tiny-gguf.ts), per category, a sweep of the merge weight, and
+ * SPEC §7's quality bar (hybrid ≥ the better of its two sides, hit@6 and MRR, per embedder).
+ *
+ *   node --import tsx bench/eval.ts            # static + tiny GGUF
+ *   node --import tsx bench/eval.ts --no-gguf  # static only
+ */
+import { createGgufEmbedder } from '../electron/engine/embed/gguf';
+import { createStaticEmbedder } from '../electron/engine/embed/static';
+import type { Embedder } from '../electron/engine/embed/types';
+import { DEFAULT_WEIGHTS } from '../electron/engine/search/score';
+import { sharedStaticModelsDir } from '../tests/helpers/static-model';
+import { tinyGgufPath } from '../tests/helpers/tiny-gguf';
+import { CATEGORIES, EvalIndex, loadEvalSet, paraphraseViolations, type EvalConfig, type Metrics } from './lib/eval-run';
+
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+const row = (name: string, m: Metrics) => `| ${name} | ${pct(m.hit1)} | ${pct(m.hit6)} | ${m.mrr.toFixed(3)} |`;
+
+interface Side {
+  label: string;
+  index: EvalIndex;
+  weights: { vector: number; text: number };
+}
+
+async function main(): Promise<void> {
+  const set = loadEvalSet();
+  const bad = paraphraseViolations(set);
+  console.log(`Eval set: ${set.queries.length} queries, now = ${set.now.toISOString()}; maxResults 6, minScore 0.`);
+  if (bad.length) console.log(`\n**Paraphrase check failed** (query words found in the answer): ${bad.join('; ')}`);
+
+  const embedders: { label: string; make: () => Promise<Embedder> }[] = [
+    { label: 'static', make: async () => createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() }) },
+  ];
+  if (!process.argv.includes('--no-gguf')) {
+    embedders.push({ label: 'tiny GGUF', make: async () => createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 }) });
+  }
+
+  const sides: Side[] = [];
+  for (const e of embedders) {
+    const embedder = await e.make();
+    const weights = DEFAULT_WEIGHTS[embedder.provider] ?? DEFAULT_WEIGHTS.default!;
+    sides.push({ label: e.label, index: await EvalIndex.build(embedder), weights });
+  }
+
+  const fts = await sides[0]!.index.score({ vectors: false, hybrid: true });
+  const table: [string, Metrics][] = [['FTS-only (BM25)', fts]];
+  const bar: string[] = [];
+  const sweeps: [string, [number, Metrics][]][] = [];
+  for (const s of sides) {
+    const run = (c: Omit<EvalConfig, 'vectors'>) => s.index.score({ vectors: true, ...c });
+    const vec = await run({ hybrid: false });
+    const hyb = await run({ hybrid: true });
+    const w = `${s.weights.vector}/${s.weights.text}`;
+    table.push(
+      [`vector-only, ${s.label}`, vec],
+      [`hybrid ${w}, ${s.label}`, hyb],
+      [`hybrid + decay, ${s.label}`, await run({ hybrid: true, decay: true })],
+      [`hybrid + MMR, ${s.label}`, await run({ hybrid: true, mmr: true })],
+      [`hybrid + decay + MMR, ${s.label}`, await run({ hybrid: true, decay: true, mmr: true })],
+    );
+    const okHit = hyb.hit6 >= Math.max(fts.hit6, vec.hit6);
+    const okMrr = hyb.mrr >= Math.max(fts.mrr, vec.mrr) - 1e-9;
+    bar.push(
+      `- ${s.label} (default weights vector ${w}): hit@6 ${pct(hyb.hit6)} vs best side ${pct(Math.max(fts.hit6, vec.hit6))}; MRR ${hyb.mrr.toFixed(3)} vs ${Math.max(fts.mrr, vec.mrr).toFixed(3)} → ${okHit && okMrr ? 'holds' : '**fails**'}`,
+    );
+    const sweep: [number, Metrics][] = [];
+    for (let i = 0; i <= 10; i++) sweep.push([i / 10, await run({ hybrid: true, vectorWeight: i / 10 })]);
+    sweeps.push([s.label, sweep]);
+  }
+
+  console.log('\n| configuration | hit@1 | hit@6 | MRR@6 |');
+  console.log('|---|---|---|---|');
+  for (const [name, m] of table) console.log(row(name, m));
+
+  console.log(`\nhit@6 by category (n = ${CATEGORIES.map((c) => `${c} ${fts.byCategory[c].n}`).join(', ')}):\n`);
+  console.log(`| configuration | ${CATEGORIES.join(' | ')} |`);
+  console.log(`|---|${CATEGORIES.map(() => '---').join('|')}|`);
+  for (const [name, m] of table) console.log(`| ${name} | ${CATEGORIES.map((c) => pct(m.byCategory[c].hit6)).join(' | ')} |`);
+
+  console.log('\nQuality bar (SPEC §7: hybrid ≥ the better side, hit@6 and MRR):\n');
+  for (const b of bar) console.log(b);
+
+  for (const [label, sweep] of sweeps) {
+    console.log(`\nMerge-weight sweep, ${label} (vectorWeight; textWeight = 1 − it):\n`);
+    console.log('| vectorWeight | hit@1 | hit@6 | MRR@6 |');
+    console.log('|---|---|---|---|');
+    for (const [w, m] of sweep) console.log(row(w.toFixed(1), m));
+  }
+  console.log(`\nMissed at 6 by FTS-only: ${fts.missed.join(', ') || 'none'}`);
+  for (const [name, m] of table.slice(1)) if (/^hybrid \d/.test(name)) console.log(`Missed at 6 by ${name}: ${m.missed.join(', ') || 'none'}`);
+
+  for (const s of sides) {
+    await s.index.embedder?.dispose();
+    await s.index.dispose();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: Error) => {
+    console.error(err.stack ?? err.message);
+    process.exit(1);
+  },
+);
