@@ -15,11 +15,13 @@ import { llmChannels, llmEvents } from './contract/llm';
 import { chatChannels, chatEvents } from './contract/chat';
 import { modelsChannels, modelsEvents } from './contract/models';
 import { sessionsChannels, sessionsEvents } from './contract/sessions';
+import { stateInfoChannels } from './contract/state-info';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
 export * from './contract/sessions';
 export * from './contract/app';
+export * from './contract/state-info';
 export * from './contract/llm';
 export * from './contract/chat';
 export * from './contract/models';
@@ -35,6 +37,7 @@ export const channels = {
   ...searchChannels,
   ...qmdChannels,
   ...sessionViewChannels,
+  ...stateInfoChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

@@ -15,6 +15,7 @@ import { chatHandlers } from './chat/handlers';
 import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
 import { sessionViewHandlers } from './sessions/overview';
+import { stateInfoHandlers } from './app/state-info';
 
 export interface EngineOptions {
   stateDir: string;
@@ -43,6 +44,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...searchHandlers(ctx),
     ...qmdHandlers(ctx),
     ...sessionViewHandlers(ctx),
+    ...stateInfoHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;
