@@ -75,7 +75,7 @@ describe('cairn search', () => {
     expect(r.stdout).toMatch(/^1\. memory\/2024-06-01\.md#L1-L4 {2}score \d\.\d{3}/);
     expect(r.stdout).toContain('   Booked the kayak trip.');
     expect(r.stdout).toMatch(/↳ vector \d\.\d{3} · text \d\.\d{3} · merged \d\.\d{3} · decay 1\.000/);
-    expect(r.stderr).toMatch(/\(hybrid · fake\/bag-of-words-v1 · [\d.]+ ms\)/);
+    expect(r.stderr).toMatch(/hybrid · fake\/bag-of-words-v1 · [\d.]+ ms\)/);
   });
 
   it('exits 2 with a clear message on bad flags', async () => {

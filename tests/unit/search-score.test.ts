@@ -131,3 +131,18 @@ describe('snippets', () => {
     expect(() => encodeURIComponent(emoji)).not.toThrow();
   });
 });
+
+describe('keyword term pruning', () => {
+  it('drops terms found in more than half the chunks, keeps the rarest first within the postings budget', async () => {
+    const { pruneTerms } = await import('../../electron/engine/search/fts-query');
+    const df: Record<string, number> = { user: 900, postgres: 12, migration: 40, common: 25_000, rare: 3 };
+    const get = (t: string[]) => df[t[0]!];
+    expect(pruneTerms([['user'], ['postgres'], ['migration']], get, 1000)).toEqual([['postgres'], ['migration']]);
+    // Only common terms: the rarest one is still searched.
+    expect(pruneTerms([['user'], ['common']], get, 1000)).toEqual([['user']]);
+    // Budget: rarest first, and never empty.
+    expect(pruneTerms([['common'], ['rare'], ['migration']], get, 100_000)).toEqual([['rare'], ['migration']]);
+    // Unknown terms cost nothing and stay.
+    expect(pruneTerms([['unknownword'], ['user']], get, 1000)).toEqual([['unknownword']]);
+  });
+});

@@ -28,10 +28,10 @@ type Factory = (
 
 /** The embedder factory of embed/ (SPEC §6 auto order), loaded only when an index is opened. */
 async function defaultFactory(): Promise<Factory | null> {
-  // A computed specifier keeps this module loadable before embed/factory.ts exists.
-  const spec = '../embed/factory';
+  // A literal specifier, so bundlers (the CLI bundle, Electron main) include the factory;
+  // a computed one was left unresolved and the bundled CLI silently ran FTS-only.
   try {
-    const mod = (await import(/* @vite-ignore */ spec)) as { createEmbedderForSettings?: Factory };
+    const mod = (await import('../embed/factory')) as { createEmbedderForSettings?: Factory };
     return mod.createEmbedderForSettings ?? null;
   } catch {
     return null;

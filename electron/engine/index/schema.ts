@@ -7,7 +7,7 @@
 import type { Db } from './db';
 
 /** Bump when the table layout or what is indexed changes: forces a full reindex. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 /** What the index was built with; any difference means a full reindex. */
 export interface IndexIdentity {
@@ -44,6 +44,9 @@ export function createBaseSchema(db: Db): void {
     CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
       body, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
     );
+    -- Per-term document counts (a view over the FTS index, no storage): lets the keyword
+    -- side skip terms so common they cost much and add nothing to BM25.
+    CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
     CREATE TABLE IF NOT EXISTS embedding_cache (
       provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
       dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,

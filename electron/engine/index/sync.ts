@@ -46,8 +46,10 @@ export interface SyncOutcome {
   changed: string[];
 }
 
-/** Chunks per write transaction / embed call: small enough that one batch stays well under 50 ms. */
+/** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
+/** Texts per call for an embedder that computes synchronously on this thread. */
+const SYNC_EMBED_BATCH = 16;
 /** Longest stretch of synchronous work before yielding to the event loop. */
 const SLICE_MS = 12;
 
@@ -91,10 +93,15 @@ async function vectorsFor(input: SyncInput, chunks: readonly PreparedChunk[]): P
     }
   }
   if (missing.length === 0) return { byHash, embedded: 0 };
-  const vectors = await emb.embed(
-    missing.map((m) => m.body),
-    { signal: input.signal },
-  );
+  // The static embedder computes synchronously: small calls with a yield between keep the
+  // event loop free. Other embedders are asynchronous (network, llama.cpp threads): one call.
+  const step = emb.provider === 'static' ? SYNC_EMBED_BATCH : missing.length;
+  const vectors: Float32Array[] = [];
+  for (let i = 0; i < missing.length; i += step) {
+    throwIfAborted(input.signal);
+    vectors.push(...(await emb.embed(missing.slice(i, i + step).map((m) => m.body), { signal: input.signal })));
+    if (i + step < missing.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
   if (vectors.length !== missing.length) {
     throw new Error(`embedder ${emb.id} returned ${vectors.length} vectors for ${missing.length} texts`);
   }
@@ -166,12 +173,15 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     const { byHash, embedded: n } = await vectorsFor(input, all);
     embedded += n;
     throwIfAborted(signal);
-    db.transaction(() => {
-      for (const p of pending) {
-        const rows: ChunkRow[] = p.chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(sha256(c.body)) ?? null) : null }));
-        store.replaceFile(p.file, rows);
-      }
-    })();
+    // One transaction per file (a file is never half-written), yielding between files.
+    const writeFile = db.transaction((p: PendingFile) => {
+      const rows: ChunkRow[] = p.chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(sha256(c.body)) ?? null) : null }));
+      store.replaceFile(p.file, rows);
+    });
+    for (const p of pending) {
+      writeFile(p);
+      await yieldNow();
+    }
     filesDone += pending.length;
     chunksDone += pendingChunks;
     changed.push(...pending.map((p) => p.file.path));

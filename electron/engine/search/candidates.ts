@@ -7,7 +7,7 @@
 import type { Db } from '../index/db';
 import { blobVec, vecBlob } from '../index/store';
 import type { MemorySource } from '../../../shared/types/search';
-import { buildFtsQuery } from './fts-query';
+import { buildFtsQuery, pruneTerms } from './fts-query';
 import { bm25RankToScore, vectorScore } from './score';
 
 export interface CandidateFilter {
@@ -45,7 +45,14 @@ function filterSql(f: CandidateFilter, alias: string): { sql: string; params: un
 
 /** BM25 side: ORed terms, ranked by FTS5's bm25(); empty when the query has no term. */
 export function keywordCandidates(db: Db, query: string, limit: number, filter: CandidateFilter): Candidate[] {
-  const match = buildFtsQuery(query);
+  const match = buildFtsQuery(query, (terms) => {
+    if (terms.length <= 1) return terms;
+    const total = db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number;
+    const doc = db.prepare('SELECT doc FROM chunks_fts_vocab WHERE term = ?').pluck();
+    // A phrase matches at most as many chunks as its rarest word.
+    const df = (t: string[]) => Math.min(...t.map((w) => (doc.get(w) as number | undefined) ?? 0));
+    return pruneTerms(terms, df, total);
+  });
   if (!match) return [];
   const f = filterSql(filter, 'c');
   const rows = db

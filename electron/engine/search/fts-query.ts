@@ -58,8 +58,35 @@ export function queryTerms(query: string): string[][] {
 }
 
 /** The MATCH expression for `query`, or null when it has no searchable term. */
-export function buildFtsQuery(query: string): string | null {
-  const terms = queryTerms(query);
+export function buildFtsQuery(query: string, keep?: (terms: string[][]) => string[][]): string | null {
+  let terms = queryTerms(query);
+  if (keep) terms = keep(terms);
   if (terms.length === 0) return null;
   return terms.map((t) => quote(t.join(' '))).join(' OR ');
+}
+
+/** Postings the keyword side reads at most per query (sum of the kept terms' document counts). */
+export const POSTINGS_BUDGET = 20_000;
+
+/**
+ * Choose which terms to search given each term's document count `df` (undefined = unknown)
+ * among `total` chunks. BM25 gives a term in more than half of the chunks no weight at all
+ * (FTS5 floors its IDF at ~0), so such terms are dropped; then, rarest first, terms are kept
+ * while their postings fit the budget. The rarest term is always kept, so a query never
+ * loses all of its words.
+ */
+export function pruneTerms(terms: string[][], df: (term: string[]) => number | undefined, total: number): string[][] {
+  if (terms.length <= 1) return terms;
+  const withDf = terms.map((t, i) => ({ t, i, df: df(t) ?? 0 }));
+  const useful = withDf.filter((x) => x.df <= total / 2);
+  if (useful.length === 0) return [withDf.sort((a, b) => a.df - b.df || a.i - b.i)[0]!.t];
+  const pool = useful.sort((a, b) => a.df - b.df || a.i - b.i);
+  const kept: typeof pool = [];
+  let sum = 0;
+  for (const x of pool) {
+    if (kept.length > 0 && sum + x.df > POSTINGS_BUDGET) break;
+    kept.push(x);
+    sum += x.df;
+  }
+  return kept.sort((a, b) => a.i - b.i).map((x) => x.t);
 }

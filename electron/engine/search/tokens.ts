@@ -9,7 +9,7 @@
 
 /** Han, Hiragana, Katakana, Hangul, CJK symbols/fullwidth forms: one "token-ish" unit each. */
 const CJK_CHAR = /[\u3000-\u303f\uff00-\uffef\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{2fa1f}]/u;
-const CJK_RUN = /[\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{2fa1f}]+/gu;
+const CJK_RUN = /[\u3000-\u303f\uff00-\uffef\u3040-\u30ff\u3100-\u312f\u31a0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\u{20000}-\u{2fa1f}]+/gu;
 /** A non-CJK word: letters, digits and combining marks. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
@@ -23,10 +23,18 @@ export const CJK_CHAR_WEIGHT = 4;
 
 /** Weighted length of a string: CJK code points count {@link CJK_CHAR_WEIGHT}, others by UTF-16 length. */
 export function weightedLength(text: string): number {
-  let n = 0;
-  for (const ch of text) n += CJK_CHAR.test(ch) ? CJK_CHAR_WEIGHT : ch.length;
+  // Fast path: no code unit in a CJK range (most Western text) -> plain length.
+  if (!MAYBE_CJK.test(text)) return text.length;
+  let n = text.length;
+  for (const m of text.matchAll(CJK_RUN)) {
+    // Each CJK code point weighs 4 instead of its UTF-16 length (1, or 2 for a pair).
+    for (const ch of m[0]) n += CJK_CHAR_WEIGHT - ch.length;
+  }
   return n;
 }
+
+/** Any code unit that could start a CJK character (BMP ranges or a CJK Ext-B+ high surrogate). */
+const MAYBE_CJK = /[\u3000-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef\ud840-\ud87e]/;
 
 /** Common English function words, dropped from keyword queries (content words like "not" stay). */
 export const STOP_WORDS: ReadonlySet<string> = new Set(
