@@ -57,6 +57,13 @@ export async function searchViaBackend(
   }
   const mgr = qmdManager(ctx, agentId);
   mgr.start();
+  // Transcripts may have changed since the last turn hook: export (a stat per file when
+  // nothing did) and refresh QMD in the background, so it is at most one search behind.
+  try {
+    exportSessions(ctx, agentId);
+  } catch (err) {
+    ctx.warn(`QMD session export failed: ${(err as Error).message}`);
+  }
   const blocked = mgr.blockedUntil();
   if (blocked) {
     return fallback(
