@@ -88,7 +88,7 @@ export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
   };
 }
 
-/** How a fake qmd answers `search` (every other command succeeds silently). */
+/** How a fake qmd answers `search`/`vsearch`/`query` (every other command succeeds silently). */
 export type FakeSearch = 'exit' | 'garbage' | 'hang' | 'empty';
 
 /**
@@ -109,7 +109,7 @@ export function fakeQmd(kind: FakeSearch): { command: string; log: string; pidFi
   const command = path.join(dir, 'qmd');
   fs.writeFileSync(
     command,
-    `#!/bin/sh\necho "$*" >> '${log}'\n# args: <command> --index cairn …\ncase "$1" in\n  search) ${search} ;;\n  *) exit 0 ;;\nesac\n`,
+    `#!/bin/sh\necho "$*" >> '${log}'\n# args: <command> --index cairn …\ncase "$1" in\n  search|vsearch|query) ${search} ;;\n  *) exit 0 ;;\nesac\n`,
     { mode: 0o755 },
   );
   return {

@@ -123,6 +123,31 @@ describe('QMD refresh loop', () => {
     expect(fake.calls().filter((c) => c === 'update --index cairn')).toHaveLength(1);
   });
 
+  it('runs `qmd embed` after `update` when the search mode needs vectors, and searches in that mode', async () => {
+    const fake = fakeQmd('empty');
+    const { api } = startQmdEngine({ command: fake.command, qmd: { searchMode: 'vsearch' } });
+    const res = await api['search.query']({ query: 'Alfama' });
+    expect(res).toMatchObject({ backend: 'qmd', mode: 'vector-only', embedder: { provider: 'qmd', model: 'vsearch' } });
+    const calls = fake.calls();
+    const update = calls.indexOf('update --index cairn');
+    expect(update).toBeGreaterThan(-1);
+    expect(calls[update + 1]).toBe('embed --index cairn');
+    expect(calls.at(-1)).toBe('vsearch --index cairn --json -n 6 -c memory-root -c memory-dir -- Alfama');
+    expect((await api['qmd.status']({})).agent?.lastEmbed).toBe('2026-11-05T12:00:00.000Z');
+  });
+
+  it('refreshes again at the configured interval', async () => {
+    const fake = fakeQmd('empty');
+    const { api } = startQmdEngine({ command: fake.command, qmd: { update: { interval: '100ms' } } });
+    await api['search.query']({ query: 'Alfama' });
+    const updates = () => fake.calls().filter((c) => c === 'update --index cairn').length;
+    // Wait on the log (bounded), never on a fixed delay: each refresh schedules the next.
+    for (let i = 0; i < 600 && updates() < 3; i++) await new Promise((r) => setTimeout(r, 50));
+    expect(updates()).toBeGreaterThanOrEqual(3);
+    // Collections were set up once; later refreshes only update.
+    expect(fake.calls().filter((c) => c.startsWith('collection --index cairn add'))).toHaveLength(2);
+  });
+
   it('a failing refresh is reported with its backoff, in qmd.update and in Status', async () => {
     const missing = path.join(tmpDir('cairn-nobin-'), 'qmd');
     const { api, engine } = startQmdEngine({ command: missing });
