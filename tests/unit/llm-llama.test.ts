@@ -8,6 +8,8 @@ import { toLlamaFunctions, toLlamaHistory } from '../../electron/engine/llm/llam
 import { downloadModel, downloadOrigin, ModelDownloadError } from '../../electron/engine/llm/llama-download';
 import type { Message } from '../../shared/types/messages';
 import { tmpDir } from '../helpers/tmp';
+import { describeLlm } from '../../electron/engine/llm/factory';
+import { LlmSchema } from '../../electron/engine/config/schema';
 
 const servers: http.Server[] = [];
 afterEach(async () => {
@@ -111,7 +113,12 @@ describe('local GGUF chat model', () => {
     expect(file).toBe(path.join(dir, 'cairn', 'models', 'tiny-chat.gguf'));
     expect(fs.readFileSync(file).equals(body)).toBe(true);
     expect(progress[progress.length - 1]).toBe(body.length);
-    const llm = new LlamaLlm({ modelPath: file });
+    // Found again by its URI without the network (Cairn's own download record), then loaded for real.
+    const uri = `${url}/tiny-chat.gguf`;
+    const status = describeLlm(LlmSchema.parse({ provider: 'llama', modelUri: uri }), { modelsDir: path.join(dir, 'cairn', 'models') });
+    expect(status).toMatchObject({ configured: true, modelFile: { uri, path: file, exists: true, sizeBytes: body.length } });
+    const llm = new LlamaLlm({ modelUri: uri, modelsDir: path.join(dir, 'cairn', 'models') });
+    expect(await llm.resolveModelPath()).toBe(file);
     const err = await llm.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LocalModelError);
     expect((err as Error).message).toMatch(/^could not load .*tiny-chat\.gguf: /);

@@ -8,6 +8,7 @@ import { register as search } from './search';
 import { register as get } from './get';
 import { register as mcp } from './mcp';
 import { register as chat } from './chat';
+import { register as llm } from './llm';
 import { register as sessions } from './sessions';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
@@ -17,6 +18,7 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   get,
   mcp,
   chat,
+  llm,
   sessions,
   serve,
 ];

@@ -13,6 +13,7 @@ import type { LLM } from './types';
 import { OpenAiCompatibleLlm } from './openai';
 import { AnthropicLlm, DEFAULT_ANTHROPIC_URL } from './anthropic';
 import { LlamaLlm } from './llama';
+import { downloadedPath } from './llama-download';
 import type { HttpDeps } from './http';
 
 export const DEFAULT_OPENAI_URL = 'https://api.openai.com';
@@ -86,7 +87,10 @@ export function describeLlm(settings: LlmSettings, opts: CreateLlmOptions): LlmS
         return st?.isFile() ? { ...s, configured: true } : { ...s, problem: `local chat model not found: ${file} (cairn.llm.modelPath)` };
       }
       if (settings.modelUri) {
-        return { ...base, model: settings.modelUri, modelFile: { uri: settings.modelUri, exists: false }, configured: true };
+        const got = downloadedPath(opts.modelsDir, settings.modelUri);
+        if (!got) return { ...base, model: settings.modelUri, modelFile: { uri: settings.modelUri, exists: false }, problem: `the model ${settings.modelUri} is not downloaded yet: download it in Settings or with "cairn llm download"` };
+        const size = fs.statSync(got).size;
+        return { ...base, model: path.basename(got), modelFile: { uri: settings.modelUri, path: got, exists: true, sizeBytes: size }, configured: true };
       }
       return { ...base, problem: 'no local model: set cairn.llm.modelPath to a GGUF chat model, or cairn.llm.modelUri (hf:…) and download it' };
     }

@@ -90,7 +90,7 @@ export function llmDoctorCheck(ctx: EngineContext): DoctorCheck {
   if (s.keySource === 'env') parts.push(`key from ${s.keyEnv}`);
   if (s.keySource === 'config') parts.push('key from cairn.llm.apiKey');
   if (s.modelFile?.path) parts.push(`file ${s.modelFile.path}${s.modelFile.sizeBytes ? ` (${(s.modelFile.sizeBytes / 1e9).toFixed(2)} GB)` : ''}`);
-  if (s.modelFile?.uri && !s.modelFile.path) parts.push(`model ${s.modelFile.uri} (downloaded on request)`);
+  if (s.modelFile?.uri) parts.push(`downloaded from ${s.modelFile.uri}`);
   if (s.contextWindow) parts.push(`context ${s.contextWindow} tokens`);
   return { ...base, status: 'ok', detail: parts.join(', '), hint: 'Settings → Model → Test connection sends one tiny request.' };
 }

@@ -5,6 +5,30 @@
  * so a short reachability check runs first and turns "no network" into a clear error.
  */
 import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomicSync } from '../util/atomic-write';
+
+/** `cairn/models/llm-downloads.json`: which file each downloaded URI became (no network needed to find it). */
+const DOWNLOADS_FILE = 'llm-downloads.json';
+
+function readDownloads(modelsDir: string): Record<string, string> {
+  try {
+    const v = JSON.parse(fs.readFileSync(path.join(modelsDir, DOWNLOADS_FILE), 'utf8')) as unknown;
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, string>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** The local file a finished download of `uri` produced, when it is still there. */
+export function downloadedPath(modelsDir: string, uri: string): string | undefined {
+  const file = readDownloads(modelsDir)[uri];
+  return file && fs.existsSync(file) ? file : undefined;
+}
+
+function recordDownload(modelsDir: string, uri: string, file: string): void {
+  writeFileAtomicSync(path.join(modelsDir, DOWNLOADS_FILE), `${JSON.stringify({ ...readDownloads(modelsDir), [uri]: file }, null, 2)}\n`);
+}
 
 export interface DownloadProgressInfo {
   downloadedBytes: number;
@@ -83,6 +107,7 @@ export async function downloadModel(uri: string, opts: DownloadOptions): Promise
     if (downloader.totalSize > 0 && size !== downloader.totalSize) {
       throw new ModelDownloadError(`download of ${uri} is incomplete (${size ?? 0} of ${downloader.totalSize} bytes); try again to resume`);
     }
+    recordDownload(opts.modelsDir, uri, file);
     return file;
   } catch (err) {
     if (err instanceof ModelDownloadError) throw err;

@@ -14,6 +14,7 @@ import type { AssistantMessage, TextBlock, ThinkingBlock, ToolCallBlock, Usage, 
 import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } from './types';
 import { abortError } from './errors';
 import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
+import { downloadedPath } from './llama-download';
 
 /** The model file is missing or is not a usable GGUF chat model. */
 export class LocalModelError extends Error {
@@ -89,6 +90,9 @@ export class LlamaLlm implements LLM {
     if (this.opts.modelPath) return this.opts.modelPath;
     const uri = this.opts.modelUri;
     if (!uri) throw new LocalModelError('no local chat model configured: set cairn.llm.modelPath to a GGUF file, or cairn.llm.modelUri and download it');
+    // Our own record first: finding a downloaded file must not need the network.
+    const known = this.opts.modelsDir ? downloadedPath(this.opts.modelsDir, uri) : undefined;
+    if (known) return known;
     const { resolveModelFile } = await import('node-llama-cpp');
     try {
       return await resolveModelFile(uri, { directory: this.opts.modelsDir, download: false, cli: false });
