@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { Rail } from './components/Rail';
 import { useApp } from './stores/app';
 import { StatusPage } from './pages/StatusPage';
+import { SessionsPage } from './pages/sessions/SessionsPage';
 import { Placeholder } from './pages/Placeholder';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { MemoryPage } from './pages/memory/MemoryPage';
@@ -51,7 +52,7 @@ export function App() {
       <main className="main">
         <Banner />
         {page === 'status' && <StatusPage />}
-        {page === 'sessions' && <Placeholder title="Sessions" what="Session transcripts, their compactions and pruning will be shown here." />}
+        {page === 'sessions' && <SessionsPage />}
         {page === 'memory' && <MemoryPage />}
         {page === 'search' && <SearchPage />}
         {page === 'chat' && <Placeholder title="Chat" what="Chat with the offline assistant will be here." />}

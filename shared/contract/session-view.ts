@@ -1,6 +1,7 @@
 /** Channels of the session overview: the token chart and the compaction history (UI). */
 import { z } from 'zod';
 import { ch } from './define';
+import { SessionIdSchema } from './sessions';
 import type { SessionOverview } from '../types/session-view';
 
 export type * from '../types/session-view';
@@ -12,7 +13,7 @@ export const sessionViewChannels = {
    */
   'sessions.overview': ch(
     z.object({
-      sessionId: z.string().regex(/^[A-Za-z0-9._-]+$/, 'a session id').max(200),
+      sessionId: SessionIdSchema,
       agentId: z.string().regex(/^[A-Za-z0-9_-]+$/).max(100).optional(),
     }),
   ).returns<SessionOverview>(),

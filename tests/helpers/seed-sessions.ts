@@ -58,6 +58,7 @@ function billingSession(start: number, end: number): { b: TranscriptBuilder; tit
   const b = new TranscriptBuilder(seedUuid(101), start, 101, '/home/ana/src/billing');
   b.modelChange();
   b.thinkingLevel('medium');
+  b.entry('session_info', { name: 'Postgres 16 migration (billing)' }, 100);
   const [s1, s2] = compactionSummaries();
   b.user('We need to move the billing service from Postgres 13 to 16. Start by reading `src/db/pool.ts` and `docker-compose.yml`, then propose a plan.');
   b.toolTurn('read', { path: 'src/db/pool.ts' }, sourceFile('src/db/pool.ts', 48), {
@@ -66,6 +67,10 @@ function billingSession(start: number, end: number): { b: TranscriptBuilder; tit
     details: { lines: 52, truncated: false },
   });
   b.toolTurn('read', { path: 'docker-compose.yml' }, 'services:\n  db:\n    image: postgres:13.14\n    ports: ["5432:5432"]\n    environment:\n      POSTGRES_DB: billing\n  api:\n    build: .\n    depends_on: [db]\n', { details: { lines: 9 } });
+  // The exploration that filled the window before the first compaction.
+  b.toolTurn('bash', { command: 'pg_dump --schema-only billing_prod_snapshot' }, schemaDump(330_000, 21), { text: 'Dumping the current schema to see what the upgrade touches.', details: { exitCode: 0 } });
+  b.toolTurn('bash', { command: 'npm test 2>&1' }, testLog(2_600, 23), { details: { exitCode: 0, durationMs: 88_000 }, runMs: 89_000 });
+  b.toolTurn('read', { path: '/var/log/postgresql/postgresql-13-main.log' }, accessLog(900, 27), { details: { lines: 900 } });
   b.cacheTtl();
   b.assistant([{ type: 'text', text: '## Plan\n\n1. Bump `postgres:13.14` → `postgres:16.2` in `docker-compose.yml`.\n2. Run `pg_upgrade --check` against a staging snapshot.\n3. Review every migration for lock time (> 5 s is a blocker).\n4. Switch `statement_timeout` to the role level.\n\nShall I start with step 2?' }]);
   const keep1 = b.user('Yes. Use the snapshot `snap-2025-03-10` and note anything that needs a decision.', 20 * MIN);
@@ -86,6 +91,9 @@ function billingSession(start: number, end: number): { b: TranscriptBuilder; tit
   b.wait(14 * HOUR);
   b.user('Run the whole test suite against the 16.2 container.');
   b.toolTurn('bash', { command: 'docker compose up -d db && npm test' }, testLog(240, 3), { details: { exitCode: 1, durationMs: 41_000 }, runMs: 42_000 });
+  b.toolTurn('bash', { command: 'docker compose logs db --since 1h' }, accessLog(1_700, 31), { text: 'Checking the database log during the run.', details: { exitCode: 0 } });
+  b.toolTurn('bash', { command: 'psql billing -c "EXPLAIN (ANALYZE, BUFFERS) SELECT * FROM invoices_v2 ..."' }, schemaDump(260_000, 33), { details: { exitCode: 0 } });
+  b.toolTurn('bash', { command: 'npm test -- --reporter=verbose 2>&1' }, testLog(1_400, 35), { details: { exitCode: 1 } });
   b.cacheTtl();
   b.assistant([{ type: 'thinking', thinking: 'Two failures in settlement ordering: Postgres 16 no longer guarantees the order of an unordered DISTINCT.', thinkingSignature: 'c2lnLWQy' }, { type: 'text', text: 'Two failures: `settles invoices in order` relies on the row order of `SELECT DISTINCT`. I will add `ORDER BY created_at, id`.' }]);
   const keep2 = b.user('Go ahead, and keep the fix minimal.', 5 * MIN);
@@ -167,6 +175,7 @@ function quickSession(start: number): { b: TranscriptBuilder; title: string } {
 /** Session D: weekly planning that reads and appends to memory files. */
 function planningSession(start: number, day: string): { b: TranscriptBuilder; title: string } {
   const b = new TranscriptBuilder(seedUuid(404), start, 404);
+  b.entry('session_info', { name: 'Weekly planning' }, 100);
   b.user('Plan my week. Check what I noted last week first.');
   b.toolTurn('read', { path: 'MEMORY.md' }, '# Long-term memory\n\n- Prefers mornings for deep work.\n- Billing migration owner: Ana.\n- Never deploy on Fridays.\n', { details: { lines: 5 } });
   b.toolTurn('memory_search', { query: 'open todos last week' }, JSON.stringify({ results: [{ path: 'memory/notes.md', startLine: 3, endLine: 6, score: 0.71, snippet: 'TODO: renew TLS cert for billing.example (expires Mar 20)' }] }, null, 2));

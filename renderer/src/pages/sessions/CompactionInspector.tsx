@@ -1,0 +1,176 @@
+/**
+ * The compaction inspector: the dry-run plan (where the cut falls — shown in the timeline —
+ * tokens before/after, the exact prompt), "Compact now" with instructions and an "all"
+ * toggle (the configured model, or the deterministic extract when none — said up front),
+ * progress with Cancel, the result card, and the history of every compaction.
+ */
+import { useSessions, type CompactionInfo } from '../../stores/sessions';
+import { useApp } from '../../stores/app';
+import { CompactionCard } from './CompactionCard';
+import { num } from './format';
+
+const NONE: CompactionInfo[] = [];
+
+function Progress() {
+  const run = useSessions((s) => s.run);
+  const cancel = useSessions((s) => s.cancelCompact);
+  if (!run.running) return null;
+  const p = run.progress;
+  return (
+    <div className="progress-line" role="status" aria-live="polite" data-testid="compact-progress">
+      {p?.total ? <progress max={p.total} value={p.done ?? 0} aria-label="Compaction progress" /> : <progress aria-label="Compaction progress" />}
+      <span>
+        {p?.phase ?? 'working'}
+        {p?.message ? ` — ${p.message}` : ''}
+      </span>
+      <button type="button" onClick={cancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
+
+export function CompactionInspector() {
+  const plan = useSessions((s) => s.plan);
+  const run = useSessions((s) => s.run);
+  const instructions = useSessions((s) => s.instructions);
+  const all = useSessions((s) => s.all);
+  const setInstructions = useSessions((s) => s.setInstructions);
+  const setAll = useSessions((s) => s.setAll);
+  const loadPlan = useSessions((s) => s.loadPlan);
+  const compactNow = useSessions((s) => s.compactNow);
+  const jumpTo = useSessions((s) => s.jumpTo);
+  const compactions = useSessions((s) => s.overview.value?.compactions) ?? NONE;
+  const writable = useApp((s) => s.status?.writable);
+  const p = plan.value;
+  const blocked =
+    writable === false
+      ? 'The state dir is read-only (Cairn did not create it): turn writing on in Settings to compact.'
+      : p?.blockedReason;
+  return (
+    <div className="pane-scroll" data-testid="compaction-inspector">
+      {plan.error && (
+        <p role="alert" className="error">
+          Could not plan a compaction: {plan.error}
+        </p>
+      )}
+      {plan.loading && !p && <p className="muted">Planning (dry run, no model)…</p>}
+      {p && (
+        <section aria-labelledby="plan-title">
+          <h2 id="plan-title">Dry run</h2>
+          <p data-testid="compact-summariser" className="notice">
+            {p.summariser.kind === 'model' ? (
+              <>
+                Will summarise with the configured model <b>{p.summariser.label}</b>.
+              </>
+            ) : (
+              <>
+                No model is configured: Cairn will write a <b>deterministic extract</b> (the user's asks, decisions, TODO lines and every identifier) instead of a
+                model summary. Configure a model in Settings for a written summary.
+              </>
+            )}
+          </p>
+          <div className="stats">
+            <div className="stat">
+              <b data-testid="plan-tokens">
+                {num(p.tokensBefore)} → {num(p.keptTokens)} + summary
+              </b>
+              <span>tokens before → after (≤ {num(p.tokensAfterMax)} with the longest summary)</span>
+            </div>
+            <div className="stat">
+              <b>{num(p.summarisedEntryIds.length)}</b>
+              <span>entries summarised</span>
+            </div>
+            <div className="stat">
+              <b>{p.stages === 1 ? 'one request' : `${p.stages} stages + merge`}</b>
+              <span>summariser calls</span>
+            </div>
+            <div className="stat">
+              <b>{p.previousSummary ? 'yes' : 'no'}</b>
+              <span>updates a previous summary</span>
+            </div>
+          </div>
+          <p>
+            {p.firstKeptEntryId ? (
+              <>
+                The cut falls before entry <code>{p.firstKeptEntryId}</code>: everything from there on is kept verbatim.{' '}
+                <button type="button" className="link" onClick={() => jumpTo(p.firstKeptEntryId as string)}>
+                  Show the cut in the timeline
+                </button>
+              </>
+            ) : (
+              'Nothing is kept verbatim: the whole history goes into the summary.'
+            )}
+          </p>
+          <h3>Exact prompt</h3>
+          <div className="side-by-side">
+            <div>
+              <div className="muted">System</div>
+              <pre className="pre plan-prompt" data-testid="plan-system" tabIndex={0}>
+                {p.prompt.system}
+              </pre>
+            </div>
+            <div>
+              <div className="muted">User ({num(p.prompt.user.length)} chars)</div>
+              <pre className="pre plan-prompt" data-testid="plan-prompt" tabIndex={0}>
+                {p.prompt.user}
+              </pre>
+            </div>
+          </div>
+        </section>
+      )}
+      <section aria-labelledby="compact-title">
+        <h2 id="compact-title">Compact now</h2>
+        <div className="controls" style={{ gridTemplateColumns: '1fr auto auto' }}>
+          <label>
+            Instructions for the summary (optional)
+            <textarea
+              aria-label="Instructions for the summary"
+              rows={2}
+              value={instructions}
+              onChange={(e) => setInstructions(e.target.value)}
+              onBlur={() => void loadPlan()}
+              placeholder="e.g. keep every port number and the deploy checklist"
+            />
+          </label>
+          <label className="check">
+            <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} aria-label="Compact everything (keep nothing verbatim)" />
+            All (keep nothing)
+          </label>
+          <button type="button" onClick={() => void compactNow()} disabled={!!blocked || run.running || !p} aria-describedby={blocked ? 'compact-blocked' : undefined}>
+            {run.running ? 'Compacting…' : 'Compact now'}
+          </button>
+        </div>
+        {blocked && (
+          <p id="compact-blocked" className="notice notice-warn" data-testid="compact-blocked">
+            {blocked}
+          </p>
+        )}
+        <Progress />
+        {run.error && (
+          <p role="alert" className="error">
+            {run.error}
+          </p>
+        )}
+        {run.result && (
+          <div data-testid="compact-result">
+            <p className="muted">
+              Compacted: {num(run.result.tokensBefore)} → {num(run.result.tokensAfter)} tokens
+              {run.result.compaction.extract ? ` with the deterministic extract${run.result.extractReason ? ` (${run.result.extractReason})` : ''}` : ''}.
+            </p>
+            <CompactionCard info={run.result.compaction} chain={compactions.filter((c) => c.ordinal < run.result!.compaction.ordinal)} onJump={jumpTo} />
+          </div>
+        )}
+      </section>
+      <section aria-labelledby="history-title">
+        <h2 id="history-title">History ({compactions.length})</h2>
+        {compactions.length === 0 && <p className="muted">This session has never been compacted.</p>}
+        {[...compactions].reverse().map((c) => (
+          <div key={c.id} style={{ marginBottom: 10 }}>
+            <CompactionCard info={c} chain={compactions.filter((x) => x.ordinal < c.ordinal)} onJump={jumpTo} />
+          </div>
+        ))}
+      </section>
+    </div>
+  );
+}

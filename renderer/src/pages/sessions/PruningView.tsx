@@ -1,0 +1,211 @@
+/**
+ * The pruning view: what is on disk beside what the model would be sent on the next call
+ * (the engine's prune diff), per tool result kept / soft-trimmed / cleared with chars
+ * before → after, the ratio before → after, and controls to try other settings. The
+ * settings tried here go to the engine as overrides of one preview and are never saved.
+ */
+import { useEffect, useState } from 'react';
+import { useSessions, type PruneOverrides } from '../../stores/sessions';
+import type { PruneRow } from '../../stores/sessions-api';
+import { Collapsible } from './Collapsible';
+import { ago, num, pct } from './format';
+
+const EXCERPT = 1200;
+
+function Excerpt({ text }: { text: string }) {
+  return (
+    <Collapsible className="excerpt" summary={<span className="muted mono">{text.slice(0, 60).replace(/\s+/g, ' ')}…</span>}>
+      {() => <pre className="pre">{text.length > EXCERPT ? `${text.slice(0, EXCERPT)}\n… (${num(text.length - EXCERPT)} more chars)` : text}</pre>}
+    </Collapsible>
+  );
+}
+
+const GATE: Record<string, string> = {
+  'ttl-expired': 'open: the prompt cache has expired, so pruning runs on the next call',
+  'ttl-not-expired': 'closed: the prompt cache is still warm (pruning would re-write it)',
+  'no-cache-touch': 'closed: no model call is recorded for this session',
+  off: 'closed: pruning is off (mode "off")',
+  'ttl-ignored': 'open: TTL ignored for this preview',
+};
+
+function numOrUndef(v: string): number | undefined {
+  if (v.trim() === '') return undefined;
+  const n = Number(v);
+  return Number.isFinite(n) ? n : undefined;
+}
+
+function Controls() {
+  const overrides = useSessions((s) => s.overrides);
+  const setOverrides = useSessions((s) => s.setOverrides);
+  const settings = useSessions((s) => s.prune.value?.settings);
+  const contextWindow = useSessions((s) => s.prune.value?.contextWindow);
+  const [draft, setDraft] = useState<Record<string, string>>({});
+  useEffect(() => {
+    const t = setTimeout(() => {
+      const next: PruneOverrides = { ...overrides };
+      const setNum = (k: 'contextWindow' | 'softTrimRatio' | 'hardClearRatio' | 'keepLastAssistants') => {
+        if (!(k in draft)) return;
+        const v = numOrUndef(draft[k] ?? '');
+        if (v === undefined) delete next[k];
+        else next[k] = v;
+      };
+      setNum('contextWindow');
+      setNum('softTrimRatio');
+      setNum('hardClearRatio');
+      setNum('keepLastAssistants');
+      if ('ttl' in draft) {
+        if (draft.ttl?.trim()) next.ttl = draft.ttl.trim();
+        else delete next.ttl;
+      }
+      if ('now' in draft) {
+        if (draft.now) next.now = new Date(draft.now).toISOString();
+        else delete next.now;
+      }
+      if (JSON.stringify(next) !== JSON.stringify(overrides)) setOverrides(next);
+    }, 300);
+    return () => clearTimeout(t);
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- only a draft change triggers a preview
+  }, [draft]);
+  const field = (k: string, label: string, placeholder: string | number | undefined, attrs: Record<string, string | number> = {}) => (
+    <label>
+      {label}
+      <input
+        aria-label={label}
+        value={draft[k] ?? ''}
+        placeholder={placeholder === undefined ? '' : String(placeholder)}
+        onChange={(e) => setDraft((d) => ({ ...d, [k]: e.target.value }))}
+        {...attrs}
+      />
+    </label>
+  );
+  return (
+    <form className="controls" aria-label="Try other pruning settings" onSubmit={(e) => e.preventDefault()}>
+      {field('contextWindow', 'Context window (tokens)', contextWindow, { type: 'number', min: 1000, step: 1000 })}
+      {field('ttl', 'TTL', settings?.ttl)}
+      {field('softTrimRatio', 'softTrimRatio', settings?.softTrimRatio, { type: 'number', min: 0, max: 1, step: 0.05 })}
+      {field('hardClearRatio', 'hardClearRatio', settings?.hardClearRatio, { type: 'number', min: 0, max: 1, step: 0.05 })}
+      {field('keepLastAssistants', 'keepLastAssistants', settings?.keepLastAssistants, { type: 'number', min: 0, step: 1 })}
+      {field('now', 'Evaluate TTL at', undefined, { type: 'datetime-local' })}
+      <label className="check">
+        <input type="checkbox" checked={overrides.ignoreTtl === true} onChange={(e) => setOverrides({ ...overrides, ignoreTtl: e.target.checked || undefined })} />
+        Ignore TTL (prune now)
+      </label>
+      <button
+        type="button"
+        onClick={() => {
+          setDraft({});
+          setOverrides({});
+        }}
+        disabled={Object.keys(overrides).length === 0}
+      >
+        Reset to config
+      </button>
+    </form>
+  );
+}
+
+function Row({ r, onJump }: { r: PruneRow; onJump: (id: string) => void }) {
+  return (
+    <tr data-action={r.action}>
+      <td>
+        {r.entryId ? (
+          <button type="button" className="link mono" onClick={() => onJump(r.entryId as string)} title="Show in timeline">
+            {r.toolName}
+          </button>
+        ) : (
+          <span className="mono">{r.toolName}</span>
+        )}
+      </td>
+      <td className={`act-${r.action}`}>
+        {r.action}
+        {r.keptBecause ? <span className="muted"> ({r.keptBecause})</span> : null}
+      </td>
+      <td className="n">{num(r.charsBefore)}</td>
+      <td className="n">{num(r.charsAfter)}</td>
+      <td>
+        <Excerpt text={r.before} />
+      </td>
+      <td>{r.action === 'kept' ? <span className="muted">same as on disk</span> : <Excerpt text={r.after ?? ''} />}</td>
+    </tr>
+  );
+}
+
+export function PruningView() {
+  const prune = useSessions((s) => s.prune);
+  const overrides = useSessions((s) => s.overrides);
+  const jumpTo = useSessions((s) => s.jumpTo);
+  const [onlyChanged, setOnlyChanged] = useState(false);
+  const v = prune.value;
+  const rows = v ? (onlyChanged ? v.rows.filter((r) => r.action !== 'kept') : v.rows) : [];
+  return (
+    <div className="pane-scroll" data-testid="pruning-view">
+      <p className="muted">
+        Pruning never changes the file: it trims or clears old tool results in the copy sent to the model. Settings tried here are not saved.
+      </p>
+      <Controls />
+      {prune.error && (
+        <p role="alert" className="error">
+          Could not preview pruning: {prune.error}
+        </p>
+      )}
+      {prune.loading && !v && <p className="muted">Computing the prune diff…</p>}
+      {v && (
+        <>
+          <p className={`notice${v.gate.open ? '' : ' notice-warn'}`} data-testid="prune-gate">
+            TTL gate {GATE[v.gate.reason] ?? v.gate.reason}
+            {v.gate.lastCallAt ? ` · last model call ${ago(v.gate.lastCallAt, v.gate.now)}, TTL ${Math.round(v.gate.ttlMs / 60000)} min` : ''}
+            {!v.gate.open && !overrides.ignoreTtl ? ' — tick “Ignore TTL” to see what pruning would do.' : ''}
+          </p>
+          <div className="stats" aria-live="polite">
+            <div className="stat">
+              <b data-testid="prune-ratio">
+                {pct(v.ratioBefore)} → {pct(v.ratioAfter)}
+              </b>
+              <span>of the window ({num(v.contextWindow)} tokens)</span>
+            </div>
+            <div className="stat">
+              <b>
+                {num(v.totalCharsBefore)} → {num(v.totalCharsAfter)}
+              </b>
+              <span>chars</span>
+            </div>
+            <div className="stat">
+              <b data-testid="prune-kept">{v.kept}</b>
+              <span>kept</span>
+            </div>
+            <div className="stat">
+              <b data-testid="prune-trimmed">{v.softTrimmed}</b>
+              <span>soft-trimmed</span>
+            </div>
+            <div className="stat">
+              <b data-testid="prune-cleared">{v.cleared}</b>
+              <span>cleared</span>
+            </div>
+            {prune.loading && <span className="muted">updating…</span>}
+          </div>
+          <label className="check" style={{ display: 'flex', gap: 6, alignItems: 'center', fontSize: 12 }}>
+            <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> Only trimmed and cleared
+          </label>
+          <table className="prune-table" aria-label="Tool results: on disk and sent to the model">
+            <thead>
+              <tr>
+                <th>Tool result</th>
+                <th>Action</th>
+                <th>Chars before</th>
+                <th>Chars after</th>
+                <th>On disk</th>
+                <th>Sent to the model next call</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r, i) => (
+                <Row key={r.entryId ?? i} r={r} onJump={jumpTo} />
+              ))}
+            </tbody>
+          </table>
+          {rows.length === 0 && <p className="muted">No tool results {onlyChanged ? 'are changed' : 'in the context'}.</p>}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,146 @@
+/**
+ * The session list: a search box, sort (last activity / size / compactions), one row per
+ * session with a token meter against its context window, message and compaction counts and
+ * last activity. Keyboard: ↑/↓ move, Enter opens, Home/End jump; "/" focuses the search.
+ */
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useSessions, visibleSessions, type SessionRow, type SortKey } from '../../stores/sessions';
+import { ago, bytes, compact, num, pct } from './format';
+
+function Meter({ row }: { row: SessionRow }) {
+  const ratio = row.contextWindow > 0 ? row.tokens / row.contextWindow : 0;
+  const level = ratio >= 0.9 ? ' fail' : ratio >= 0.75 ? ' warn' : '';
+  return (
+    <div className="meter" title={`${num(row.tokens)} of ${num(row.contextWindow)} tokens`}>
+      <div
+        className="meter-bar"
+        role="meter"
+        aria-label="Context used"
+        aria-valuemin={0}
+        aria-valuemax={row.contextWindow}
+        aria-valuenow={row.tokens}
+        aria-valuetext={`${num(row.tokens)} of ${num(row.contextWindow)} tokens (${pct(ratio)})`}
+      >
+        <div className={`meter-fill${level}`} style={{ width: `${Math.min(100, ratio * 100)}%` }} />
+      </div>
+      <span>
+        {compact(row.tokens)} / {compact(row.contextWindow)}
+      </span>
+    </div>
+  );
+}
+
+export function SessionList() {
+  const list = useSessions((s) => s.list);
+  const query = useSessions((s) => s.query);
+  const sort = useSessions((s) => s.sort);
+  const selectedId = useSessions((s) => s.selectedId);
+  const setQuery = useSessions((s) => s.setQuery);
+  const setSort = useSessions((s) => s.setSort);
+  const open = useSessions((s) => s.open);
+  const rows = useMemo(() => visibleSessions(list.value?.sessions ?? [], query, sort), [list.value, query, sort]);
+  const [active, setActive] = useState(0);
+  const listRef = useRef<HTMLUListElement>(null);
+  const activeIndex = Math.min(active, Math.max(0, rows.length - 1));
+  const activeRow = rows[activeIndex];
+
+  useEffect(() => {
+    listRef.current?.querySelector('.is-active')?.scrollIntoView({ block: 'nearest' });
+  }, [activeIndex]);
+
+  const onKey = (e: KeyboardEvent) => {
+    const last = rows.length - 1;
+    const move = (i: number) => {
+      e.preventDefault();
+      setActive(Math.max(0, Math.min(last, i)));
+    };
+    if (e.key === 'ArrowDown') move(activeIndex + 1);
+    else if (e.key === 'ArrowUp') move(activeIndex - 1);
+    else if (e.key === 'Home') move(0);
+    else if (e.key === 'End') move(last);
+    else if (e.key === 'Enter' && activeRow) {
+      e.preventDefault();
+      open(activeRow.sessionId);
+    }
+  };
+
+  return (
+    <aside className="sessions-list" aria-label="Sessions">
+      <div className="sessions-tools">
+        <input
+          type="search"
+          placeholder="Filter sessions…"
+          aria-label="Filter sessions"
+          value={query}
+          onChange={(e) => {
+            setQuery(e.target.value);
+            setActive(0);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown' || e.key === 'Enter') {
+              listRef.current?.focus();
+              onKey(e);
+            }
+          }}
+        />
+        <label className="sort">
+          Sort by
+          <select aria-label="Sort sessions by" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
+            <option value="activity">last activity</option>
+            <option value="size">size</option>
+            <option value="compactions">compactions</option>
+          </select>
+          <span className="muted">{rows.length} shown</span>
+        </label>
+      </div>
+      {list.error && (
+        <p role="alert" className="error" style={{ padding: '0 10px' }}>
+          Could not list sessions: {list.error}
+        </p>
+      )}
+      {list.loading && !list.value && <p className="muted" style={{ padding: '0 10px' }}>Loading sessions…</p>}
+      {list.value && list.value.sessions.length === 0 && (
+        <div className="empty" style={{ margin: 10 }} data-testid="sessions-empty">
+          No sessions in <code>{list.value.sessionsDir}</code>. Point Cairn at a state dir that has some with{' '}
+          <code>--state-dir DIR</code> (or <code>CAIRN_STATE_DIR</code>), e.g. <code>cairn serve --state-dir ~/.openclaw</code>, or start one in Chat.
+        </div>
+      )}
+      {list.value && list.value.sessions.length > 0 && rows.length === 0 && <p className="muted" style={{ padding: '0 10px' }}>No session matches “{query}”.</p>}
+      <ul
+        ref={listRef}
+        className="sessions-rows"
+        role="listbox"
+        aria-label="Session list"
+        tabIndex={0}
+        aria-activedescendant={activeRow ? `session-${activeRow.sessionId}` : undefined}
+        onKeyDown={onKey}
+      >
+        {rows.map((r, i) => (
+          <li
+            key={r.sessionId}
+            id={`session-${r.sessionId}`}
+            role="option"
+            aria-selected={r.sessionId === selectedId}
+            className={`session-row${i === activeIndex ? ' is-active' : ''}`}
+            data-session-id={r.sessionId}
+            onClick={() => {
+              setActive(i);
+              open(r.sessionId);
+            }}
+          >
+            <span className="session-title">{r.title ?? r.key ?? r.sessionId}</span>
+            <span className="muted" style={{ fontSize: 12 }}>
+              {ago(r.updatedAt)}
+            </span>
+            <Meter row={r} />
+            <span className="session-sub">
+              <span>{num(r.messages)} messages</span>
+              <span>{r.compactions} compaction{r.compactions === 1 ? '' : 's'}</span>
+              <span>{bytes(r.bytes)}</span>
+            </span>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}

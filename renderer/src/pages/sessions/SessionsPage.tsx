@@ -1,0 +1,155 @@
+/**
+ * The Sessions page: the list on the left, the open session on the right with three tabs —
+ * Timeline (token chart + virtualised entries), Pruning, Compaction. The open session and tab
+ * live in the URL hash (`#/sessions/<id>/<tab>`), so a reload or a link lands on them.
+ */
+import { Suspense, lazy, useEffect, type KeyboardEvent } from 'react';
+import { api } from '../../api';
+import { useSessions, type SessionTab } from '../../stores/sessions';
+import { CompactionInspector } from './CompactionInspector';
+import { PruningView } from './PruningView';
+import { SessionList } from './SessionList';
+import { Timeline } from './Timeline';
+import { ago, bytes, num } from './format';
+import './sessions.css';
+
+const TokenChart = lazy(() => import('./TokenChart'));
+const TABS: { id: SessionTab; label: string }[] = [
+  { id: 'timeline', label: 'Timeline' },
+  { id: 'pruning', label: 'Pruning' },
+  { id: 'compaction', label: 'Compaction' },
+];
+
+function fromHash(): { id: string | undefined; tab: SessionTab | undefined } {
+  const [, id, tab] = window.location.hash.replace(/^#\/?/, '').split('/');
+  return { id: id ? decodeURIComponent(id) : undefined, tab: TABS.some((t) => t.id === tab) ? (tab as SessionTab) : undefined };
+}
+
+function Tabs() {
+  const tab = useSessions((s) => s.tab);
+  const setTab = useSessions((s) => s.setTab);
+  const onKey = (e: KeyboardEvent) => {
+    const i = TABS.findIndex((t) => t.id === tab);
+    const d = e.key === 'ArrowRight' ? 1 : e.key === 'ArrowLeft' ? -1 : 0;
+    if (!d) return;
+    e.preventDefault();
+    const next = TABS[(i + d + TABS.length) % TABS.length] as (typeof TABS)[number];
+    setTab(next.id);
+    document.getElementById(`tab-${next.id}`)?.focus();
+  };
+  return (
+    <div className="tabs" role="tablist" aria-label="Session views" onKeyDown={onKey}>
+      {TABS.map((t) => (
+        <button
+          key={t.id}
+          id={`tab-${t.id}`}
+          type="button"
+          role="tab"
+          aria-selected={tab === t.id}
+          aria-controls={`panel-${t.id}`}
+          tabIndex={tab === t.id ? 0 : -1}
+          onClick={() => setTab(t.id)}
+        >
+          {t.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+function SessionPane() {
+  const selectedId = useSessions((s) => s.selectedId);
+  const row = useSessions((s) => s.list.value?.sessions.find((r) => r.sessionId === s.selectedId));
+  const tab = useSessions((s) => s.tab);
+  const entriesError = useSessions((s) => s.entriesError);
+  const overview = useSessions((s) => s.overview);
+  const count = useSessions((s) => s.entries.length);
+  const jumpTo = useSessions((s) => s.jumpTo);
+  if (!selectedId) {
+    return (
+      <div className="session-pane">
+        <div className="empty" style={{ margin: 24 }}>
+          Pick a session on the left (↑/↓ and Enter) to see its timeline, what pruning would send, and its compactions.
+        </div>
+      </div>
+    );
+  }
+  return (
+    <section className="session-pane" aria-labelledby="session-title">
+      <header className="session-head">
+        <h1 id="session-title">{row?.title ?? row?.key ?? selectedId}</h1>
+        <div className="muted" style={{ fontSize: 12, display: 'flex', gap: 12, flexWrap: 'wrap' }}>
+          <span className="mono">{selectedId}</span>
+          {row && (
+            <>
+              <span>{num(count || row.entries)} entries</span>
+              <span>
+                {num(row.tokens)} / {num(row.contextWindow)} tokens
+              </span>
+              <span>{bytes(row.bytes)}</span>
+              <span>last activity {ago(row.updatedAt)}</span>
+            </>
+          )}
+        </div>
+      </header>
+      <Tabs />
+      {entriesError && (
+        <p role="alert" className="error" style={{ padding: '0 18px' }}>
+          Could not read this session: {entriesError}
+        </p>
+      )}
+      <div className="tab-body" id={`panel-${tab}`} role="tabpanel" aria-labelledby={`tab-${tab}`}>
+        {tab === 'timeline' && (
+          <>
+            <div className="chart-box">
+              {overview.error && (
+                <p role="alert" className="error">
+                  Could not compute the token chart: {overview.error}
+                </p>
+              )}
+              {overview.value && overview.value.series.points.length > 0 && (
+                <Suspense fallback={<div className="muted">Loading chart…</div>}>
+                  <TokenChart series={overview.value.series} onPick={jumpTo} />
+                </Suspense>
+              )}
+            </div>
+            <Timeline />
+          </>
+        )}
+        {tab === 'pruning' && <PruningView />}
+        {tab === 'compaction' && <CompactionInspector />}
+      </div>
+    </section>
+  );
+}
+
+export function SessionsPage() {
+  const loadList = useSessions((s) => s.loadList);
+  const selectedId = useSessions((s) => s.selectedId);
+  const tab = useSessions((s) => s.tab);
+  const open = useSessions((s) => s.open);
+  const setTab = useSessions((s) => s.setTab);
+
+  useEffect(() => {
+    const h = fromHash();
+    if (h.tab) setTab(h.tab);
+    if (h.id) open(h.id);
+    void loadList();
+    // Another writer (the chat, a compaction) changed a session: refresh the list.
+    const offs = [api.on('config.changed', () => void loadList())];
+    return () => offs.forEach((off) => off());
+  }, [loadList, open, setTab]);
+
+  useEffect(() => {
+    if (!selectedId) return;
+    const want = `#/sessions/${encodeURIComponent(selectedId)}/${tab}`;
+    if (window.location.hash !== want) window.history.replaceState(null, '', want);
+  }, [selectedId, tab]);
+
+  return (
+    <div className="sessions">
+      <SessionList />
+      <SessionPane />
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+/**
+ * The loose shape of a transcript entry as the engine sends it (SPEC §1.1): the raw JSON
+ * object of its line. The renderer reads only the fields it shows and tolerates anything
+ * else (unknown entry types, extra fields), as OpenClaw files have many.
+ */
+export interface RawEntry {
+  type: string;
+  id: string;
+  parentId?: string | null;
+  timestamp?: string;
+  [field: string]: unknown;
+}
+
+export interface RawBlock {
+  type?: string;
+  text?: string;
+  thinking?: string;
+  id?: string;
+  name?: string;
+  arguments?: unknown;
+  data?: string;
+  mimeType?: string;
+  [field: string]: unknown;
+}
+
+export interface RawMessage {
+  role?: string;
+  content?: string | RawBlock[];
+  toolName?: string;
+  toolCallId?: string;
+  isError?: boolean;
+  model?: string;
+  provider?: string;
+  usage?: { input?: number; output?: number; totalTokens?: number; cacheRead?: number; cacheWrite?: number };
+  stopReason?: string;
+  [field: string]: unknown;
+}
+
+export const IMAGE_CHARS = 4800;
+
+/** The message of a `message` entry. */
+export function messageOf(e: RawEntry): RawMessage | undefined {
+  const m = e.message;
+  return e.type === 'message' && typeof m === 'object' && m !== null ? (m as RawMessage) : undefined;
+}
+
+/** The content blocks of a message (a string becomes one text block). */
+export function blocksOf(content: RawMessage['content']): RawBlock[] {
+  if (typeof content === 'string') return [{ type: 'text', text: content }];
+  return Array.isArray(content) ? content.filter((b): b is RawBlock => typeof b === 'object' && b !== null) : [];
+}
+
+/** Characters of the text parts of a message's content. */
+export function textChars(content: RawMessage['content']): number {
+  let n = 0;
+  for (const b of blocksOf(content)) if (b.type === 'text' && typeof b.text === 'string') n += b.text.length;
+  return n;
+}
+
+/** Joined text of the text blocks. */
+export function textOf(content: RawMessage['content']): string {
+  return blocksOf(content)
+    .filter((b) => b.type === 'text' && typeof b.text === 'string')
+    .map((b) => b.text as string)
+    .join('\n');
+}
+
+/** A one-line label for an entry (used in lists, links and the pruning table). */
+export function entryLabel(e: RawEntry): string {
+  const m = messageOf(e);
+  if (m?.role === 'toolResult') return `${m.toolName ?? 'tool'} result`;
+  if (m?.role === 'assistant') return 'assistant';
+  if (m?.role) return m.role;
+  return e.type.replace(/_/g, ' ');
+}

@@ -1,0 +1,258 @@
+/**
+ * The Sessions domain store: the session list (search, sort, keyboard selection), the open
+ * session's entries (loaded page by page so a 10,000-entry session paints at once), its
+ * compactions and token series, the pruning preview with unsaved overrides, and the
+ * compaction inspector (dry-run plan, compact now with progress and cancel).
+ * Every value comes from the engine through the typed client; errors become messages.
+ */
+import { create } from 'zustand';
+import { api } from '../api';
+import type { RawEntry } from '../pages/sessions/entry-types';
+import {
+  type CompactPlanView,
+  type CompactResultView,
+  type PruneOverrides,
+  type PrunePreviewView,
+  type SessionOverview,
+  type SessionRow,
+  fetchEntries,
+  fetchList,
+  fetchOverview,
+  fetchPlan,
+  fetchPrune,
+  runCompact,
+} from './sessions-api';
+
+export type { CompactionInfo, SessionRow, PruneOverrides, TokenSeries } from './sessions-api';
+
+export type SortKey = 'activity' | 'size' | 'compactions';
+export type SessionTab = 'timeline' | 'pruning' | 'compaction';
+
+/** First page small (first paint), the rest in larger pages in the background. */
+export const FIRST_PAGE = 200;
+export const PAGE = 2000;
+
+interface Async<T> {
+  value: T | undefined;
+  error: string | undefined;
+  loading: boolean;
+}
+const idle = <T>(): Async<T> => ({ value: undefined, error: undefined, loading: false });
+
+export interface CompactRun {
+  running: boolean;
+  opId: string | undefined;
+  progress: { phase: string; message?: string; done?: number; total?: number } | undefined;
+  result: CompactResultView | undefined;
+  error: string | undefined;
+}
+
+interface SessionsState {
+  list: Async<{ stateDir: string; sessionsDir: string; sessions: SessionRow[] }>;
+  query: string;
+  sort: SortKey;
+  selectedId: string | undefined;
+  tab: SessionTab;
+  /** Entries of the open session; `undefined` slots are still loading. */
+  entries: (RawEntry | undefined)[];
+  entriesError: string | undefined;
+  /** True once every page of the open session is loaded. */
+  entriesComplete: boolean;
+  overview: Async<SessionOverview>;
+  /** A request to scroll the timeline to an entry (nonce re-triggers the same id). */
+  jump: { id: string; nonce: number } | undefined;
+  prune: Async<PrunePreviewView>;
+  overrides: PruneOverrides;
+  plan: Async<CompactPlanView>;
+  instructions: string;
+  all: boolean;
+  run: CompactRun;
+  loadList(): Promise<void>;
+  setQuery(q: string): void;
+  setSort(s: SortKey): void;
+  open(sessionId: string | undefined): void;
+  setTab(t: SessionTab): void;
+  jumpTo(entryId: string): void;
+  loadPrune(): Promise<void>;
+  setOverrides(o: PruneOverrides): void;
+  loadPlan(): Promise<void>;
+  setInstructions(s: string): void;
+  setAll(all: boolean): void;
+  compactNow(): Promise<void>;
+  cancelCompact(): void;
+}
+
+/** The filtered, sorted list (derived; never stored). */
+export function visibleSessions(rows: SessionRow[], query: string, sort: SortKey): SessionRow[] {
+  const q = query.trim().toLowerCase();
+  const out = q
+    ? rows.filter((r) => `${r.title ?? ''} ${r.key ?? ''} ${r.sessionId}`.toLowerCase().includes(q))
+    : rows.slice();
+  const by: Record<SortKey, (r: SessionRow) => number> = {
+    activity: (r) => r.updatedAt ?? 0,
+    size: (r) => r.bytes,
+    compactions: (r) => r.compactions,
+  };
+  const f = by[sort];
+  return out.sort((a, b) => f(b) - f(a) || (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
+}
+
+const errText = (err: unknown) => (err instanceof Error ? err.message : String(err));
+
+let loadCtl: AbortController | undefined;
+let pruneSeq = 0;
+let compactCtl: AbortController | undefined;
+
+export const useSessions = create<SessionsState>((set, get) => {
+  /** Load the open session's entries: a small first page, then the rest in the background. */
+  async function loadEntries(sessionId: string, signal: AbortSignal): Promise<void> {
+    try {
+      const first = await fetchEntries(sessionId, 0, FIRST_PAGE);
+      if (signal.aborted) return;
+      const entries: (RawEntry | undefined)[] = new Array(first.total);
+      first.entries.forEach((e, i) => (entries[i] = e));
+      set({ entries, entriesComplete: first.entries.length >= first.total });
+      for (let offset = first.entries.length; offset < first.total; offset += PAGE) {
+        const page = await fetchEntries(sessionId, offset, PAGE);
+        if (signal.aborted) return;
+        const next = get().entries.slice();
+        page.entries.forEach((e, i) => (next[offset + i] = e));
+        set({ entries: next, entriesComplete: offset + page.entries.length >= first.total });
+      }
+    } catch (err) {
+      if (!signal.aborted) set({ entriesError: errText(err) });
+    }
+  }
+
+  return {
+    list: idle(),
+    query: '',
+    sort: 'activity',
+    selectedId: undefined,
+    tab: 'timeline',
+    entries: [],
+    entriesError: undefined,
+    entriesComplete: false,
+    overview: idle(),
+    jump: undefined,
+    prune: idle(),
+    overrides: {},
+    plan: idle(),
+    instructions: '',
+    all: false,
+    run: { running: false, opId: undefined, progress: undefined, result: undefined, error: undefined },
+
+    async loadList() {
+      set((s) => ({ list: { ...s.list, loading: true } }));
+      try {
+        set({ list: { value: await fetchList(), error: undefined, loading: false } });
+      } catch (err) {
+        set((s) => ({ list: { ...s.list, error: errText(err), loading: false } }));
+      }
+    },
+    setQuery: (query) => set({ query }),
+    setSort: (sort) => set({ sort }),
+
+    open(sessionId) {
+      if (sessionId === get().selectedId) return;
+      loadCtl?.abort();
+      compactCtl?.abort();
+      set({
+        selectedId: sessionId,
+        entries: [],
+        entriesError: undefined,
+        entriesComplete: false,
+        overview: idle(),
+        prune: idle(),
+        plan: idle(),
+        jump: undefined,
+        run: { running: false, opId: undefined, progress: undefined, result: undefined, error: undefined },
+      });
+      if (!sessionId) return;
+      const ctl = (loadCtl = new AbortController());
+      void loadEntries(sessionId, ctl.signal);
+      set({ overview: { value: undefined, error: undefined, loading: true } });
+      fetchOverview(sessionId).then(
+        (value) => !ctl.signal.aborted && set({ overview: { value, error: undefined, loading: false } }),
+        (err) => !ctl.signal.aborted && set({ overview: { value: undefined, error: errText(err), loading: false } }),
+      );
+      const tab = get().tab;
+      if (tab === 'pruning') void get().loadPrune();
+      if (tab === 'compaction') void get().loadPlan();
+    },
+
+    setTab(tab) {
+      set({ tab });
+      if (tab === 'pruning' && !get().prune.value && !get().prune.loading) void get().loadPrune();
+      if (tab === 'compaction' && !get().plan.value && !get().plan.loading) void get().loadPlan();
+    },
+
+    jumpTo(entryId) {
+      set({ tab: 'timeline', jump: { id: entryId, nonce: (get().jump?.nonce ?? 0) + 1 } });
+    },
+
+    async loadPrune() {
+      const id = get().selectedId;
+      if (!id) return;
+      const seq = ++pruneSeq;
+      set((s) => ({ prune: { ...s.prune, loading: true, error: undefined } }));
+      try {
+        const value = await fetchPrune(id, get().overrides);
+        if (seq === pruneSeq && id === get().selectedId) set({ prune: { value, error: undefined, loading: false } });
+      } catch (err) {
+        if (seq === pruneSeq) set((s) => ({ prune: { ...s.prune, error: errText(err), loading: false } }));
+      }
+    },
+    setOverrides(o) {
+      set({ overrides: o });
+      void get().loadPrune();
+    },
+
+    async loadPlan() {
+      const id = get().selectedId;
+      if (!id) return;
+      set((s) => ({ plan: { ...s.plan, loading: true, error: undefined } }));
+      try {
+        const value = await fetchPlan(id, { instructions: get().instructions, all: get().all });
+        if (id === get().selectedId) set({ plan: { value, error: undefined, loading: false } });
+      } catch (err) {
+        set((s) => ({ plan: { ...s.plan, error: errText(err), loading: false } }));
+      }
+    },
+    setInstructions: (instructions) => set({ instructions }),
+    setAll(all) {
+      set({ all });
+      void get().loadPlan();
+    },
+
+    async compactNow() {
+      const id = get().selectedId;
+      if (!id || get().run.running) return;
+      const ctl = (compactCtl = new AbortController());
+      const opId = globalThis.crypto.randomUUID();
+      set({ run: { running: true, opId, progress: { phase: 'starting' }, result: undefined, error: undefined } });
+      const off = api.on('compact.progress', (p) => {
+        if (p.opId !== opId || ctl.signal.aborted) return;
+        set((s) => ({ run: { ...s.run, progress: { phase: p.phase, message: p.label, done: p.done, total: p.total } } }));
+      });
+      try {
+        const result = await runCompact(id, { instructions: get().instructions, all: get().all }, { signal: ctl.signal, opId });
+        set({ run: { running: false, opId: undefined, progress: undefined, result, error: undefined } });
+        // The transcript changed: reload everything that shows it.
+        const keepTab = get().tab;
+        set({ selectedId: undefined });
+        get().open(id);
+        set({ tab: keepTab, run: { running: false, opId: undefined, progress: undefined, result, error: undefined } });
+        void get().loadList();
+      } catch (err) {
+        const cancelled = (err as { code?: string }).code === 'cancelled';
+        set({ run: { running: false, opId: undefined, progress: undefined, result: undefined, error: cancelled ? 'Cancelled: the transcript was left unchanged.' : errText(err) } });
+      } finally {
+        off();
+      }
+    },
+    cancelCompact() {
+      compactCtl?.abort();
+    },
+  };
+});
