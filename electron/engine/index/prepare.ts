@@ -4,11 +4,12 @@
  */
 import type { ChunkRow } from './store';
 import type { SourceFile } from './sources';
-import { chunkLines, chunkMarkdown, type ChunkingOptions } from './chunker';
+import { chunkLines, chunkMarkdown, sha256, type ChunkingOptions } from './chunker';
 import { contextLine, dateFromPath, headingsByLine } from './chunk-context';
 import { renderSession } from './session-text';
 
-export type PreparedChunk = Omit<ChunkRow, 'vector'>;
+/** A chunk row before embedding, with the hash of its body (the embedding cache key). */
+export type PreparedChunk = Omit<ChunkRow, 'vector'> & { bodyHash: string };
 
 /** UTC calendar day of a millisecond time. */
 export function dayOf(ms: number): string {
@@ -23,6 +24,10 @@ export function chunkBody(day: string | null, dated: boolean, heading: string | 
 
 /** Chunk a file and attach its context. */
 export function prepareChunks(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions): PreparedChunk[] {
+  return prepareRows(file, text, mtime, chunking).map((c) => ({ ...c, bodyHash: sha256(c.body) }));
+}
+
+function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions): Omit<ChunkRow, 'vector'>[] {
   if (file.source === 'sessions') {
     const { lines, dayByLine } = renderSession(text);
     return chunkLines(lines, chunking).map((c) => {

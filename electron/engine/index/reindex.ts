@@ -30,18 +30,28 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
   const tmp = `${input.indexFile}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const opened = openDatabase(tmp, { loadVec: input.identity.vector === 'vec0' ? input.loadVec : false });
   const { db } = opened;
+  // A temp file is thrown away on any failure, so it needs no crash safety while it is
+  // built: a rollback journal in memory and no fsync per commit (it is synced once at the end).
+  db.pragma('journal_mode = MEMORY');
+  db.pragma('synchronous = OFF');
   let outcome: SyncOutcome;
   try {
     createBaseSchema(db);
     if (input.identity.dims && input.identity.vector !== 'none') createVectorTable(db, input.identity.dims, input.identity.vector);
     const emb = input.embedder;
-    if (emb && fs.existsSync(input.indexFile)) carryCache(db, input.indexFile, emb.provider, emb.model);
+    if (emb && fs.existsSync(input.indexFile)) await carryCache(db, input.indexFile, emb.provider, emb.model, input.signal);
     const store = createStore(db, { model: input.identity.model, vectors: input.identity.vector });
     outcome = await syncFiles({ ...input, db, store });
     writeMeta(db, 'identity', JSON.stringify(input.identity));
     writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
-    db.pragma('wal_checkpoint(TRUNCATE)');
     db.close();
+    // Flush the new file to disk off the main thread before it replaces the old index.
+    const fh = await fs.promises.open(tmp, 'r+');
+    try {
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
   } catch (err) {
     try {
       db.close();
@@ -59,8 +69,11 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
   return outcome;
 }
 
-/** Copy the old index's cached vectors of this provider/model into the new file. */
-function carryCache(db: Db, oldFile: string, provider: string, model: string): void {
+/** Rows copied per step when carrying the cache over (a step stays well under 50 ms). */
+const CARRY_STEP = 1000;
+
+/** Copy the old index's cached vectors of this provider/model into the new file, in steps. */
+async function carryCache(db: Db, oldFile: string, provider: string, model: string, signal?: AbortSignal): Promise<void> {
   try {
     db.prepare('ATTACH DATABASE ? AS old').run(oldFile);
   } catch {
@@ -68,10 +81,26 @@ function carryCache(db: Db, oldFile: string, provider: string, model: string): v
   }
   try {
     const has = db.prepare("SELECT 1 FROM old.sqlite_master WHERE name = 'embedding_cache'").get();
-    if (has) {
-      db.prepare('INSERT OR IGNORE INTO main.embedding_cache SELECT * FROM old.embedding_cache WHERE provider = ? AND model = ?').run(provider, model);
+    if (!has) return;
+    const step = db.prepare(
+      `INSERT OR IGNORE INTO main.embedding_cache (provider, model, hash, dims, embedding, updated_at)
+       SELECT provider, model, hash, dims, embedding, updated_at FROM old.embedding_cache
+       WHERE provider = ? AND model = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+    );
+    const lastOf = db.prepare(
+      'SELECT MAX(rowid) FROM (SELECT rowid FROM old.embedding_cache WHERE provider = ? AND model = ? AND rowid > ? ORDER BY rowid LIMIT ?)',
+    ).pluck();
+    let after = 0;
+    for (;;) {
+      if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+      const last = lastOf.get(provider, model, after, CARRY_STEP) as number | null;
+      if (last === null) break;
+      step.run(provider, model, after, CARRY_STEP);
+      after = last;
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-  } catch {
+  } catch (err) {
+    if ((err as Error).name === 'AbortError') throw err;
     // an old layout: nothing to carry
   } finally {
     db.exec('DETACH DATABASE old');

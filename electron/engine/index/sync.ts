@@ -81,12 +81,12 @@ interface PendingFile {
 async function vectorsFor(input: SyncInput, chunks: readonly PreparedChunk[]): Promise<{ byHash: Map<string, Float32Array>; embedded: number }> {
   const emb = input.embedder;
   if (!emb || chunks.length === 0) return { byHash: new Map(), embedded: 0 };
-  const hashes = [...new Set(chunks.map((c) => sha256(c.body)))];
+  const hashes = [...new Set(chunks.map((c) => c.bodyHash))];
   const byHash = input.store.cacheGet(emb.provider, emb.model, hashes);
   const missing: { hash: string; body: string }[] = [];
   const queued = new Set<string>();
   for (const c of chunks) {
-    const h = sha256(c.body);
+    const h = c.bodyHash;
     if (!byHash.has(h) && !queued.has(h)) {
       queued.add(h);
       missing.push({ hash: h, body: c.body });
@@ -175,7 +175,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     throwIfAborted(signal);
     // One transaction per file (a file is never half-written), yielding between files.
     const writeFile = db.transaction((p: PendingFile) => {
-      const rows: ChunkRow[] = p.chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(sha256(c.body)) ?? null) : null }));
+      const rows: ChunkRow[] = p.chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
       store.replaceFile(p.file, rows);
     });
     for (const p of pending) {

@@ -89,6 +89,7 @@ export function similarityTokens(text: string): string[] {
  * is followed by its unigrams and bigrams separated by spaces, so they become tokens.
  */
 export function ftsIndexText(text: string): string {
+  if (!MAYBE_CJK.test(text)) return text;
   return text.replace(CJK_RUN, (run) => ` ${cjkGrams(run).join(' ')} `);
 }
 
