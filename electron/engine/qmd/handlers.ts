@@ -33,7 +33,8 @@ export function qmdHandlers(ctx: EngineContext): Pick<Handlers, 'qmd.status' | '
         throw new EngineError('bad_request', 'memory.backend is "builtin": set it to "qmd" to use QMD');
       }
       try {
-        await qmdManager(ctx, agentId).maintain();
+        // A manual refresh also re-checks QMD's collection list (someone may have edited it).
+        await qmdManager(ctx, agentId).maintain({ repair: true });
       } catch (err) {
         throw new EngineError('unavailable', `QMD refresh failed: ${(err as Error).message}`);
       }

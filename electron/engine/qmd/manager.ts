@@ -40,6 +40,8 @@ export interface QmdManagerOptions {
   now?: () => number;
   /** Status warnings (ctx.warn). */
   warn?: (message: string) => void;
+  /** False when the config no longer says `memory.backend: "qmd"`: periodic refreshes stop. */
+  active?: () => boolean;
 }
 
 export interface QmdSearchRequest {
@@ -131,6 +133,8 @@ export class QmdManager {
     if (this.timer) clearTimeout(this.timer);
     this.timer = setTimeout(() => {
       this.timer = null;
+      // Switched back to the built-in backend: stay idle until a QMD search starts us again.
+      if (this.o.active && !this.o.active()) return;
       this.maintain().catch(() => {
         // recorded in lastError and warned; the next run is already scheduled
       });
@@ -140,13 +144,14 @@ export class QmdManager {
   }
 
   /**
-   * Export transcripts, repair collections, `qmd update` (+ `qmd embed`). Never two at once:
+   * Export transcripts, repair collections (when the wanted set changed, or `repair`),
+   * `qmd update` (+ `qmd embed`). Never two at once:
    * a call while one runs gets the running one. Schedules the next run (interval on
    * success, backoff on failure).
    */
-  maintain(): Promise<void> {
+  maintain(opts: { repair?: boolean } = {}): Promise<void> {
     if (this.maintenance) return this.maintenance;
-    const run = this.doMaintain().then(
+    const run = this.doMaintain(opts.repair ?? false).then(
       () => {
         this.updateFailures = 0;
         this.maintainedOnce = true;
@@ -185,13 +190,14 @@ export class QmdManager {
     });
   }
 
-  private async doMaintain(): Promise<void> {
+  private async doMaintain(repair: boolean): Promise<void> {
     const s = this.o.settings();
     if (s.sessions.enabled) exportTranscripts(this.o.sessionsDir, this.o.home);
     const wanted = this.o.wanted();
     const key = this.wantedKey(wanted);
     const st = readHomeState(this.o.home);
-    if (st.collectionsKey !== key) {
+    // Checked when the wanted set changes (or on request): listing costs a qmd start per call.
+    if (repair || st.collectionsKey !== key) {
       await this.repairCollections(wanted);
       writeHomeState(this.o.home, { collectionsKey: key });
     }

@@ -41,6 +41,7 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
       env: ctx.deps.env ?? process.env,
       now: () => ctx.now().getTime(),
       warn: (m) => ctx.warn(m),
+      active: () => ctx.config().config.memory.backend === 'qmd',
     });
     map.set(agentId, mgr);
   }
