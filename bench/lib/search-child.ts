@@ -1,0 +1,182 @@
+/**
+ * One corpus size of the search benchmark, run in its own process (bench/search.ts spawns
+ * it) so its peak RSS is its own: full index with the static embedder (throughput and the
+ * longest event-loop stall), incremental reindex of one changed daily note, and search
+ * latency per mode. Prints one JSON line (`RESULT {...}`) for the parent.
+ *
+ * The index is built exactly where and how `cairn search --state-dir <corpus>` expects it
+ * (same config file, embedder factory and sqlite-vec loader), so the parent can time the
+ * CLI on it without a rebuild.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { loadConfig } from '../../electron/engine/config/load';
+import { agentPaths } from '../../electron/engine/config/state-dir';
+import type { MemorySearchSettings } from '../../electron/engine/config/schema';
+import { createEmbedderForSettings } from '../../electron/engine/embed/factory';
+import { staticModelPath } from '../../electron/engine/embed/static';
+import { MemoryIndex } from '../../electron/engine/index/memory-index';
+import type { SearchRequest } from '../../electron/engine/search/service';
+import { sharedStaticModelsDir } from '../../tests/helpers/static-model';
+import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
+
+/** Queries of every kind the search sees: keywords, sentences, exact tokens, CJK. */
+export const LATENCY_QUERIES = [
+  'backup', 'deploy staging', 'what did we decide about the retry logic', 'ECONNREFUSED', 'SQLITE_BUSY on port',
+  'agents.defaults.memorySearch.query.minScore', 'who reviewed the onboarding flow', 'flaky integration test', 'router firmware',
+  'vacation itinerary', 'dentist appointment next week', 'why did latency double under load', 'cloud bill', 'postmortem outage staging cluster',
+  '发布计划', '東京の会議', 'バックアップの設定', '预算审查', 'Kenji packaging', 'Priya security review', 'rewrote the PDF renderer',
+  'HTTP 429 Too Many Requests', '/etc/nginx/sites-enabled/cairn', 'memory flush prompt', 'cache eviction policy', 'tax return documents',
+  'apartment move boxes', 'cycling route', 'how do I keep the state dir plain files', 'grocery list',
+];
+
+export interface Latency {
+  p50: number;
+  p95: number;
+  /** The same percentiles of the process CPU time per search (user + system). */
+  cpuP50: number;
+  cpuP95: number;
+  n: number;
+}
+
+export interface ChildResult {
+  size: CorpusSize;
+  files: number;
+  chunks: number;
+  indexMs: number;
+  chunksPerSec: number;
+  /** Process CPU time of the full index, and chunks per CPU second. */
+  indexCpuMs: number;
+  chunksPerCpuSec: number;
+  stallMs: number;
+  stallProbeMs: number;
+  /** Most process CPU time spent between two probe ticks: the stall on an idle machine. */
+  stallCpuMs: number;
+  incremental: { medianMs: number; maxMs: number; cpuMedianMs: number; runs: number } | null;
+  latency: Record<'fts' | 'vector' | 'hybrid' | 'hybridDecayMmr', Latency>;
+  peakRssMb: number;
+  indexFileMb: number;
+}
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
+}
+
+async function timeSearches(idx: MemoryIndex, extra: Partial<SearchRequest>, rounds: number): Promise<Latency> {
+  for (const q of LATENCY_QUERIES) await idx.search({ query: q, ...extra }); // warm-up (statements, page cache)
+  const samples: number[] = [];
+  const cpu: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    for (const q of LATENCY_QUERIES) {
+      const c = process.cpuUsage();
+      const t = performance.now();
+      await idx.search({ query: q, ...extra });
+      samples.push(performance.now() - t);
+      cpu.push(cpuMs(process.cpuUsage(c)));
+    }
+  }
+  samples.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), cpuP50: percentile(cpu, 0.5), cpuP95: percentile(cpu, 0.95), n: samples.length };
+}
+
+/** Append a line to one daily note, sync, and time it; restore and repeat. */
+async function incremental(idx: MemoryIndex, workspace: string, runs: number): Promise<ChildResult['incremental']> {
+  const days = fs.readdirSync(path.join(workspace, 'memory')).filter((f) => /^\d{4}-\d{2}-\d{2}\.md$/.test(f)).sort();
+  const times: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const file = path.join(workspace, 'memory', days[Math.floor((days.length * (i + 1)) / (runs + 1))]!);
+    const before = fs.readFileSync(file, 'utf8');
+    fs.appendFileSync(file, `\n- Benchmark edit ${i}: moved the standup to 9:30.\n`);
+    const c = process.cpuUsage();
+    const t = performance.now();
+    const res = await idx.sync();
+    times.push(performance.now() - t);
+    cpu.push(cpuMs(process.cpuUsage(c)));
+    if (res.full) throw new Error('incremental sync turned into a full rebuild');
+    fs.writeFileSync(file, before);
+    await idx.sync();
+  }
+  times.sort((a, b) => a - b);
+  cpu.sort((a, b) => a - b);
+  return { medianMs: percentile(times, 0.5), maxMs: times[times.length - 1]!, cpuMedianMs: percentile(cpu, 0.5), runs };
+}
+
+export async function runChild(size: CorpusSize): Promise<ChildResult> {
+  const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
+  const loaded = loadConfig(corpus.dir);
+  const paths = agentPaths(corpus.dir, loaded.config);
+  // The converted word vectors, shared with the test suite (converted once per machine).
+  const link = staticModelPath(paths.modelsDir);
+  if (!fs.existsSync(link)) {
+    fs.mkdirSync(paths.modelsDir, { recursive: true });
+    fs.symlinkSync(staticModelPath(await sharedStaticModelsDir()), link);
+  }
+  const settings: MemorySearchSettings = loaded.config.agents.defaults.memorySearch;
+  const embedder = await createEmbedderForSettings(settings, { modelsDir: paths.modelsDir });
+  if (!embedder || embedder.provider !== 'static') throw new Error(`expected the static embedder, got ${embedder?.id ?? 'none'}`);
+  const roots = { workspace: paths.workspace, sessionsDir: paths.sessionsDir, extraPaths: settings.extraPaths, sources: settings.sources };
+  const open = (s: MemorySearchSettings, withEmbedder = true) =>
+    MemoryIndex.open({ agentId: 'main', indexFile: paths.indexFile, roots, settings: s, embedder: withEmbedder ? embedder : null, now: () => CORPUS_NOW });
+
+  for (const f of [paths.indexFile, `${paths.indexFile}-wal`, `${paths.indexFile}-shm`]) fs.rmSync(f, { force: true });
+  const idx = open(settings);
+  // Two stall probes: the perf_hooks histogram and a 2 ms interval's largest late tick.
+  const hist = monitorEventLoopDelay({ resolution: 5 });
+  // On a loaded machine a late tick is often the OS running someone else: the CPU time this
+  // process used between two ticks is what its own longest synchronous stretch costs.
+  let probeMax = 0;
+  let cpuMax = 0;
+  let lastTick = performance.now();
+  let lastCpu = process.cpuUsage();
+  const probe = setInterval(() => {
+    const now = performance.now();
+    probeMax = Math.max(probeMax, now - lastTick - 2);
+    cpuMax = Math.max(cpuMax, cpuMs(process.cpuUsage(lastCpu)));
+    lastTick = now;
+    lastCpu = process.cpuUsage();
+  }, 2);
+  hist.enable();
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  const built = await idx.sync({ force: true });
+  const indexMs = performance.now() - t0;
+  const indexCpuMs = cpuMs(process.cpuUsage(cpu0));
+  hist.disable();
+  clearInterval(probe);
+
+  const inc = size === '1k' ? null : await incremental(idx, corpus.workspace, 5);
+
+  const rounds = size === '100k' ? 3 : 6;
+  const fts = open(settings, false);
+  const vecOnly = open({ ...settings, query: { ...settings.query, hybrid: { ...settings.query.hybrid, enabled: false } } });
+  const latency = {
+    fts: await timeSearches(fts, {}, rounds),
+    vector: await timeSearches(vecOnly, {}, rounds),
+    hybrid: await timeSearches(idx, {}, rounds),
+    hybridDecayMmr: await timeSearches(idx, { decay: true, mmr: true }, rounds),
+  };
+  for (const i of [fts, vecOnly, idx]) await i.dispose();
+  await embedder.dispose();
+  return {
+    size,
+    files: built.files,
+    chunks: built.chunks,
+    indexMs,
+    chunksPerSec: built.chunks / (indexMs / 1000),
+    indexCpuMs,
+    chunksPerCpuSec: built.chunks / (indexCpuMs / 1000),
+    stallMs: hist.max / 1e6,
+    stallProbeMs: probeMax,
+    stallCpuMs: cpuMax,
+    incremental: inc,
+    latency,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+    indexFileMb: fs.statSync(paths.indexFile).size / 1e6,
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * Memory index and search benchmark (issue 3 item 7), static embedder, on the synthetic
+ * corpora of bench/corpus.ts: index throughput, the longest event-loop stall while
+ * indexing, incremental reindex of one changed file, search latency p50/p95 per mode
+ * (FTS-only, vector-only, hybrid, hybrid+decay+MMR), peak RSS, and the whole-process wall
+ * time of `cairn search --json` on the 10k corpus. Prints Markdown tables with the targets.
+ *
+ *   node --import tsx bench/search.ts            # 1k, 10k and 100k
+ *   node --import tsx bench/search.ts 1k 10k     # only these sizes
+ *
+ * Each size runs in its own child process (peak RSS per size); the CLI is spawned exactly
+ * as a user would (`node bin/cairn.mjs search … --json`).
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CORPUS_SIZES, ensureCorpus, type CorpusSize } from './corpus';
+import { percentile, runChild, type ChildResult } from './lib/search-child';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const root = path.resolve(here, '..');
+
+const ms = (x: number) => (x < 10 ? x.toFixed(2) : x.toFixed(1));
+
+function childMain(size: CorpusSize): void {
+  runChild(size).then(
+    (r) => {
+      console.log(`RESULT ${JSON.stringify(r)}`);
+      process.exit(0);
+    },
+    (err: Error) => {
+      console.error(err.stack ?? err.message);
+      process.exit(1);
+    },
+  );
+}
+
+function spawnChild(size: CorpusSize): ChildResult {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', size], {
+    cwd: root,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'inherit'],
+    maxBuffer: 1 << 24,
+  });
+  const line = r.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+  if (r.status !== 0 || !line) throw new Error(`bench child ${size} failed (exit ${r.status ?? r.signal})`);
+  return JSON.parse(line.slice(7)) as ChildResult;
+}
+
+interface CliTiming {
+  nodeMs: number;
+  versionMs: number;
+  versionCpuMs: number;
+  searchP50: number;
+  searchMax: number;
+  searchCpuP50: number;
+  runs: number;
+  mode: string;
+  bundle: boolean;
+}
+
+const TIME_BIN = '/usr/bin/time';
+
+/** Wall time of a node process, and its CPU time (user + sys) via /usr/bin/time when present. */
+function wall(args: string[]): { ms: number; cpuMs: number; stdout: string } {
+  const timed = fs.existsSync(TIME_BIN);
+  const [cmd, argv] = timed ? [TIME_BIN, ['-f', 'CPU %U %S', process.execPath, ...args]] : [process.execPath, args];
+  const t = performance.now();
+  const r = spawnSync(cmd, argv, { cwd: root, encoding: 'utf8', maxBuffer: 1 << 24 });
+  const elapsed = performance.now() - t;
+  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
+  const m = /CPU ([\d.]+) ([\d.]+)\s*$/.exec(r.stderr);
+  return { ms: elapsed, cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : Number.NaN, stdout: r.stdout };
+}
+
+const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
+
+type Fresh = (root: string) => string | null;
+// bin/cli-bundle.mjs is plain JS without types: imported through a variable specifier.
+const bundleModule = '../bin/cli-bundle.mjs';
+const { freshCliBundle: fresh } = (await import(bundleModule)) as { freshCliBundle: Fresh };
+
+/** Whole-process wall time of `cairn search --json` on an index that is up to date. */
+function timeCli(stateDir: string): CliTiming {
+  const cli = path.join(root, 'bin', 'cairn.mjs');
+  const queries = ['deploy staging', 'ECONNREFUSED', 'what did we decide about the retry logic', '发布计划', 'router firmware', 'cloud bill', 'flaky integration test'];
+  wall([cli, '--version']); // warm the tsx transform cache, like any second run
+  const node = [0, 1, 2].map(() => wall(['-e', '0']).ms);
+  const version = [0, 1, 2].map(() => wall([cli, '--version']));
+  const first = JSON.parse(wall([cli, 'search', 'backup', '--state-dir', stateDir, '--json']).stdout) as { mode: string };
+  const runs = queries.map((q) => wall([cli, 'search', q, '--state-dir', stateDir, '--json']));
+  return {
+    nodeMs: median(node),
+    versionMs: median(version.map((v) => v.ms)),
+    versionCpuMs: median(version.map((v) => v.cpuMs)),
+    searchP50: median(runs.map((r) => r.ms)),
+    searchMax: Math.max(...runs.map((r) => r.ms)),
+    searchCpuP50: median(runs.map((r) => r.cpuMs)),
+    runs: runs.length,
+    mode: first.mode,
+    bundle: fresh(root) !== null,
+  };
+}
+
+function report(results: ChildResult[], cli: CliTiming | null): void {
+  const load = os.loadavg()[0]!;
+  console.log(`Machine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, Node ${process.version}, load average ${load.toFixed(1)} at the end.`);
+  console.log('Wall times on a shared machine include waiting for a core; "CPU" is this process\'s own CPU time (user + sys), close to what the wall time would be on an idle machine.\n');
+  console.log('| corpus | files | chunks | full index (wall / CPU) | chunks/s (wall / CPU) | longest loop stall (histogram / probe / CPU between ticks) | one-file reindex (median wall / max wall / median CPU) | peak RSS | index file |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const r of results) {
+    const i = r.incremental;
+    const inc = i ? `${ms(i.medianMs)} / ${ms(i.maxMs)} / ${ms(i.cpuMedianMs)} ms` : '—';
+    console.log(
+      `| ${r.size} | ${r.files} | ${r.chunks} | ${(r.indexMs / 1000).toFixed(1)} / ${(r.indexCpuMs / 1000).toFixed(1)} s | ${Math.round(r.chunksPerSec)} / ${Math.round(r.chunksPerCpuSec)} | ${ms(r.stallMs)} / ${ms(r.stallProbeMs)} / ${ms(r.stallCpuMs)} ms | ${inc} | ${Math.round(r.peakRssMb)} MB | ${Math.round(r.indexFileMb)} MB |`,
+    );
+  }
+  console.log('\nSearch latency in ms, p50 / p95 wall (p50 / p95 CPU); default maxResults 6, candidateMultiplier 4, 30 queries × rounds:\n');
+  console.log('| corpus | FTS-only | vector-only | hybrid | hybrid + decay + MMR |');
+  console.log('|---|---|---|---|---|');
+  const cell = (x: ChildResult['latency']['fts']) => `${ms(x.p50)} / ${ms(x.p95)} (${ms(x.cpuP50)} / ${ms(x.cpuP95)})`;
+  for (const r of results) {
+    const l = r.latency;
+    console.log(`| ${r.size} | ${cell(l.fts)} | ${cell(l.vector)} | ${cell(l.hybrid)} | ${cell(l.hybridDecayMmr)} |`);
+  }
+  if (cli) {
+    console.log(
+      `\n\`cairn search --json\` whole process on 10k (${cli.runs} queries, mode ${cli.mode}, ${cli.bundle ? 'CLI bundle' : 'tsx from sources'}): wall p50 ${ms(cli.searchP50)} ms (max ${ms(cli.searchMax)}), CPU p50 ${ms(cli.searchCpuP50)} ms; \`cairn --version\` wall ${ms(cli.versionMs)} ms, CPU ${ms(cli.versionCpuMs)} ms; bare \`node -e 0\` wall ${ms(cli.nodeMs)} ms.`,
+    );
+  }
+  console.log('\n| target | wall | CPU | verdict (wall / CPU) |');
+  console.log('|---|---|---|---|');
+  const v = (okWall: boolean, okCpu: boolean) => `${okWall ? 'met' : '**missed**'} / ${okCpu ? 'met' : '**missed**'}`;
+  const by = (s: CorpusSize) => results.find((r) => r.size === s);
+  const big = by('100k') ?? results[results.length - 1]!;
+  const slow = results.reduce((a, b) => (b.chunksPerSec < a.chunksPerSec ? b : a));
+  console.log(`| index ≥ 2,000 chunks/s (slowest size: ${slow.size}) | ${Math.round(slow.chunksPerSec)} | ${Math.round(slow.chunksPerCpuSec)} | ${v(slow.chunksPerSec >= 2000, slow.chunksPerCpuSec >= 2000)} |`);
+  const inc = by('10k')?.incremental;
+  if (inc) console.log(`| one changed file among 10k ≤ 100 ms | ${ms(inc.medianMs)} ms | ${ms(inc.cpuMedianMs)} ms | ${v(inc.medianMs <= 100, inc.cpuMedianMs <= 100)} |`);
+  const f = results.reduce((a, b) => (b.latency.fts.p50 > a.latency.fts.p50 ? b : a));
+  console.log(`| FTS-only p50 ≤ 10 ms (worst size: ${f.size}) | ${ms(f.latency.fts.p50)} ms | ${ms(f.latency.fts.cpuP50)} ms | ${v(f.latency.fts.p50 <= 10, f.latency.fts.cpuP50 <= 10)} |`);
+  const h = big.latency.hybrid;
+  console.log(`| hybrid at ${big.size} p50 ≤ 25 ms | ${ms(h.p50)} ms | ${ms(h.cpuP50)} ms | ${v(h.p50 <= 25, h.cpuP50 <= 25)} |`);
+  console.log(`| hybrid at ${big.size} p95 ≤ 60 ms | ${ms(h.p95)} ms | ${ms(h.cpuP95)} ms | ${v(h.p95 <= 60, h.cpuP95 <= 60)} |`);
+  if (cli) console.log(`| \`cairn search\` on 10k ≤ 400 ms | ${ms(cli.searchP50)} ms | ${ms(cli.searchCpuP50)} ms | ${v(cli.searchP50 <= 400, cli.searchCpuP50 <= 400)} |`);
+  console.log(`| peak RSS at ${big.size} ≤ 400 MB | ${Math.round(big.peakRssMb)} MB | — | ${big.peakRssMb <= 400 ? 'met' : '**missed**'} |`);
+  const st = results.reduce((a, b) => (b.stallMs > a.stallMs ? b : a));
+  const stCpu = Math.max(...results.map((r) => r.stallCpuMs));
+  console.log(`| no event-loop stall > 50 ms while indexing | ${ms(st.stallMs)} ms | ${ms(stCpu)} ms | ${v(st.stallMs <= 50, stCpu <= 50)} |`);
+}
+
+const argv = process.argv.slice(2);
+if (argv[0] === '--child') {
+  childMain(argv[1] as CorpusSize);
+} else {
+  const sizes = argv.filter((a): a is CorpusSize => (CORPUS_SIZES as string[]).includes(a));
+  const results: ChildResult[] = [];
+  for (const size of sizes.length ? sizes : CORPUS_SIZES) {
+    await ensureCorpus(size, { log: (m) => console.error(m) });
+    console.error(`bench/search: ${size} …`);
+    results.push(spawnChild(size));
+  }
+  const ten = results.find((r) => r.size === '10k');
+  const cli = ten ? timeCli((await ensureCorpus('10k')).dir) : null;
+  report(results, cli);
+}
