@@ -22,7 +22,8 @@ export function register(program: Command, rt: CliRuntime): void {
       const reg = memoryRegistry(engine.ctx);
       const bar = rt.progress('indexing', o);
       const off = engine.events.on('index.progress', (p) => {
-        if (p.chunksTotal > 0) bar.update(p.chunksDone, p.chunksTotal, `${p.filesDone}/${p.filesTotal} files`);
+        // Files to index are known up front; chunks are counted as files are read.
+        if (p.filesTotal > 0) bar.update(p.filesDone, p.filesTotal, `${p.chunksDone} chunks`);
       });
       let r;
       try {

@@ -116,6 +116,7 @@ export class MemoryRegistry {
         warn: (m) => this.ctx.warn(m),
         now: () => this.ctx.now(),
       });
+      this.ctx.events.emit('db.ready', { agentId });
       return { key, index, embedder, roots };
     })();
     this.entries.set(agentId, made);
