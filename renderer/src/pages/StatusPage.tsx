@@ -2,6 +2,7 @@
 import { useEffect } from 'react';
 import { useApp } from '../stores/app';
 import { api } from '../api';
+import { IndexStatusView } from '../components/IndexStatusView';
 
 export function StatusPage() {
   const status = useApp((s) => s.status);
@@ -46,6 +47,8 @@ export function StatusPage() {
             <dt>Version</dt>
             <dd>{status.version}</dd>
           </dl>
+          <h2>Memory index</h2>
+          <IndexStatusView actions={false} />
           <h2>Checks</h2>
           <ul className="checks" aria-label="Checks">
             {status.checks.map((c) => (

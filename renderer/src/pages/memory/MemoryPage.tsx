@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { useApp } from '../../stores/app';
 import { parseMemoryHash, useMemory } from '../../stores/memory';
+import { useStateInfo } from '../../stores/state';
 import { FileList } from './FileList';
 import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
@@ -25,8 +26,8 @@ export function MemoryPage() {
   const range = useMemory((s) => s.range);
   const editing = useMemory((s) => s.editing);
   const startEdit = useMemory((s) => s.startEdit);
-  const status = useApp((s) => s.status);
-  const writable = status?.writable ?? false;
+  const info = useStateInfo((s) => s.info);
+  const writable = info?.writable ?? false;
   const go = useApp((s) => s.go);
   const [mode, setMode] = useState<'rendered' | 'source'>('rendered');
 
@@ -38,6 +39,7 @@ export function MemoryPage() {
       void open(loc.path ? loc : { path: 'MEMORY.md', range: undefined });
     };
     void loadList();
+    void useStateInfo.getState().load();
     sync();
     window.addEventListener('hashchange', sync);
     const off = api.on('memory.changed', (e) => onChanged(e.paths));
@@ -51,7 +53,7 @@ export function MemoryPage() {
     <section className="page mem-page" aria-labelledby="memory-title">
       <header className="page-header">
         <h1 id="memory-title">Memory</h1>
-        {status && !writable && (
+        {info && !writable && (
           <span className="mem-ro" role="note">
             Read-only —{' '}
             <button type="button" className="link" onClick={() => go('settings')}>

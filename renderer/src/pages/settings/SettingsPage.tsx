@@ -10,6 +10,8 @@ import { ConfigField } from './ConfigField';
 import { sectionsOf, type JsonSchema } from './schema-fields';
 import { StatePanel } from './StatePanel';
 import { IndexPanel } from './IndexPanel';
+import { ModelPanel } from './ModelPanel';
+import { EmbedderPanel } from './EmbedderPanel';
 import './settings.css';
 
 export function SettingsPage() {
@@ -41,6 +43,8 @@ export function SettingsPage() {
       )}
       <StatePanel />
       <IndexPanel />
+      <EmbedderPanel />
+      <ModelPanel />
       <h2>Configuration</h2>
       {view && (
         <p className="muted">

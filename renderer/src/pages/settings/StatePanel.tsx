@@ -1,19 +1,24 @@
 /** The state directory and the read-only switch (`state.setWritable`). */
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api } from '../../api';
 import { useApp } from '../../stores/app';
+import { useStateInfo } from '../../stores/state';
 
 export function StatePanel() {
-  const status = useApp((s) => s.status);
+  const info = useStateInfo((s) => s.info);
   const [error, setError] = useState<string | undefined>();
   const [busy, setBusy] = useState(false);
-  if (!status) return <p className="muted">Reading the state directory…</p>;
+  useEffect(() => {
+    void useStateInfo.getState().load();
+  }, []);
+  if (!info) return <p className="muted">Reading the state directory…</p>;
 
   async function toggle(writable: boolean) {
     setBusy(true);
     try {
       const next = await api['state.setWritable']({ writable });
       useApp.setState({ status: next });
+      useStateInfo.getState().set({ stateDir: next.stateDir, writable: next.writable, createdBy: next.createdBy });
       setError(undefined);
     } catch (err) {
       setError((err as Error).message);
@@ -26,15 +31,15 @@ export function StatePanel() {
     <section className="panel" aria-labelledby="state-title">
       <h2 id="state-title">State directory</h2>
       <p>
-        <code data-testid="settings-state-dir">{status.stateDir}</code>{' '}
-        <span className="muted">({status.createdBy === 'cairn' ? 'created by Cairn' : 'not created by Cairn'})</span>
+        <code data-testid="settings-state-dir">{info.stateDir}</code>{' '}
+        <span className="muted">({info.createdBy === 'cairn' ? 'created by Cairn' : 'not created by Cairn'})</span>
       </p>
       <label className="switch">
-        <input type="checkbox" checked={status.writable} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
+        <input type="checkbox" checked={info.writable} disabled={busy} onChange={(e) => void toggle(e.target.checked)} />
         Allow Cairn to write memory files and transcripts
       </label>
       <p className="muted">
-        {status.writable
+        {info.writable
           ? 'Writable: memory edits, compaction and memory flushes change files in this directory.'
           : 'Read-only: nothing in this directory is changed; turn writing on to edit memory or compact sessions.'}
       </p>

@@ -1,0 +1,165 @@
+/**
+ * The chat model set-up: what `cairn.llm` describes (llm.status), a test-connection button
+ * (llm.test: one tiny request), and for a local model the download of `cairn.llm.modelUri`
+ * with a progress bar and Cancel (llm.download + llm.downloadProgress). The keys themselves
+ * are edited in the generated "Model" section below.
+ */
+import { useEffect, useRef, useState } from 'react';
+import type { LlmDownloadProgress, LlmStatus, LlmTestResult } from '../../../../shared/types/llm';
+import { api } from '../../api';
+
+function mb(n: number): string {
+  return `${(n / 1024 / 1024).toFixed(1)} MB`;
+}
+
+export function ModelPanel() {
+  const [status, setStatus] = useState<LlmStatus | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [test, setTest] = useState<LlmTestResult | undefined>();
+  const [testing, setTesting] = useState(false);
+  const [progress, setProgress] = useState<LlmDownloadProgress | undefined>();
+  const [downloading, setDownloading] = useState(false);
+  const [dlMessage, setDlMessage] = useState<string | undefined>();
+  const ctl = useRef<AbortController | undefined>(undefined);
+  const opId = useRef<string | undefined>(undefined);
+
+  async function load() {
+    try {
+      setStatus(await api['llm.status']({}));
+      setError(undefined);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  }
+
+  useEffect(() => {
+    void load();
+    const offs = [
+      api.on('config.changed', () => {
+        setTest(undefined);
+        void load();
+      }),
+      api.on('llm.downloadProgress', (p) => {
+        if (!p.opId || p.opId === opId.current) setProgress(p);
+      }),
+    ];
+    return () => {
+      offs.forEach((off) => off());
+      ctl.current?.abort();
+    };
+  }, []);
+
+  async function runTest() {
+    setTesting(true);
+    setTest(undefined);
+    try {
+      setTest(await api['llm.test']({}));
+    } catch (err) {
+      setTest({ ok: false, message: (err as Error).message, latencyMs: 0, provider: (status?.provider ?? 'none') as LlmTestResult['provider'] });
+    } finally {
+      setTesting(false);
+    }
+  }
+
+  async function download() {
+    const c = new AbortController();
+    ctl.current = c;
+    opId.current = globalThis.crypto.randomUUID();
+    setDownloading(true);
+    setProgress(undefined);
+    setDlMessage(undefined);
+    try {
+      const res = await api['llm.download']({}, { signal: c.signal, opId: opId.current });
+      setDlMessage(`Downloaded to ${res.path}`);
+    } catch (err) {
+      const e = err as Error & { code?: string };
+      setDlMessage(e.code === 'cancelled' ? 'Download cancelled; nothing was kept.' : `Download failed: ${e.message}`);
+    } finally {
+      setDownloading(false);
+      void load();
+    }
+  }
+
+  const file = status?.modelFile;
+  return (
+    <section className="panel" aria-labelledby="model-title">
+      <h2 id="model-title">Chat model</h2>
+      {error && (
+        <p role="alert" className="error">
+          Could not read the model status: {error}
+        </p>
+      )}
+      {status && (
+        <dl className="facts" data-testid="llm-status">
+          <dt>Provider</dt>
+          <dd>{status.provider === 'none' ? 'none: no model configured (compaction falls back to the deterministic extract)' : status.provider}</dd>
+          {status.model && (
+            <>
+              <dt>Model</dt>
+              <dd>{status.model}</dd>
+            </>
+          )}
+          {status.baseUrl && (
+            <>
+              <dt>Endpoint</dt>
+              <dd>{status.baseUrl}</dd>
+            </>
+          )}
+          {status.keySource && status.provider !== 'llama' && status.provider !== 'none' && (
+            <>
+              <dt>API key</dt>
+              <dd>{status.keySource === 'env' ? `from ${status.keyEnv ?? 'the environment'}` : status.keySource === 'config' ? 'from cairn.json' : `none (set cairn.llm.apiKey or ${status.keyEnv ?? 'the env var'})`}</dd>
+            </>
+          )}
+          {status.contextWindow !== undefined && (
+            <>
+              <dt>Context window</dt>
+              <dd>{status.contextWindow.toLocaleString()} tokens</dd>
+            </>
+          )}
+          {file && (
+            <>
+              <dt>Model file</dt>
+              <dd>
+                {file.path ?? file.uri ?? '(none)'} — {file.exists ? `present${file.sizeBytes ? `, ${mb(file.sizeBytes)}` : ''}` : 'not downloaded'}
+              </dd>
+            </>
+          )}
+        </dl>
+      )}
+      {status?.problem && <p className="warning">{status.problem}</p>}
+      <p className="muted">
+        Choose the provider below in “Model”: <code>openai</code> (any OpenAI-compatible endpoint: set baseUrl), <code>anthropic</code>, or{' '}
+        <code>llama</code> with a local GGUF file path (modelPath) or an <code>hf:</code> URI to download (modelUri).
+      </p>
+      <div className="row">
+        <button type="button" onClick={() => void runTest()} disabled={testing || !status || status.provider === 'none'}>
+          {testing ? 'Testing…' : 'Test connection'}
+        </button>
+        {status?.provider === 'llama' && file?.uri && !file.exists && (
+          <button type="button" onClick={() => void download()} disabled={downloading}>
+            Download model
+          </button>
+        )}
+        {downloading && (
+          <button type="button" onClick={() => ctl.current?.abort()}>
+            Cancel download
+          </button>
+        )}
+      </div>
+      {downloading && (
+        <div className="sync-progress">
+          <progress max={progress?.totalBytes || 1} value={progress?.downloadedBytes ?? 0} aria-label="Model download progress" />
+          <span className="muted">{progress ? `${mb(progress.downloadedBytes)} of ${progress.totalBytes ? mb(progress.totalBytes) : '?'}` : 'starting…'}</span>
+        </div>
+      )}
+      {dlMessage && <p role="status">{dlMessage}</p>}
+      {test && (
+        <p role="status" className={test.ok ? 'ok-text' : 'error'} data-testid="llm-test-result">
+          {test.ok ? `Connected in ${test.latencyMs} ms: ` : 'Connection failed: '}
+          {test.message}
+        </p>
+      )}
+    </section>
+  );
+}
