@@ -50,7 +50,7 @@ export function queryTerms(query: string): string[][] {
       if (w.length === 0) continue;
       // Inner punctuation makes an exact token (key path, IP, error string): keep it whole.
       if (w.length > 1 && /[\p{L}\p{N}][^\s\p{L}\p{N}]+[\p{L}\p{N}]/u.test(part.text)) add(w);
-      else for (const x of w) (STOP_WORDS.has(x) ? add([x], stopped) : add([x]));
+      else for (const x of w) add([x], STOP_WORDS.has(x) ? stopped : terms);
     }
   }
   // A query of only stop words ("what was it") still searches them rather than nothing.
