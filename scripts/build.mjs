@@ -25,4 +25,9 @@ if (!only || only === 'electron') {
   await esbuild({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist/electron/main.cjs') });
   await esbuild({ ...common, entryPoints: [path.join(root, 'electron/preload/preload.ts')], outfile: path.join(root, 'dist/electron/preload.cjs') });
 }
+if (!only || only === 'cli') {
+  // The CLI bundle bin/cairn.mjs runs while fresh (scripts/build-cli.mjs).
+  const { buildCli } = await import('./build-cli.mjs');
+  await buildCli(root);
+}
 console.log('cairn: build done');
