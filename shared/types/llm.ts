@@ -31,6 +31,8 @@ export interface LlmTestResult {
   model?: string;
   /** The error's class (AuthError, ContextOverflowError, LlmHttpError, LocalModelError…). */
   errorKind?: string;
+  /** The context window the model reported or the server was probed for. */
+  contextWindow?: number;
 }
 
 export interface LlmDownloadProgress {

@@ -195,4 +195,42 @@ describe('OpenAI-compatible client', () => {
     expect(msgs.map((m) => m.role)).toEqual(['user', 'assistant', 'tool', 'user']);
     expect(history).toHaveLength(4);
   });
+
+  describe('context window probe (local servers)', () => {
+    const nf = { status: 404, json: { error: 'not found' } };
+    it('reads llama.cpp /props n_ctx', async () => {
+      const fx = await startFixture([{ status: 200, json: { default_generation_settings: { n_ctx: 8192 }, total_slots: 1 } }]);
+      const { llm } = client(fx.url);
+      expect(llm.contextWindow).toBeUndefined();
+      await llm.load();
+      expect(llm.contextWindow).toBe(8192);
+      expect(fx.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /props']);
+    });
+    it('reads vLLM max_model_len from /v1/models', async () => {
+      const fx = await startFixture([nf, { status: 200, json: { object: 'list', data: [{ id: 'other', max_model_len: 1 }, { id: 'qwen3:8b', object: 'model', max_model_len: 32768 }] } }]);
+      const { llm } = client(fx.url);
+      await llm.load();
+      expect(llm.contextWindow).toBe(32768);
+    });
+    it("reads Ollama's num_ctx from /api/show, and probes only once when nothing answers", async () => {
+      const fx = await startFixture([nf, { status: 200, json: { object: 'list', data: [{ id: 'qwen3:8b', object: 'model', owned_by: 'library' }] } }, nf, { status: 200, json: { parameters: 'stop "<|im_end|>"\nnum_ctx 16384', model_info: { 'qwen3.context_length': 40960 } } }]);
+      const { llm } = client(fx.url);
+      await llm.load();
+      expect(llm.contextWindow).toBe(16384);
+      expect(fx.requests.at(-1)).toMatchObject({ method: 'POST', url: '/api/show', body: { model: 'qwen3:8b' } });
+      const fx2 = await startFixture([nf, nf, nf, nf]);
+      const other = client(fx2.url).llm;
+      await other.load();
+      await other.load();
+      expect(other.contextWindow).toBeUndefined();
+      expect(fx2.requests).toHaveLength(4);
+    });
+    it('does not probe when the window is configured or the host is api.openai.com', async () => {
+      const fx = await startFixture([]);
+      const { llm } = client(fx.url, { contextWindow: 4096 });
+      await llm.load();
+      expect(llm.contextWindow).toBe(4096);
+      expect(fx.requests).toHaveLength(0);
+    });
+  });
 });

@@ -22,6 +22,15 @@ export function llmStatus(ctx: EngineContext): LlmStatus {
     const llm = engineLlm(ctx);
     if (llm) return { provider: llm.provider, model: llm.model, configured: true, ...(llm.contextWindow ? { contextWindow: llm.contextWindow } : {}) };
   }
+  if (status.configured && !status.contextWindow) {
+    // What a built model knows (a probed server, a loaded local context, a known hosted model).
+    try {
+      const cw = engineLlm(ctx)?.contextWindow;
+      if (cw) status.contextWindow = cw;
+    } catch {
+      // misconfigured: the status already says why
+    }
+  }
   return status;
 }
 
@@ -46,9 +55,12 @@ export async function testLlm(ctx: EngineContext, signal?: AbortSignal): Promise
   }
   if (!llm) return fail(new Error(llmStatus(ctx).problem ?? 'no chat model configured'));
   try {
+    // Loads a local model / probes a local server's context size first, as a chat would.
+    await (llm as { load?: (s?: AbortSignal) => Promise<unknown> }).load?.(signal);
     const res = await llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word: pong' }], maxTokens: 16, temperature: 0, signal });
     const text = textOf(res.message.content.filter((b) => b.type === 'text') as { type: string; text: string }[]).trim();
-    return { ok: true, message: text ? text.slice(0, 200) : '(empty reply)', latencyMs: Date.now() - started, provider, model: llm.model };
+    const cw = llm.contextWindow;
+    return { ok: true, message: text ? text.slice(0, 200) : '(empty reply)', latencyMs: Date.now() - started, provider, model: llm.model, ...(cw ? { contextWindow: cw } : {}) };
   } catch (err) {
     if (signal?.aborted) throw err;
     return fail(err, llm.model);

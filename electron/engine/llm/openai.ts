@@ -11,6 +11,7 @@ import { abortError, LlmHttpError, streamError, type ErrorContext } from './erro
 import { postJson, type HttpDeps, type RetryPolicy } from './http';
 import { readSse } from './sse';
 import { mapFinishReason, parseArguments, toOpenAiMessages, toOpenAiTools } from './openai-convert';
+import { probeContextWindow } from './openai-probe';
 
 export interface OpenAiOptions {
   /** Server root, with or without a trailing `/v1` (e.g. `http://127.0.0.1:11434`). */
@@ -70,6 +71,7 @@ export class OpenAiCompatibleLlm implements LLM {
   contextWindow: number | undefined;
   private readonly errorContext: ErrorContext;
   private includeUsage = true;
+  private probed: Promise<void> | undefined;
 
   constructor(private readonly opts: OpenAiOptions) {
     this.provider = opts.provider ?? 'openai';
@@ -209,6 +211,23 @@ export class OpenAiCompatibleLlm implements LLM {
     const stopReason = mapFinishReason(finish, calls.length > 0);
     const message: AssistantMessage = { role: 'assistant', content, provider: this.provider, model: this.model, usage, stopReason, timestamp: Date.now() };
     return { message, usage, stopReason };
+  }
+
+  /**
+   * Learn the server's context window when it was not configured (local servers; see
+   * openai-probe.ts). Called by the turn loop before its first call; best effort, once.
+   */
+  load(signal?: AbortSignal): Promise<void> {
+    if (this.contextWindow !== undefined || /api\.openai\.com/.test(this.opts.baseUrl)) return Promise.resolve();
+    this.probed ??= probeContextWindow(this.opts.baseUrl, this.model, {
+      ...(signal ? { signal } : {}),
+      ...(this.opts.deps?.fetch ? { fetch: this.opts.deps.fetch } : {}),
+      headers: this.opts.apiKey ? { authorization: `Bearer ${this.opts.apiKey}` } : {},
+    }).then((n) => {
+      // Unknown stays unknown for this instance: no re-probing on every turn.
+      if (n !== undefined && this.contextWindow === undefined) this.contextWindow = n;
+    });
+    return this.probed;
   }
 
   async dispose(): Promise<void> {
