@@ -4,6 +4,7 @@
  * `compaction` entry atomically, update sessions.json. Nothing is written until the summary
  * is ready: a failed or cancelled compaction leaves the transcript byte-identical.
  */
+import fs from 'node:fs';
 import type { CompactionSettings } from '../config/schema';
 import type { LLM } from '../llm/types';
 import { readTranscript } from '../transcript/read';
@@ -43,6 +44,11 @@ export interface CompactOptions {
   sessionIndex?: { file: string; sessionId: string } | undefined;
   /** Write a checkpoint copy first (default true). */
   checkpoint?: boolean;
+  /**
+   * The transcript as already parsed by the caller (the turn loop has it); used when its size
+   * still matches the file, which saves reading and parsing it again.
+   */
+  transcript?: Transcript | undefined;
 }
 
 export type CompactResult =
@@ -125,7 +131,7 @@ export async function compact(opts: CompactOptions): Promise<CompactResult> {
   const now = opts.now ?? (() => new Date());
   opts.signal?.throwIfAborted();
   opts.onProgress?.({ phase: 'plan', done: 0, total: 1, label: 'planning' });
-  const t: Transcript = readTranscript(opts.file);
+  const t: Transcript = opts.transcript && opts.transcript.file === opts.file && opts.transcript.bytes === fs.statSync(opts.file).size ? opts.transcript : readTranscript(opts.file);
   const expect = prefixFingerprint(opts.file, t.bytes);
   const plan = planCompaction(t, {
     settings: opts.settings,

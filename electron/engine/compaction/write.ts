@@ -36,16 +36,25 @@ export function listCheckpoints(file: string): string[] {
     .map((x) => x.p);
 }
 
-/** Copy `file` to a new checkpoint (atomically) and drop the oldest beyond `keep`. */
+/**
+ * Keep the current bytes of `file` as a checkpoint and drop the oldest beyond `keep`.
+ * The compaction replaces `file` by a new inode (rename), so the old inode is never written
+ * again: a hard link to it is an exact copy at no cost. Where links are not possible (some
+ * file systems), the file is copied.
+ */
 export function writeCheckpoint(file: string, keep = KEEP_CHECKPOINTS): string {
   const target = `${file}.checkpoint.${crypto.randomUUID()}.jsonl`;
-  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
   try {
-    fs.copyFileSync(file, tmp);
-    fs.renameSync(tmp, target);
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
+    fs.linkSync(file, target);
+  } catch {
+    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+    try {
+      fs.copyFileSync(file, tmp);
+      fs.renameSync(tmp, target);
+    } catch (err) {
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
   }
   const all = listCheckpoints(file).filter((p) => p !== target);
   for (const old of all.slice(0, Math.max(0, all.length - (keep - 1)))) fs.rmSync(old, { force: true });
