@@ -60,6 +60,8 @@ export interface QmdEngine {
   advance(ms: number): void;
   /** Rewrite cairn.json's memory.qmd (merged over the options) and reload. */
   setQmd(patch: Record<string, unknown>): void;
+  /** Rewrite cairn.json's memory.backend and reload. */
+  setBackend(backend: 'builtin' | 'qmd'): void;
 }
 
 export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
@@ -68,8 +70,8 @@ export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
   const engine = createEngine({ stateDir, deps: { createEmbedder: async () => null, now: () => new Date(now) } });
   engines.push(engine);
   let qmd: Record<string, unknown> = { command: opts.command, ...opts.qmd };
-  const writeConfig = () =>
-    fs.writeFileSync(path.join(stateDir, 'cairn.json'), JSON.stringify({ memory: { backend: opts.backend ?? 'qmd', qmd } }));
+  let backend = opts.backend ?? 'qmd';
+  const writeConfig = () => fs.writeFileSync(path.join(stateDir, 'cairn.json'), JSON.stringify({ memory: { backend, qmd } }));
   writeTree(stateDir, { ...MEMORY_FILES, ...opts.extraFiles });
   writeConfig();
   engine.ctx.reloadConfig();
@@ -82,6 +84,11 @@ export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
     },
     setQmd(patch) {
       qmd = { ...qmd, ...patch };
+      writeConfig();
+      engine.ctx.reloadConfig();
+    },
+    setBackend(b) {
+      backend = b;
       writeConfig();
       engine.ctx.reloadConfig();
     },

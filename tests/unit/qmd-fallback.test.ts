@@ -148,6 +148,20 @@ describe('QMD refresh loop', () => {
     expect(fake.calls().filter((c) => c.startsWith('collection --index cairn add'))).toHaveLength(2);
   });
 
+  it('qmd.update refreshes now and re-checks the collection list; refused for the builtin backend', async () => {
+    const fake = fakeQmd('empty');
+    const { api, setBackend } = startQmdEngine({ command: fake.command });
+    await api['search.query']({ query: 'Alfama' });
+    const lists = () => fake.calls().filter((c) => c === 'collection --index cairn list --json').length;
+    expect(lists()).toBe(1);
+    const status = await api['qmd.update']({});
+    expect(lists()).toBe(2);
+    expect(status).toMatchObject({ backend: 'qmd', searchMode: 'search', agent: { updating: false, lastError: null } });
+    expect(fake.calls().filter((c) => c === 'update --index cairn')).toHaveLength(2);
+    setBackend('builtin');
+    await expect(api['qmd.update']({})).rejects.toThrow(/memory.backend is "builtin"/);
+  });
+
   it('a failing refresh is reported with its backoff, in qmd.update and in Status', async () => {
     const missing = path.join(tmpDir('cairn-nobin-'), 'qmd');
     const { api, engine } = startQmdEngine({ command: missing });

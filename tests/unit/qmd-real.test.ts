@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../electron/engine/app/doctor';
 import { exportSessions } from '../../electron/engine/qmd/backend';
 import { qmdEnv, qmdHome } from '../../electron/engine/qmd/home';
+import { qmdManager } from '../../electron/engine/qmd/registry';
 import { ensureRealQmd } from '../helpers/qmd';
 import { startQmdEngine, transcript } from '../helpers/qmd-engine';
 import { tmpDir, writeTree } from '../helpers/tmp';
@@ -90,10 +91,8 @@ describe.skipIf(Boolean(skip))(`real qmd (${'skip' in real ? 'skipped' : real.ve
     expect(hit.snippet).toContain('User: Please remember the gate code 4471 for the flat in Lisbon.');
     expect(hit.snippet).toContain('Assistant: Noted: the gate code is 4471.');
     // Tool output and thinking are not exported; the pasted key is redacted.
-    expect((await api['search.query']({ query: 'zebra', source: 'sessions' })).results).toEqual([]);
-    expect((await api['search.query']({ query: 'platypus', source: 'sessions' })).results).toEqual([]);
     const exported = fs.readFileSync(path.join(qmdHome(stateDir, 'main').sessionsDir, 's-lisbon.md'), 'utf8');
-    expect(exported).not.toContain('sk-abcdefghijklmnopqrstuvwx1234');
+    expect(exported).not.toMatch(/zebra|platypus|sk-abcdefghijklmnopqrstuvwx1234/);
     expect(exported).toContain('[REDACTED]');
 
     // A new turn: exportSessions writes it and refreshes QMD; the next search finds it.
@@ -103,7 +102,8 @@ describe.skipIf(Boolean(skip))(`real qmd (${'skip' in real ? 'skipped' : real.ve
     );
     expect(exportSessions(engine.ctx, 'main')).toEqual({ written: 1, removed: 0, unchanged: 0 });
     expect(exportSessions(engine.ctx, 'main')).toEqual({ written: 0, removed: 0, unchanged: 1 });
-    await api['qmd.update']({});
+    // The export started a refresh in the background; maintain() hands back that same run.
+    await qmdManager(engine.ctx, 'main').maintain();
     const ferry = await api['search.query']({ query: 'Cacilhas ferry' });
     const f = ferry.results[0]!;
     expect(f.path).toBe('sessions/s-lisbon.jsonl');
