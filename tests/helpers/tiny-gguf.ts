@@ -137,6 +137,10 @@ export async function tinyGgufPath(): Promise<string> {
     async () => {
       const vectors = new StaticModel(fs.readFileSync(staticModelPath(modelsDir)));
       writeFileAtomicSync(file, buildTinyBertGguf(vectors));
+      // Drop models built by older versions of this generator.
+      for (const f of fs.readdirSync(TEST_CACHE_DIR)) {
+        if (/^tiny-glove-bert-[0-9a-f]+\.gguf$/.test(f) && f !== path.basename(file)) fs.rmSync(path.join(TEST_CACHE_DIR, f), { force: true });
+      }
     },
   );
   return file;

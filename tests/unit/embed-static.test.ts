@@ -74,6 +74,10 @@ describe('static model conversion', () => {
 describe('tokenizer', () => {
   it('lowercases, keeps Unicode words and inner joiners, and knows stop words', () => {
     expect(wordTokens('The Café’s e-mail, naïve U.S. résumé 42!')).toEqual(['the', "café's", 'e-mail', 'naïve', 'u.s', 'résumé', '42']);
+    expect(wordTokens("rock-'n'-roll -dash- end. 'quoted' o’neill")).toEqual(['rock', 'n', 'roll', 'dash', 'end', 'quoted', "o'neill"]);
+    // Astral letters (surrogate pairs) stay whole; emoji are not words; CJK runs are one token.
+    expect(wordTokens('𝒳yz 😀 naïve𝒳 日本語テキスト 中文')).toEqual(['𝒳yz', 'naïve𝒳', '日本語テキスト', '中文']);
+    expect(wordTokens('')).toEqual([]);
     expect(isStopWord('the')).toBe(true);
     expect(isStopWord('not')).toBe(false);
   });

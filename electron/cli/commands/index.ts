@@ -9,6 +9,7 @@ import { register as get } from './get';
 import { register as mcp } from './mcp';
 import { register as chat } from './chat';
 import { register as llm } from './llm';
+import { register as models } from './models';
 import { register as sessions } from './sessions';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
@@ -19,6 +20,7 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   mcp,
   chat,
   llm,
+  models,
   sessions,
   serve,
 ];
