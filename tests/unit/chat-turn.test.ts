@@ -9,7 +9,7 @@ import { readSessionIndex } from '../../electron/engine/transcript/sessions-inde
 import { ContextOverflowError } from '../../electron/engine/llm/types';
 import type { ChatEvent } from '../../shared/types/chat';
 import type { Message } from '../../shared/types/messages';
-import { ScriptedLlm, isFlushRequest, isSummaryRequest, type Handler } from '../helpers/scripted-llm';
+import { ScriptedLlm, isFlushRequest, isSummaryRequest } from '../helpers/scripted-llm';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const T0 = Date.parse('2026-11-30T09:00:00Z');
@@ -61,8 +61,11 @@ function setup(files: Record<string, string> = {}, settings: { compaction?: Reco
   };
 }
 
+/** A transcript line as the tests read it (loosely typed on purpose: it is JSON from disk). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type Line = Record<string, any>;
 /** The transcript's lines as objects (header first). */
-const lines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+const lines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
 const roles = (file: string) => lines(file).slice(1).map((e) => (e.type === 'message' ? e.message.role : e.type === 'custom' ? `custom:${e.customType}` : e.type));
 
 describe('assistant turn loop', () => {
