@@ -1,0 +1,58 @@
+// `npm run demo`: a living sample of Cairn. Creates a fresh state dir (default
+// <os tmpdir>/cairn-demo, or $CAIRN_DEMO_DIR) with a month of daily notes ending today,
+// MEMORY.md, notes, and four sessions with tool use (one compacted twice), indexes memory
+// and sessions, then opens it like `npm start` does (Electron, or serve + Chromium app mode).
+//   npm run demo                 fresh sample, then open
+//   npm run demo -- --no-open    only create it and print where it is
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { register } from 'tsx/esm/api';
+
+register();
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const args = process.argv.slice(2);
+const stateDir = path.resolve(process.env.CAIRN_DEMO_DIR ?? path.join(os.tmpdir(), 'cairn-demo'));
+
+// Only ever replace a directory this script made (it leaves a marker file), never user data.
+const MARK = '.cairn-demo';
+if (fs.existsSync(stateDir)) {
+  if (!fs.existsSync(path.join(stateDir, MARK))) {
+    console.error(`${stateDir} exists and was not made by npm run demo; set CAIRN_DEMO_DIR to another path.`);
+    process.exit(1);
+  }
+  fs.rmSync(stateDir, { recursive: true, force: true });
+}
+fs.mkdirSync(stateDir, { recursive: true });
+
+const now = new Date();
+const { seedSessions } = await import('../tests/helpers/seed-sessions.ts');
+const { seedMemory } = await import('../tests/helpers/seed-memory.ts');
+const sessions = seedSessions(stateDir, { now });
+const memory = seedMemory(stateDir, { now });
+fs.writeFileSync(path.join(stateDir, MARK), 'made by npm run demo; removed and re-created on the next run\n');
+// Search sessions too, so results show both source badges.
+fs.writeFileSync(path.join(stateDir, 'cairn.json'), `${JSON.stringify({ agents: { defaults: { memorySearch: { sources: ['memory', 'sessions'] } } } }, null, 2)}\n`);
+
+console.log(`Cairn demo state dir: ${stateDir}`);
+console.log(`  ${memory.files.length} memory files (daily notes ${memory.days[0]} … ${memory.days.at(-1)}), ${sessions.sessions.length} sessions:`);
+for (const s of sessions.sessions) console.log(`  - ${s.title} (${s.entries} entries)${s === sessions.compacted ? ', compacted' : ''}`);
+
+// Build the index now so the first search is instant (the static word vectors are converted once).
+const { createEngine } = await import('../electron/engine/engine.ts');
+const engine = createEngine({ stateDir });
+const res = await engine.dispatcher.dispatch('index.sync', {});
+console.log(res.ok ? `  index: ${res.value.files} files, ${res.value.chunks} chunks (${res.value.mode})` : `  index not built: ${res.error.message}`);
+await engine.dispose();
+
+if (args.includes('--no-open')) process.exit(0);
+const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), ...args], {
+  stdio: 'inherit',
+  env: { ...process.env, CAIRN_STATE_DIR: stateDir },
+});
+const forward = (sig) => child.kill(sig);
+process.on('SIGINT', forward);
+process.on('SIGTERM', forward);
+child.on('exit', (code) => process.exit(code ?? 0));
