@@ -234,4 +234,21 @@ describe('assistant turn loop', () => {
     expect(results.map((e) => e.message.isError)).toEqual([false, true]);
     expect(results[1]!.message.content[0].text).toMatch(/Cancelled/);
   });
+
+  it('compacts before sending when the history would not fit (trigger b)', async () => {
+    const s = setup({}, { compaction: { reserveTokens: 1000, reserveTokensFloor: 1000, keepRecentTokens: 50, memoryFlush: { enabled: false } } });
+    const llm = new ScriptedLlm((req) => (isSummaryRequest(req) ? { text: '## Decisions\n- the first exchange' } : { text: 'noted' }), 10_000);
+    await runTurn('a short first question', s.opts(llm));
+    expect(s.events.some((e) => e.kind === 'compaction')).toBe(false);
+    // ~10,000 tokens × 1.2 > 10,000 − 1,000: compact before the call.
+    const res = await runTurn(`please read this: ${'lorem ipsum '.repeat(3400)}`, s.opts(llm));
+    expect(res.compactions).toBe(1);
+    expect(s.events.find((e) => e.kind === 'compaction')).toMatchObject({ trigger: 'preflight', compacted: true });
+    const sent = llm.requests.at(-1)!.messages;
+    expect(JSON.stringify(sent[0])).toContain('the first exchange');
+    expect(JSON.stringify(sent)).not.toContain('a short first question');
+    // The file still has everything, plus the compaction entry.
+    expect(fs.readFileSync(s.file, 'utf8')).toContain('a short first question');
+    expect(roles(s.file)).toEqual(['user', 'assistant', 'custom:openclaw.cache-ttl', 'user', 'compaction', 'assistant', 'custom:openclaw.cache-ttl']);
+  });
 });
