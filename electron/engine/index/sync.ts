@@ -49,7 +49,7 @@ export interface SyncOutcome {
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
 /** Texts per call for an embedder that computes synchronously on this thread. */
-const SYNC_EMBED_BATCH = 16;
+const SYNC_EMBED_BATCH = 8;
 /** Longest stretch of synchronous work before yielding to the event loop. */
 const SLICE_MS = 12;
 
@@ -100,7 +100,7 @@ async function vectorsFor(input: SyncInput, chunks: readonly PreparedChunk[]): P
   for (let i = 0; i < missing.length; i += step) {
     throwIfAborted(input.signal);
     vectors.push(...(await emb.embed(missing.slice(i, i + step).map((m) => m.body), { signal: input.signal })));
-    if (i + step < missing.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    if (step < missing.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   if (vectors.length !== missing.length) {
     throw new Error(`embedder ${emb.id} returned ${vectors.length} vectors for ${missing.length} texts`);
@@ -172,6 +172,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     report({ phase: 'embed', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
     const { byHash, embedded: n } = await vectorsFor(input, all);
     embedded += n;
+    await yieldNow(true);
     throwIfAborted(signal);
     // One transaction per file (a file is never half-written), yielding between files.
     const writeFile = db.transaction((p: PendingFile) => {
