@@ -41,32 +41,46 @@ export interface ConvertResult {
   ms: number;
 }
 
-/** Parse a JSON number from bytes (fast path; exact enough for Int8 quantisation). */
-function parseNumber(b: Uint8Array, start: number, end: number): number {
+/** Powers of ten for the decimal scale (Math.pow per number was half the conversion time). */
+const POW10 = Array.from({ length: 23 }, (_, i) => 10 ** i);
+
+/**
+ * Parse up to `max` comma-separated JSON numbers from `b[start, end)` into `out` in one
+ * pass; returns how many were parsed. Exact enough for Int8 quantisation.
+ */
+function parseNumbers(b: Uint8Array, start: number, end: number, out: Float64Array, max: number): number {
+  let n = 0;
   let i = start;
-  let neg = false;
-  if (b[i] === 0x2d) {
-    neg = true;
+  while (i < end && n < max) {
+    let neg = false;
+    if (b[i] === 0x2d) {
+      neg = true;
+      i++;
+    }
+    let mant = 0;
+    let scale = 0;
+    let seenDot = false;
+    let c = b[i] as number;
+    for (; i < end; c = b[++i] as number) {
+      if (c >= 0x30 && c <= 0x39) {
+        mant = mant * 10 + (c - 0x30);
+        if (seenDot) scale++;
+      } else if (c === 0x2e) seenDot = true;
+      else break;
+    }
+    let v = scale === 0 ? mant : scale < POW10.length ? mant / (POW10[scale] as number) : mant / 10 ** scale;
+    if (i < end && (c === 0x65 || c === 0x45)) {
+      // Rare ("1e-05"): read the exponent.
+      let e = i + 1;
+      while (e < end && b[e] !== 0x2c) e++;
+      v *= 10 ** Number.parseInt(Buffer.from(b.buffer, b.byteOffset + i + 1, e - i - 1).toString('latin1'), 10);
+      i = e;
+    }
+    out[n++] = neg ? -v : v;
+    while (i < end && b[i] !== 0x2c) i++; // to the comma
     i++;
   }
-  let mant = 0;
-  let scale = 0;
-  let seenDot = false;
-  for (; i < end; i++) {
-    const c = b[i] as number;
-    if (c >= 0x30 && c <= 0x39) {
-      mant = mant * 10 + (c - 0x30);
-      if (seenDot) scale++;
-    } else if (c === 0x2e) seenDot = true;
-    else break;
-  }
-  let exp = -scale;
-  if (i < end && (b[i] === 0x65 || b[i] === 0x45)) {
-    // Rare ("1e-05"): hand the exponent to parseFloat.
-    exp += Number.parseInt(Buffer.from(b.buffer, b.byteOffset + i + 1, end - i - 1).toString('latin1'), 10);
-  }
-  const v = exp === 0 ? mant : exp > 0 ? mant * 10 ** exp : mant / 10 ** -exp;
-  return neg ? -v : v;
+  return n;
 }
 
 /**
@@ -145,14 +159,7 @@ export async function convertWinkEmbeddings(
           break;
         }
         const word = escaped ? (JSON.parse(b.toString('utf8', keyStart - 1, k + 1)) as string) : b.toString('utf8', keyStart, k);
-        let q = b.indexOf(0x5b, k) + 1; // "["
-        let n = 0;
-        while (q < close && n < row.length) {
-          let e = q;
-          while (e < close && b[e] !== 0x2c) e++;
-          row[n++] = parseNumber(b, q, e);
-          q = e + 1;
-        }
+        const n = parseNumbers(b, b.indexOf(0x5b, k) + 1, close, row, dims);
         p = close + 1;
         if (n < dims || !KEEP_WORD_RE.test(word) || words.length >= maxWords) continue;
         if (words.length === cap) {
