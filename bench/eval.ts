@@ -80,6 +80,11 @@ async function main(): Promise<void> {
   console.log(`|---|${CATEGORIES.map(() => '---').join('|')}|`);
   for (const [name, m] of table) console.log(`| ${name} | ${CATEGORIES.map((c) => pct(m.byCategory[c].hit6)).join(' | ')} |`);
 
+  console.log('\nMRR@6 by category (the temporal asks are about rank 1: both the old and the new decision are usually in the top 6):\n');
+  console.log(`| configuration | ${CATEGORIES.join(' | ')} |`);
+  console.log(`|---|${CATEGORIES.map(() => '---').join('|')}|`);
+  for (const [name, m] of table) console.log(`| ${name} | ${CATEGORIES.map((c) => m.byCategory[c].mrr.toFixed(3)).join(' | ')} |`);
+
   console.log('\nQuality bar (SPEC §7: hybrid ≥ the better side, hit@6 and MRR):\n');
   for (const b of bar) console.log(b);
 
