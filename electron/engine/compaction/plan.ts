@@ -3,13 +3,11 @@
  * the exact prompt(s) the summariser would get. `compact.plan` (the dry run) returns it
  * without calling a model; `compact()` carries it out.
  */
-import type { Message } from '../../../shared/types/messages';
 import type { CompactionSettings } from '../config/schema';
 import { newEntryId } from '../transcript/ids';
-import { estimateTextTokens } from '../transcript/tokens';
-import type { CompactionEntry, Transcript } from '../transcript/types';
 import { summaryMessage } from '../transcript/context';
-import { estimateMessageTokens } from '../transcript/tokens';
+import { estimateMessageTokens, estimateTextTokens } from '../transcript/tokens';
+import type { CompactionEntry, Transcript } from '../transcript/types';
 import { findCutPoint } from './cut-point';
 import { capSummary, stageUserPrompt, summarySystemPrompt, summaryUserPrompt, SUMMARY_MAX_CHARS, type PromptOptions } from './prompt';
 import { compactionRegion, type RegionItem } from './region';
@@ -85,7 +83,7 @@ export function planCompaction(t: Transcript, opts: PlanOptions): CompactionPlan
   const first = chunks[0] ?? [];
   const conversation = first.map((p) => p.text).join('\n\n');
   const user = staged ? stageUserPrompt(conversation, 1, chunks.length, promptOptions) : summaryUserPrompt(conversation, previousSummary, promptOptions);
-  const maxSummaryTokens = estimateMessageTokens(summaryMessage(capSummary('x'.repeat(SUMMARY_MAX_CHARS))) as Message);
+  const maxSummaryTokens = estimateMessageTokens(summaryMessage(capSummary('x'.repeat(SUMMARY_MAX_CHARS))));
   const possible = toSummarize.length > 0;
   let reason = possible ? `summarise ${toSummarize.length} messages, keep ${kept.length}` : '';
   if (!possible) {

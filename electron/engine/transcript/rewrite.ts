@@ -6,7 +6,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic-write';
+import { fsyncDir, writeFileAtomicSync } from '../util/atomic-write';
 import { serializeLine } from './append';
 
 /** A kept line (its original text) or a new entry to serialise. */
@@ -20,18 +20,6 @@ export function rewriteTranscript(file: string, lines: RewriteLine[]): void {
 
 function tempName(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-}
-
-function fsyncPath(p: string, flags = 'r'): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(p, flags);
-    fs.fsyncSync(fd);
-  } catch {
-    // Directories cannot be opened on some platforms; the rename is atomic regardless.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
 }
 
 export interface ExpectedPrefix {
@@ -95,7 +83,7 @@ export function appendAtomic(file: string, lines: string[], expect?: ExpectedPre
     }
     fs.chmodSync(tmp, stat.mode & 0o777);
     fs.renameSync(tmp, file);
-    fsyncPath(path.dirname(file));
+    fsyncDir(path.dirname(file));
   } catch (err) {
     fs.rmSync(tmp, { force: true });
     throw err;

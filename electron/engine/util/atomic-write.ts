@@ -6,7 +6,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
 
-function fsyncDir(dir: string): void {
+/** fsync a directory (after a rename in it); a no-op where directories cannot be opened. */
+export function fsyncDir(dir: string): void {
   let fd: number | undefined;
   try {
     fd = fs.openSync(dir, 'r');
