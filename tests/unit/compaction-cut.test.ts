@@ -26,6 +26,23 @@ describe('cut point', () => {
     }
   });
 
+  it('when the budget is reached inside a final tool loop, the cut falls at the nearest user/assistant before it', () => {
+    const { file, session } = makeSession(3, { resultChars: 100 });
+    session.appendMessage({ role: 'user', content: 'run all the checks' });
+    session.appendMessage({
+      role: 'assistant',
+      content: [0, 1, 2, 3].map((n) => ({ type: 'toolCall' as const, id: `loop${n}`, name: 'bash', arguments: { n } })),
+    });
+    for (let n = 0; n < 4; n++) {
+      session.appendMessage({ role: 'toolResult', toolCallId: `loop${n}`, toolName: 'bash', content: [{ type: 'text', text: 'z'.repeat(4000) }], isError: false });
+    }
+    const items = compactionRegion(readTranscript(file)).items;
+    const cut = findCutPoint(items, 1500); // reached inside the last tool results
+    expect(items[cut.index]?.message.role).toBe('assistant');
+    expect(items.slice(cut.index).filter((i) => i.message.role === 'toolResult')).toHaveLength(4);
+    expect(cut.index).toBeGreaterThan(0);
+  });
+
   it('keeps at least keepRecentTokens (when there is that much) and summarises the rest', () => {
     const { file } = makeSession(10, { resultChars: 800 });
     const t = readTranscript(file);
