@@ -205,6 +205,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
 
   const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
   const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
+  db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
   report({ phase: 'done', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
   return { files, chunks, embedded, changed };
 }

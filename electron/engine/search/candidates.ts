@@ -47,11 +47,17 @@ function filterSql(f: CandidateFilter, alias: string): { sql: string; params: un
 export function keywordCandidates(db: Db, query: string, limit: number, filter: CandidateFilter): Candidate[] {
   const match = buildFtsQuery(query, (terms) => {
     if (terms.length <= 1) return terms;
-    const total = db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number;
-    const doc = db.prepare('SELECT doc FROM chunks_fts_vocab WHERE term = ?').pluck();
-    // A phrase matches at most as many chunks as its rarest word.
-    const df = (t: string[]) => Math.min(...t.map((w) => (doc.get(w) as number | undefined) ?? 0));
-    return pruneTerms(terms, df, total);
+    try {
+      // The chunk count is kept in meta by each sync (COUNT(*) would scan 100k rows per query).
+      const stored = db.prepare("SELECT value FROM meta WHERE key = 'chunkCount'").pluck().get() as string | undefined;
+      const total = stored !== undefined ? Number(stored) : (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number);
+      const doc = db.prepare('SELECT doc FROM chunks_fts_vocab WHERE term = ?').pluck();
+      // A phrase matches at most as many chunks as its rarest word.
+      const df = (t: string[]) => Math.min(...t.map((w) => (doc.get(w) as number | undefined) ?? 0));
+      return pruneTerms(terms, df, total);
+    } catch {
+      return terms; // an index without the vocab view: search every term
+    }
   });
   if (!match) return [];
   const f = filterSql(filter, 'c');
