@@ -71,6 +71,21 @@ describe('chat.send', () => {
     }
   });
 
+  it('reports a model that cannot be used (bad key, missing local file) as unavailable', async () => {
+    const dir = tmpDir();
+    writeTree(dir, {});
+    const engine = createEngine({ stateDir: dir, deps: { env: {} } });
+    fs.writeFileSync(path.join(dir, 'cairn.json'), JSON.stringify({ cairn: { llm: { provider: 'llama', modelPath: 'cairn/models/none.gguf' } } }));
+    engine.ctx.reloadConfig();
+    const api = createDirectClient(engine);
+    try {
+      await expect(api['chat.send']({ text: 'hi' })).rejects.toMatchObject({ code: 'unavailable', message: expect.stringMatching(/local chat model not found/) });
+      expect(fs.readdirSync(path.join(dir, 'agents', 'main', 'sessions'))).toEqual([]);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
   it('refuses an unknown session and a read-only state dir', async () => {
     const { engine, api } = engineWith(() => ({ text: 'x' }));
     try {

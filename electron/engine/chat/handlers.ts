@@ -5,7 +5,7 @@
  */
 import type { ChatEvent, ChatSendResult, ChatSessionInfo } from '../../../shared/types/chat';
 import type { EngineContext } from '../context';
-import type { Handlers } from '../rpc/dispatcher';
+import { EngineError, type Handlers } from '../rpc/dispatcher';
 import { agentOf } from '../search/handlers';
 import { engineLlm, requireLlm } from '../llm/service';
 import { createChatSession, findChatSession } from './sessions';
@@ -53,6 +53,9 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
   const agentId = agentOf(ctx, opts.agentId);
   ctx.assertWritable(manual ? 'compact' : 'chat');
   const paths = ctx.paths(agentId);
+  // Load a local model (or probe a server) before creating anything: a model that cannot be
+  // used must not leave an empty session behind.
+  if (!manual) await (llm as { load?: (s?: AbortSignal) => Promise<unknown> } | undefined)?.load?.(opts.signal);
   const ref = opts.sessionId ? findChatSession(paths, opts.sessionId) : createChatSession(paths, ctx.now());
   return serialized(ctx, ref.file, async () => {
     const cfg = ctx.config().config;
@@ -94,6 +97,11 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
         agentId: req.agentId,
         signal,
         onEvent: (sessionId, event) => ctx.events.emit('chat.event', { ...(opId ? { opId } : {}), sessionId, event }),
+      }).catch((err: unknown) => {
+        // The model cannot be reached or used: the user fixes that in Settings → Model.
+        const name = (err as Error)?.name;
+        if (name === 'AuthError' || name === 'LocalModelError' || (name === 'LlmHttpError' && !signal.aborted)) throw new EngineError('unavailable', (err as Error).message);
+        throw err;
       }),
     'chat.newSession': (req): ChatSessionInfo => {
       const agentId = agentOf(ctx, req.agentId);
