@@ -112,6 +112,15 @@ describe.skipIf(Boolean(skip))(`real qmd (${'skip' in real ? 'skipped' : real.ve
     expect(f.citation).toBe(`sessions/s-lisbon.jsonl#L${f.startLine}-L6`);
     expect(f.snippet.split('\n').at(-1)).toBe('User: The ferry to Cacilhas leaves at noon.');
 
+    // Without the hook: a search exports the changed transcript and waits for the refresh.
+    fs.appendFileSync(
+      path.join(engine.ctx.paths().sessionsDir, 's-lisbon.jsonl'),
+      `${JSON.stringify({ type: 'message', id: 'a1000006', parentId: 'a1000005', timestamp: '2026-11-02T09:06:00.000Z', message: { role: 'assistant', content: [{ type: 'text', text: 'Museum tickets cost twelve euros.' }], timestamp: 6 } })}\n`,
+    );
+    const museum = await api['search.query']({ query: 'museum tickets', source: 'sessions' });
+    expect(museum.results[0]?.endLine).toBe(7);
+    expect(museum.results[0]?.snippet).toContain('Assistant: Museum tickets cost twelve euros.');
+
     // Memory off: only the sessions collection is left, in QMD's list as in Status.
     setQmd({ includeDefaultMemory: false });
     expect((await api['search.query']({ query: 'Alfama' })).results).toEqual([]);

@@ -58,9 +58,11 @@ export async function searchViaBackend(
   const mgr = qmdManager(ctx, agentId);
   mgr.start();
   // Transcripts may have changed since the last turn hook: export (a stat per file when
-  // nothing did) and refresh QMD in the background, so it is at most one search behind.
+  // nothing did); a change starts a refresh that this search waits for (bounded).
+  let exported = false;
   try {
-    exportSessions(ctx, agentId);
+    const r = exportSessions(ctx, agentId);
+    exported = Boolean(r && (r.written || r.removed));
   } catch (err) {
     ctx.warn(`QMD session export failed: ${(err as Error).message}`);
   }
@@ -79,6 +81,7 @@ export async function searchViaBackend(
       source: req.source,
       explain: req.explain,
       signal: req.signal,
+      waitForRefresh: exported,
     });
     // QMD's scores are on its own scale: only an explicit per-request minScore applies.
     const results = req.minScore === undefined ? out.results : out.results.filter((r) => r.score >= req.minScore!);

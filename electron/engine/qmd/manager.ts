@@ -50,6 +50,8 @@ export interface QmdSearchRequest {
   source?: 'memory' | 'sessions' | 'all' | undefined;
   explain?: boolean | undefined;
   signal?: AbortSignal | undefined;
+  /** Files were just exported: wait (bounded) for the refresh that picks them up. */
+  waitForRefresh?: boolean | undefined;
 }
 
 export class QmdManager {
@@ -259,13 +261,15 @@ export class QmdManager {
 
   /**
    * Wait for a refresh only when QMD cannot answer without one (never built, collections
-   * changed) or for this process's first one (a one-shot CLI search must see current
-   * files); periodic refreshes run beside searches. The wait is bounded: a first index
+   * changed), for this process's first one (a one-shot CLI search must see current
+   * files), or when the caller just exported changed transcripts (as the built-in index
+   * syncs a dirty sessions source before searching); periodic refreshes run beside searches. The wait is bounded: a first index
    * that takes longer is reported as `busy` (the built-in index answers meanwhile).
    */
-  private async waitForRefreshIfNeeded(): Promise<void> {
+  private async waitForRefreshIfNeeded(wanted: boolean): Promise<void> {
     const setup = this.needsSetup();
-    if (!setup && (this.maintainedOnce || (!this.maintenance && !this.needsMaintenance()))) return;
+    const first = !this.maintainedOnce && (this.maintenance !== null || this.needsMaintenance());
+    if (!setup && !first && !(wanted && this.maintenance)) return;
     if (setup && this.setupWaitedOut && this.maintenance) {
       throw new QmdError('busy', 'QMD is still building its index');
     }
@@ -288,7 +292,7 @@ export class QmdManager {
 
   private async doSearch(req: QmdSearchRequest): Promise<Omit<SearchResponse, 'tookMs'>> {
     const s = this.o.settings();
-    await this.waitForRefreshIfNeeded();
+    await this.waitForRefreshIfNeeded(req.waitForRefresh ?? false);
     const wanted = this.o.wanted().filter((w) => !req.source || req.source === 'all' || w.source === req.source);
     const warnings: string[] = [];
     let results: SearchResult[] = [];
