@@ -7,10 +7,10 @@
  * 300 MB string plus 340k arrays on the heap (≈1.5 GB peak) and, being async per chunk,
  * never stalls the event loop for long.
  */
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { writeFileAtomicSync } from '../util/atomic-write';
 import { encodeStaticModel } from './static-format';
 import { throwIfAborted } from './vector';
 
@@ -23,6 +23,27 @@ const KEEP_WORD_RE = /^[\p{L}\p{N}\p{M}]+(?:[-'.][\p{L}\p{N}\p{M}]+)*$/u;
 const CHUNK = 1 << 20;
 const Q = 0x22; // "
 const BACKSLASH = 0x5c;
+
+/**
+ * Atomic write without blocking the event loop: a 44 MB synchronous write + fsync stalls it
+ * for 100+ ms (util/atomic-write.ts is synchronous). Same temp-file + fsync + rename scheme.
+ */
+async function writeFileAtomicAsync(file: string, data: Uint8Array): Promise<void> {
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fh = await fs.promises.open(tmp, 'w', 0o644);
+    try {
+      await fh.writeFile(data);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
+    await fs.promises.rename(tmp, file);
+  } catch (err) {
+    await fs.promises.rm(tmp, { force: true });
+    throw err;
+  }
+}
 
 /** Path of the wink JSON file (throws a clear error when the package is missing). */
 export function winkSourcePath(): string {
@@ -97,7 +118,9 @@ export async function convertWinkEmbeddings(
   const fh = await fs.promises.open(source, 'r');
   let dims = 0;
   const words: string[] = [];
-  let cap = 1 << 16;
+  // Sized from the file (≈ 900 bytes per word) so the arrays rarely grow (each growth copies).
+  let cap = Math.max(1024, Math.ceil(total / 800));
+  const seen = new Set<string>();
   let vectors = new Int8Array(cap * 100);
   let scales = new Float32Array(cap);
   const row = new Float64Array(512);
@@ -161,7 +184,9 @@ export async function convertWinkEmbeddings(
         const word = escaped ? (JSON.parse(b.toString('utf8', keyStart - 1, k + 1)) as string) : b.toString('utf8', keyStart, k);
         const n = parseNumbers(b, b.indexOf(0x5b, k) + 1, close, row, dims);
         p = close + 1;
-        if (n < dims || !KEEP_WORD_RE.test(word) || words.length >= maxWords) continue;
+        // A duplicate word (none expected) would shadow the first in the hash table: keep the first.
+        if (n < dims || !KEEP_WORD_RE.test(word) || words.length >= maxWords || seen.has(word)) continue;
+        seen.add(word);
         if (words.length === cap) {
           cap *= 2;
           const v2 = new Int8Array(cap * dims);
@@ -187,25 +212,10 @@ export async function convertWinkEmbeddings(
     await fh.close();
   }
   if (!dims || words.length === 0) throw new Error(`static embedder: no vectors found in ${source}`);
-  // Duplicate words (none expected) would shadow each other in the hash table: keep the first.
-  const seen = new Set<string>();
-  const keep: number[] = [];
-  words.forEach((w, i) => {
-    if (!seen.has(w)) {
-      seen.add(w);
-      keep.push(i);
-    }
-  });
-  const finalWords = keep.map((i) => words[i] as string);
-  const finalVectors = new Int8Array(keep.length * dims);
-  const finalScales = new Float32Array(keep.length);
-  keep.forEach((src, dst) => {
-    finalVectors.set(vectors.subarray(src * dims, src * dims + dims), dst * dims);
-    finalScales[dst] = scales[src] as number;
-  });
-  const buf = encodeStaticModel({ dims, words: finalWords, vectors: finalVectors, scales: finalScales });
+  const count = words.length;
+  const buf = await encodeStaticModel({ dims, words, vectors: vectors.subarray(0, count * dims), scales: scales.subarray(0, count) });
   fs.mkdirSync(modelsDir, { recursive: true });
   const file = path.join(modelsDir, STATIC_MODEL_FILE);
-  writeFileAtomicSync(file, buf);
-  return { file, bytes: buf.length, words: finalWords.length, dims, ms: performance.now() - t0 };
+  await writeFileAtomicAsync(file, buf);
+  return { file, bytes: buf.length, words: count, dims, ms: performance.now() - t0 };
 }

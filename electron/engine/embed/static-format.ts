@@ -53,11 +53,15 @@ function sectionLayout(dims: number, count: number, stringBytes: number, tableSi
   return { scales, vectors, offsets, strings, table, total };
 }
 
-/** Serialise a model to the binary layout above. */
-export function encodeStaticModel(data: StaticModelData): Buffer {
+/** Serialise a model to the binary layout above (yielding now and then: 341k words take a while). */
+export async function encodeStaticModel(data: StaticModelData): Promise<Buffer> {
   const { dims, words } = data;
   const count = words.length;
-  const encoded = words.map((w) => Buffer.from(w, 'utf8'));
+  const encoded: Buffer[] = [];
+  for (let i = 0; i < words.length; i++) {
+    if (i % 20_000 === 19_999) await new Promise((r) => setImmediate(r));
+    encoded.push(Buffer.from(words[i] as string, 'utf8'));
+  }
   const stringBytes = encoded.reduce((n, b) => n + b.length, 0);
   let tableSize = 1;
   while (tableSize < count * 2) tableSize <<= 1; // load factor ≤ 0.5 keeps probes short
@@ -76,6 +80,7 @@ export function encodeStaticModel(data: StaticModelData): Buffer {
   let pos = 0;
   const mask = tableSize - 1;
   for (let i = 0; i < count; i++) {
+    if (i % 20_000 === 19_999) await new Promise((r) => setImmediate(r));
     const b = encoded[i] as Buffer;
     offsets[i] = pos;
     b.copy(buf, L.strings + pos);
