@@ -56,6 +56,11 @@ export class MemoryIndex {
     return this.opts.embedder;
   }
 
+  /** Whether an index file has been built (cheap: no stat pass, unlike `status()`). */
+  get built(): boolean {
+    return this.opened !== null;
+  }
+
   private now(): Date {
     return this.opts.now ? this.opts.now() : new Date();
   }

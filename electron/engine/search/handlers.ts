@@ -60,7 +60,9 @@ async function builtinSearch(
   const index = await reg.get(agentId);
   const warnings: string[] = [];
   const s = reg.settings(agentId);
-  const missing = !index.status().exists;
+  // Not `status().exists`: status() runs its own dirty check (a stat of every file), and
+  // isDirty() below runs another — measured 10–20 ms CPU each on a 900-file workspace.
+  const missing = !index.built;
   if (missing || (s.sync.onSearch && index.isDirty())) {
     try {
       await reg.sync(agentId, { signal: req.signal });
