@@ -6,7 +6,52 @@ import type { EngineContext } from '../context';
 import { buildContext } from '../transcript/context';
 import { estimateTokens } from '../transcript/tokens';
 import { readSessionIndex, sessionEntries, type SessionIndexEntry } from '../transcript/sessions-index';
-import { contextWindowFor, isTranscriptName, loadTranscriptCached } from './resolve';
+import { readTranscript } from '../transcript/read';
+import { contextWindowFor, isTranscriptName } from './resolve';
+
+/** What a listing needs from one transcript, cached by size and mtime (a listing must not hold every parsed file). */
+interface FileFacts {
+  size: number;
+  mtimeMs: number;
+  bytes: number;
+  entries: number;
+  messages: number;
+  compactions: number;
+  estimatedTokens: number;
+  lastTimestamp: string | undefined;
+  malformed: number;
+  name: string | undefined;
+}
+const factsCache = new Map<string, FileFacts>();
+
+function facts(file: string): FileFacts {
+  const st = fs.statSync(file);
+  const hit = factsCache.get(file);
+  if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;
+  const t = readTranscript(file);
+  let messages = 0;
+  let compactions = 0;
+  let name: string | undefined;
+  for (const e of t.entries) {
+    if (e.type === 'message') messages++;
+    else if (e.type === 'compaction') compactions++;
+    else if (e.type === 'session_info' && typeof e.name === 'string') name = e.name;
+  }
+  const f: FileFacts = {
+    size: st.size,
+    mtimeMs: st.mtimeMs,
+    bytes: t.bytes,
+    entries: t.entries.length,
+    messages,
+    compactions,
+    estimatedTokens: estimateTokens(buildContext(t).messages),
+    lastTimestamp: t.entries.at(-1)?.timestamp,
+    malformed: t.malformed.length,
+    name,
+  };
+  factsCache.set(file, f);
+  return f;
+}
 
 /** Summaries of every session of `agentId`, newest activity first. */
 export function listSessions(ctx: EngineContext, agentId?: string): SessionsListResult {
@@ -28,36 +73,27 @@ export function listSessions(ctx: EngineContext, agentId?: string): SessionsList
     const file = path.join(paths.sessionsDir, name);
     const id = name.slice(0, -'.jsonl'.length);
     const idx = byId.get(id);
-    let t;
+    let f: FileFacts;
     try {
-      t = loadTranscriptCached(file);
+      f = facts(file);
     } catch (err) {
       ctx.warn(`${file}: ${(err as Error).message}`);
       continue;
     }
-    let messages = 0;
-    let compactions = 0;
-    let name_: string | undefined;
-    for (const e of t.entries) {
-      if (e.type === 'message') messages++;
-      else if (e.type === 'compaction') compactions++;
-      else if (e.type === 'session_info' && typeof e.name === 'string') name_ = e.name;
-    }
-    const last = t.entries.at(-1)?.timestamp;
     const updated = typeof idx?.entry.updatedAt === 'number' ? new Date(idx.entry.updatedAt).toISOString() : undefined;
     sessions.push({
       id,
       key: idx?.key,
       file,
-      bytes: t.bytes,
-      entries: t.entries.length,
-      messages,
-      estimatedTokens: estimateTokens(buildContext(t).messages),
-      compactions,
-      lastActivity: last ?? updated,
+      bytes: f.bytes,
+      entries: f.entries,
+      messages: f.messages,
+      estimatedTokens: f.estimatedTokens,
+      compactions: f.compactions,
+      lastActivity: f.lastTimestamp ?? updated,
       contextWindow: contextWindowFor(ctx, idx?.entry),
-      malformed: t.malformed.length,
-      name: name_,
+      malformed: f.malformed,
+      name: f.name,
     });
   }
   sessions.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? ''));

@@ -69,7 +69,8 @@ interface CacheSlot {
   mtimeMs: number;
   transcript: Transcript;
 }
-const MAX_CACHED = 4;
+/** Parsed transcripts kept for paging/preview/plan (a 50 MB one holds a few hundred MB). */
+const MAX_CACHED = 2;
 const cache = new Map<string, CacheSlot>();
 
 /** The parsed transcript of `file`, re-read only when its size or mtime changed. */
