@@ -127,49 +127,32 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
   }
   const changed: string[] = [];
   const listed = new Set(input.files.map((f) => f.path));
+  const filesTotal = input.files.length;
 
-  // Scan: stat first; read and hash only when mtime/size moved.
-  const toIndex: { src: SourceFile; text: string; row: FileRow }[] = [];
-  const touched: FileRow[] = [];
-  let scanned = 0;
-  for (const src of input.files) {
-    throwIfAborted(signal);
-    scanned++;
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(src.abs);
-    } catch {
-      continue; // vanished since listing: handled as removed next time
-    }
-    if (!st.isFile()) continue;
-    const prev = existing.get(src.path);
-    if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) continue;
-    const text = fs.readFileSync(src.abs, 'utf8');
-    const hash = sha256(text);
-    const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
-    if (prev && prev.hash === hash) touched.push(row);
-    else toIndex.push({ src, text, row });
-    if (scanned % 64 === 0) report({ phase: 'scan', filesDone: scanned, filesTotal: input.files.length, chunksDone: 0, chunksTotal: 0 });
-    await yieldNow();
-  }
+  // Removed files first: they need no reading.
   const removed = [...existing.keys()].filter((p) => !listed.has(p));
-  db.transaction(() => {
-    for (const p of removed) store.deleteFile(p);
-    for (const t of touched) store.touchFile(t);
-  })();
-  changed.push(...removed);
+  if (removed.length) {
+    db.transaction(() => {
+      for (const p of removed) store.deleteFile(p);
+    })();
+    changed.push(...removed);
+  }
 
+  // One streaming pass: stat each file, read and hash it only when mtime/size moved, chunk
+  // it when the content changed, and embed + write every ~BATCH_CHUNKS chunks. Only one
+  // batch of texts is held in memory, whatever the size of the memory.
   let embedded = 0;
   let filesDone = 0;
   let chunksDone = 0;
   let chunksSeen = 0;
   let pending: PendingFile[] = [];
   let pendingChunks = 0;
+  const touched: FileRow[] = [];
   const flush = async () => {
     if (pending.length === 0) return;
     throwIfAborted(signal);
     const all = pending.flatMap((p) => p.chunks);
-    report({ phase: 'embed', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
+    report({ phase: 'embed', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
     const { byHash, embedded: n } = await vectorsFor(input, all);
     embedded += n;
     await yieldNow(true);
@@ -183,30 +166,54 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
       writeFile(p);
       await yieldNow();
     }
-    filesDone += pending.length;
     chunksDone += pendingChunks;
     changed.push(...pending.map((p) => p.file.path));
     pending = [];
     pendingChunks = 0;
-    report({ phase: 'write', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
+    report({ phase: 'write', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
     await yieldNow(true);
   };
 
-  for (const t of toIndex) {
+  for (const src of input.files) {
     throwIfAborted(signal);
-    const chunks = prepareChunks(t.src, t.text, t.row.mtime, input.chunking);
+    filesDone++;
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(src.abs);
+    } catch {
+      continue; // vanished since listing: handled as removed next time
+    }
+    if (!st.isFile()) continue;
+    const prev = existing.get(src.path);
+    if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
+      if (filesDone % 256 === 0) await yieldNow();
+      continue;
+    }
+    const text = fs.readFileSync(src.abs, 'utf8');
+    const hash = sha256(text);
+    const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
+    if (prev && prev.hash === hash) {
+      touched.push(row);
+      continue;
+    }
+    const chunks = prepareChunks(src, text, st.mtimeMs, input.chunking);
     chunksSeen += chunks.length;
-    pending.push({ file: t.row, chunks });
+    pending.push({ file: row, chunks });
     pendingChunks += chunks.length;
     if (pendingChunks >= BATCH_CHUNKS) await flush();
     else await yieldNow();
   }
   await flush();
+  if (touched.length) {
+    db.transaction(() => {
+      for (const t of touched) store.touchFile(t);
+    })();
+  }
 
   const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
   const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
   db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
-  report({ phase: 'done', filesDone, filesTotal: toIndex.length, chunksDone, chunksTotal: chunksSeen });
+  report({ phase: 'done', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
   return { files, chunks, embedded, changed };
 }
 
