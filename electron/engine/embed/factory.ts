@@ -186,7 +186,7 @@ export async function createEmbedder(settings: MemorySearchSettings, o: Embedder
  */
 export async function createEmbedderForSettings(
   settings: MemorySearchSettings,
-  opts: { agentId?: string; modelsDir: string; env?: NodeJS.ProcessEnv; signal?: AbortSignal; warn?: (message: string) => void },
+  opts: Omit<EmbedderFactoryOptions, 'remote'> & { agentId?: string; warn?: (message: string) => void },
 ): Promise<Embedder | null> {
   const choice = await createEmbedder(settings, opts);
   const warn = opts.warn ?? ((m: string) => console.warn(`cairn: ${m}`));

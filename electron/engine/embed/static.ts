@@ -39,13 +39,34 @@ export function staticModelPath(modelsDir: string): string {
   return path.join(modelsDir, STATIC_MODEL_FILE);
 }
 
+/** Conversions in flight, per models dir: two agents opening at once convert once. */
+const converting = new Map<string, Promise<ConvertResult>>();
+
 /** Convert the npm package once; returns the conversion stats, or undefined when already done. */
 export async function ensureStaticModel(
   modelsDir: string,
   opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
 ): Promise<ConvertResult | undefined> {
-  if (fs.existsSync(staticModelPath(modelsDir))) return undefined;
-  return convertWinkEmbeddings(modelsDir, opts);
+  const file = staticModelPath(modelsDir);
+  if (fs.existsSync(file)) return undefined;
+  let job = converting.get(file);
+  if (!job) {
+    job = convertWinkEmbeddings(modelsDir, opts).finally(() => converting.delete(file));
+    converting.set(file, job);
+  }
+  return job;
+}
+
+/** Loaded models shared by every embedder of the process (44 MB each otherwise), by file and mtime. */
+const loaded = new Map<string, { mtimeMs: number; model: StaticModel }>();
+
+async function loadStaticModel(file: string): Promise<StaticModel> {
+  const { mtimeMs } = fs.statSync(file);
+  const hit = loaded.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.model;
+  const model = new StaticModel(await fs.promises.readFile(file), file);
+  loaded.set(file, { mtimeMs, model });
+  return model;
 }
 
 /** Row markers in the token cache. */
@@ -159,5 +180,5 @@ export class StaticEmbedder implements Embedder {
 export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise<StaticEmbedder> {
   const file = staticModelPath(opts.modelsDir);
   await ensureStaticModel(opts.modelsDir, { signal: opts.signal, onProgress: opts.onConvertProgress });
-  return new StaticEmbedder(new StaticModel(await fs.promises.readFile(file), file), opts.weighting);
+  return new StaticEmbedder(await loadStaticModel(file), opts.weighting);
 }
