@@ -157,3 +157,19 @@ describe('transcript: appends', () => {
     expect(t.entries).toHaveLength(0);
   });
 });
+
+describe('transcript: odd but parseable messages', () => {
+  it('a tool result or assistant message whose content is not a block array does not break rebuild, pruning or compaction', async () => {
+    const { serializeConversation } = await import('../../electron/engine/compaction/serialize');
+    const { prune } = await import('../../electron/engine/pruning');
+    const { ContextPruningSchema } = await import('../../electron/engine/config/schema');
+    const odd = [
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'plain string reply' },
+      { role: 'toolResult', toolCallId: 'c', toolName: 'x', content: 'plain string result', isError: false },
+    ] as unknown as import('../../shared/types/messages').Message[];
+    expect(serializeConversation(odd)).toBe('[User]: hi\n\n[Tool result]: plain string result');
+    const r = prune(odd, ContextPruningSchema.parse({ keepLastAssistants: 0 }), { contextWindowTokens: 1, now: 1e9, lastCallAt: 1 });
+    expect(r.diff.toolResults[0]?.charsBefore).toBe('plain string result'.length);
+  });
+});

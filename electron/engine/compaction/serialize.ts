@@ -31,7 +31,7 @@ export function serializeMessage(m: Message, maxToolResultChars = TOOL_RESULT_MA
   if (m.role === 'assistant') {
     const text: string[] = [];
     const calls: string[] = [];
-    for (const b of m.content) {
+    for (const b of Array.isArray(m.content) ? m.content : []) {
       if (b.type === 'text' && b.text) text.push(b.text);
       else if (b.type === 'toolCall') calls.push(`${b.name}(${JSON.stringify(b.arguments ?? {})})`);
     }
@@ -41,7 +41,7 @@ export function serializeMessage(m: Message, maxToolResultChars = TOOL_RESULT_MA
     return parts.join('\n');
   }
   const t = texts(m.content);
-  const images = m.content.filter((b) => b.type === 'image').length;
+  const images = Array.isArray(m.content) ? m.content.filter((b) => b?.type === 'image').length : 0;
   const body = `${truncateNoted(t, maxToolResultChars)}${images ? `${t ? ' ' : ''}[${images} image${images > 1 ? 's' : ''}]` : ''}`;
   return body ? `[Tool result]: ${body}` : '';
 }

@@ -14,6 +14,7 @@ import type { Transcript } from '../transcript/types';
 
 function toolText(m: Message | undefined): string {
   if (!m || m.role !== 'toolResult') return '';
+  if (!Array.isArray(m.content)) return typeof m.content === 'string' ? m.content : '';
   return m.content.map((b) => (b.type === 'text' ? b.text : `[image ${b.mimeType}]`)).join('\n');
 }
 
