@@ -123,6 +123,30 @@ describe('QMD refresh loop', () => {
     expect(fake.calls().filter((c) => c === 'update --index cairn')).toHaveLength(1);
   });
 
+  it('a memory file added, edited or deleted since the last update makes the next search refresh first', async () => {
+    const fake = fakeQmd('empty');
+    const { api, stateDir } = startQmdEngine({ command: fake.command });
+    const updates = () => fake.calls().filter((c) => c === 'update --index cairn').length;
+    await api['search.query']({ query: 'Alfama' });
+    await api['search.query']({ query: 'Alfama' });
+    expect(updates()).toBe(1);
+    fs.writeFileSync(path.join(stateDir, 'workspace/memory/2026-11-04.md'), '# New\n\nquokka\n');
+    await api['search.query']({ query: 'quokka' });
+    expect(updates()).toBe(2);
+    expect(fake.calls().at(-1)).toMatch(/^search /);
+    fs.rmSync(path.join(stateDir, 'workspace/memory/2026-11-04.md'));
+    await api['search.query']({ query: 'quokka' });
+    expect(updates()).toBe(3);
+    // An edit (mtime set explicitly: the test must not depend on the clock's resolution).
+    const mem = path.join(stateDir, 'workspace/MEMORY.md');
+    fs.writeFileSync(mem, '# Long-term memory\n\nNow prefers rooibos.\n');
+    fs.utimesSync(mem, new Date('2030-01-01T00:00:00Z'), new Date('2030-01-01T00:00:00Z'));
+    await api['search.query']({ query: 'rooibos' });
+    expect(updates()).toBe(4);
+    await api['search.query']({ query: 'rooibos' });
+    expect(updates()).toBe(4);
+  });
+
   it('runs `qmd embed` after `update` when the search mode needs vectors, and searches in that mode', async () => {
     const fake = fakeQmd('empty');
     const { api } = startQmdEngine({ command: fake.command, qmd: { searchMode: 'vsearch' } });

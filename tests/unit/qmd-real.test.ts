@@ -31,7 +31,7 @@ function qmdIn(stateDir: string, args: string[]): string {
 
 describe.skipIf(Boolean(skip))(`real qmd (${'skip' in real ? 'skipped' : real.version})`, () => {
   it('answers search.query with workspace paths, line ranges and citations', { timeout: 120_000 }, async () => {
-    const { api } = startQmdEngine({ command, qmd: { timeoutMs } });
+    const { api, engine } = startQmdEngine({ command, qmd: { timeoutMs } });
     const res = await api['search.query']({ query: 'Alfama confirmation', explain: true });
     expect(res.backend).toBe('qmd');
     expect(res.mode).toBe('fts-only');
@@ -53,6 +53,10 @@ describe.skipIf(Boolean(skip))(`real qmd (${'skip' in real ? 'skipped' : real.ve
     expect(kayak.backend).toBe('qmd');
     expect(kayak.results[0]?.path).toBe('memory/projects/my_notes.md');
     expect(kayak.results[0]?.citation).toMatch(/^memory\/projects\/my_notes\.md#L\d+-L\d+$/);
+
+    // A note written after QMD's last update: the next search refreshes first and finds it.
+    fs.writeFileSync(path.join(engine.ctx.paths().memoryDir, '2026-11-04.md'), '# 2026-11-04\n\nSaw a quokka at the zoo.\n');
+    expect((await api['search.query']({ query: 'quokka' })).results[0]).toMatchObject({ path: 'memory/2026-11-04.md', startLine: 3, endLine: 3 });
 
     const status = await api['qmd.status']({});
     expect(status.agent?.collections.map((c) => c.name)).toEqual(['memory-root', 'memory-dir']);

@@ -76,6 +76,8 @@ export interface QmdHomeState {
   lastEmbed?: string;
   /** The wanted collections (names, dirs, masks) when they were last repaired. */
   collectionsKey?: string;
+  /** Collection files and their mtimes when the last successful update started. */
+  snapshot?: Record<string, number>;
   /** Session export: JSONL file name → its size and mtime when exported. */
   exported?: Record<string, { size: number; mtimeMs: number }>;
 }

@@ -15,6 +15,7 @@ import { killTree, QmdError, runQmd, splitCommand } from './run';
 import { parseCollectionList, parseCollectionShow, planCollections, resultPathResolver, type WantedCollection } from './collections';
 import { parseQmdResults } from './results';
 import { exportTranscripts } from './sessions-export';
+import { sameSnapshot, snapshotFiles } from './snapshot';
 
 /** Backoff after the n-th consecutive failure: 5 s, 10 s, 20 s … capped at 10 minutes. */
 export function backoffMs(failures: number): number {
@@ -203,12 +204,21 @@ export class QmdManager {
       await this.repairCollections(wanted);
       writeHomeState(this.o.home, { collectionsKey: key });
     }
+    // Taken before the update: a file changed while it runs shows up as changed next time.
+    const snapshot = snapshotFiles(wanted);
     await this.run(['update'], UPDATE_TIMEOUT_MS);
     if (this.needsVectors()) {
       await this.run(['embed'], EMBED_TIMEOUT_MS);
       writeHomeState(this.o.home, { lastEmbed: new Date(this.now()).toISOString() });
     }
-    writeHomeState(this.o.home, { lastUpdate: new Date(this.now()).toISOString() });
+    writeHomeState(this.o.home, { lastUpdate: new Date(this.now()).toISOString(), snapshot });
+  }
+
+  /** Memory files (or exports) were added, edited or deleted since the last update. */
+  filesChanged(): boolean {
+    const st = readHomeState(this.o.home);
+    if (!st.snapshot) return false;
+    return !sameSnapshot(st.snapshot, snapshotFiles(this.o.wanted()));
   }
 
   /** `collection list`, then `remove`/`add` until QMD has exactly the wanted collections. */
@@ -292,7 +302,10 @@ export class QmdManager {
 
   private async doSearch(req: QmdSearchRequest): Promise<Omit<SearchResponse, 'tookMs'>> {
     const s = this.o.settings();
-    await this.waitForRefreshIfNeeded(req.waitForRefresh ?? false);
+    // Files changed since the last update: refresh now and let this search wait for it.
+    const changed = this.maintenance === null && !this.needsSetup() && this.filesChanged();
+    if (changed) this.refreshSoon();
+    await this.waitForRefreshIfNeeded(Boolean(req.waitForRefresh) || changed);
     const wanted = this.o.wanted().filter((w) => !req.source || req.source === 'all' || w.source === req.source);
     const warnings: string[] = [];
     let results: SearchResult[] = [];
