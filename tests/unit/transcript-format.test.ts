@@ -173,3 +173,29 @@ describe('transcript: odd but parseable messages', () => {
     expect(r.diff.toolResults[0]?.charsBefore).toBe('plain string result'.length);
   });
 });
+
+describe('transcript: the open session stays in step with the file', () => {
+  it('appends update the in-memory transcript exactly as a re-read would see it', () => {
+    const { transcript } = copyFixture();
+    fs.appendFileSync(transcript, '{"type":"message","id":"torn0001"'); // a torn last line first
+    const s = openSessionFile(transcript);
+    s.appendMessage({ role: 'user', content: 'one' });
+    s.append({ type: 'custom', customType: 'openclaw.cache-ttl', data: { timestamp: 1 } }, { type: 'message', message: { role: 'user', content: 'ü two' } });
+    const mem = s.transcript();
+    const disk = readTranscript(transcript);
+    expect(mem.bytes).toBe(fs.statSync(transcript).size);
+    expect(mem.entries).toEqual(disk.entries);
+    expect(mem.entryLines).toEqual(disk.entryLines);
+    expect(mem.rawLines).toEqual(disk.rawLines);
+    expect([...mem.byId]).toEqual([...disk.byId]);
+  });
+
+  it('another writer appending makes the in-memory copy stale (bytes no longer match)', () => {
+    const { transcript } = copyFixture();
+    const a = openSessionFile(transcript);
+    const b = openSessionFile(transcript);
+    b.appendMessage({ role: 'user', content: 'from b' });
+    a.appendMessage({ role: 'user', content: 'from a' });
+    expect(a.transcript().bytes).not.toBe(fs.statSync(transcript).size);
+  });
+});

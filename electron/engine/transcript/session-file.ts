@@ -14,7 +14,11 @@ export type NewEntry = { type: string; [field: string]: unknown } & { id?: never
 
 export interface SessionFile {
   readonly file: string;
-  /** The transcript as last read (entries appended since are in `appended`). */
+  /**
+   * The transcript, kept in step with this handle's appends (entries, lines, byte size), so a
+   * compaction can use it without parsing the file again. When another writer appended too,
+   * its `bytes` no longer matches the file and readers re-read.
+   */
   transcript(): Transcript;
   /** Entries appended through this handle since it was (re)read, in order. */
   readonly appended: Entry[];
@@ -36,7 +40,6 @@ export interface SessionFile {
 /** Open `file` for appending. `now` pins the clock (tests). */
 export function openSessionFile(file: string, opts: { now?: () => Date } = {}): SessionFile {
   let transcript = readTranscript(file);
-  let ids = new Set(transcript.byId.keys());
   let leaf: string | null = transcript.entries.at(-1)?.id ?? null;
   const appended: Entry[] = [];
   const now = opts.now ?? (() => new Date());
@@ -46,7 +49,6 @@ export function openSessionFile(file: string, opts: { now?: () => Date } = {}): 
     appended,
     reload() {
       transcript = readTranscript(file);
-      ids = new Set(transcript.byId.keys());
       leaf = transcript.entries.at(-1)?.id ?? null;
       appended.length = 0;
       return transcript;
@@ -55,15 +57,27 @@ export function openSessionFile(file: string, opts: { now?: () => Date } = {}): 
     append(...entries) {
       const made: Entry[] = [];
       let parent = leaf;
+      const taken = new Set<string>();
+      const ids = { has: (id: string) => taken.has(id) || transcript.byId.has(id) };
       for (const e of entries) {
         const id = newEntryId(ids);
-        ids.add(id);
+        taken.add(id);
         const { type, ...rest } = e;
         const entry = { type, id, parentId: parent, timestamp: isoNow(now()), ...rest } as Entry;
         made.push(entry);
         parent = id;
       }
-      appendLinesDurable(file, made.map(serializeLine));
+      const lines = made.map(serializeLine);
+      const expected = transcript.bytes + (transcript.endsWithNewline ? 0 : 1) + Buffer.byteLength(lines.join('\n'), 'utf8') + 1;
+      const size = appendLinesDurable(file, lines);
+      made.forEach((entry, k) => {
+        transcript.byId.set(entry.id, transcript.entries.length);
+        transcript.entries.push(entry);
+        transcript.rawLines.push(lines[k] as string);
+        transcript.entryLines.push(transcript.rawLines.length);
+      });
+      transcript.endsWithNewline = true;
+      transcript.bytes = size === expected ? size : -1;
       leaf = parent;
       appended.push(...made);
       return made;
