@@ -85,6 +85,18 @@ export function freeWords(r: Rand, n: number): string {
   return out.join(' ');
 }
 
+/**
+ * A thing worked on: a stock phrase a quarter of the time, else words from the whole
+ * vocabulary — 24 stock phrases alone would put each in about half of all chunks.
+ */
+function obj(r: Rand): string {
+  return r() < 0.25 ? pick(r, OBJECTS) : `the ${freeWords(r, int(r, 1, 2))}`;
+}
+
+function reason(r: Rand): string {
+  return r() < 0.25 ? pick(r, REASONS) : `because of the ${freeWords(r, int(r, 2, 3))}`;
+}
+
 /** One realistic note line: a bullet with a decision, a TODO, an identifier or a remark. */
 export function noteLine(r: Rand, topic: string): string {
   const who = pick(r, PEOPLE);
@@ -96,29 +108,29 @@ export function noteLine(r: Rand, topic: string): string {
 function coreLine(r: Rand, topic: string, who: string): string {
   switch (int(r, 0, 11)) {
     case 0:
-      return `- Decision (${topic}): ${pick(r, VERBS)} ${pick(r, OBJECTS)} ${pick(r, REASONS)}.`;
+      return `- Decision (${topic}): ${pick(r, VERBS)} ${obj(r)} ${reason(r)}.`;
     case 1:
-      return `- TODO: ask ${who} about ${pick(r, OBJECTS)} before ${pick(r, ['Friday', 'the release', 'the demo', 'next sprint', 'month end'])}.`;
+      return `- TODO: ask ${who} about ${obj(r)} before ${pick(r, ['Friday', 'the release', 'the demo', 'next sprint', 'month end'])}.`;
     case 2:
       return `- Deployed commit \`${hex(r, 10)}\` to ${pick(r, ['staging', 'production', 'the beta channel'])}; ${pick(r, ['no errors', 'two warnings', 'rolled back once'])}.`;
     case 3:
-      return `- Saw \`${pick(r, ERRORS)}\` on port ${int(r, 1024, 65000)} while ${pick(r, VERBS)} ${pick(r, OBJECTS)}.`;
+      return `- Saw \`${r() < 0.3 ? pick(r, ERRORS) : `E${freeWords(r, 1).toUpperCase()}`}\` on port ${int(r, 1024, 65000)} while ${pick(r, VERBS)} ${obj(r)}.`;
     case 4:
       return `- Set \`${pick(r, KEYS)}\` to ${int(r, 1, 50000)} in ${pick(r, PATHS)}.`;
     case 5:
-      return `- ${who} ${pick(r, VERBS)} ${pick(r, OBJECTS)} ${pick(r, REASONS)}; follow up in ${int(r, 2, 14)} days.`;
+      return `- ${who} ${pick(r, VERBS)} ${obj(r)} ${reason(r)}; follow up in ${int(r, 2, 14)} days.`;
     case 6:
       return `- ${pick(r, CJK)}`;
     case 7:
-      return `- Spent ${int(r, 1, 6)}h on ${topic}: ${pick(r, VERBS)} ${pick(r, OBJECTS)} and ${pick(r, VERBS)} ${pick(r, OBJECTS)}.`;
+      return `- Spent ${int(r, 1, 6)}h on ${topic}: ${pick(r, VERBS)} ${obj(r)} and ${pick(r, VERBS)} ${obj(r)}.`;
     case 8:
       return `- ${pick(r, FEELINGS)} ${pick(r, FEELINGS)}`;
     case 9:
-      return `- Meeting with ${who} and ${pick(r, PEOPLE)} about ${topic}; we ${pick(r, VERBS)} ${pick(r, OBJECTS)} ${pick(r, REASONS)}.`;
+      return `- Meeting with ${who} and ${pick(r, PEOPLE)} about ${topic}; we ${pick(r, VERBS)} ${obj(r)} ${reason(r)}.`;
     case 10:
-      return `- Idea: ${pick(r, ['automate', 'simplify', 'measure', 'drop', 'document'])} ${pick(r, OBJECTS)} for ${topic} (${pick(r, ['cheap', 'risky', 'worth a spike', 'needs data'])}).`;
+      return `- Idea: ${pick(r, ['automate', 'simplify', 'measure', 'drop', 'document'])} ${obj(r)} for ${topic} (${pick(r, ['cheap', 'risky', 'worth a spike', 'needs data'])}).`;
     default:
-      return `- Read about ${topic} and ${pick(r, TOPICS)}; the key point: ${pick(r, OBJECTS)} matters more than ${pick(r, OBJECTS)}.`;
+      return `- Read about ${topic} and ${pick(r, TOPICS)}; the key point: ${obj(r)} matters more than ${obj(r)}.`;
   }
 }
 
@@ -135,11 +147,11 @@ export function section(r: Rand, lines: number): string {
 export function userTurn(r: Rand): string {
   const topic = pick(r, TOPICS);
   return pick(r, [
-    `Can you help me with ${topic}? I ${pick(r, VERBS)} ${pick(r, OBJECTS)} yesterday and I am not sure it was right.`,
-    `What did we decide about ${pick(r, OBJECTS)} last time?`,
+    `Can you help me with ${topic}? I ${pick(r, VERBS)} ${obj(r)} yesterday and I am not sure it was right.`,
+    `What did we decide about ${obj(r)} last time?`,
     `I keep getting ${pick(r, ERRORS)} when I run ${pick(r, PATHS)}. Any idea?`,
     `Summarise where we are on ${topic} and what is left.`,
-    `Remind me what ${pick(r, PEOPLE)} said about ${pick(r, OBJECTS)}.`,
+    `Remind me what ${pick(r, PEOPLE)} said about ${obj(r)}.`,
     `Please write down that ${pick(r, KEYS)} should stay at ${int(r, 1, 9000)}.`,
   ]);
 }
