@@ -4,11 +4,12 @@
  * warning, not a failure: searches still work through the built-in index.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import type { DoctorCheck } from '../../../shared/contract';
 import { registerDoctorCheck } from '../app/doctor';
 import type { EngineContext } from '../context';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
-import { ensureQmdHome, qmdEnv, qmdHome } from './home';
+import { qmdEnv, qmdHome } from './home';
 import { runQmd, splitCommand } from './run';
 
 /** `--version` is instant; allow for a cold Node start on a slow disk. */
@@ -25,10 +26,11 @@ export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | 
   const argv = splitCommand(qmd.command, (p) => fs.existsSync(p));
   const home = qmdHome(ctx.stateDir, DEFAULT_AGENT_ID);
   try {
-    ensureQmdHome(home);
+    // The doctor writes nothing: `--version` touches no index, so no home is created and
+    // the child runs in the temp dir.
     const { stdout, stderr } = await runQmd(argv, ['--version'], {
       env: qmdEnv(home, ctx.deps.env ?? process.env),
-      cwd: home.root,
+      cwd: os.tmpdir(),
       timeoutMs: VERSION_TIMEOUT_MS,
     });
     const text = `${stdout}\n${stderr}`;
