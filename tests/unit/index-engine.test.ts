@@ -77,6 +77,21 @@ describe('search and index channels', () => {
     expect((await api['search.query']({ query: 'dark mode' })).results[0]?.path).toBe('MEMORY.md');
   });
 
+  it('applies a per-agent memorySearch override (agents.list[].memorySearch) on top of the defaults', async () => {
+    const { api } = start({
+      config: {
+        agents: {
+          defaults: { memorySearch: { sync: { watch: false } } },
+          list: [{ id: 'main' }, { id: 'work', memorySearch: { sources: ['memory', 'sessions'] } }, { id: 'bad', memorySearch: { chunking: { tokens: -5 } } }],
+        },
+      },
+    });
+    expect((await api['index.status']({ agentId: 'work' })).sources).toEqual(['memory', 'sessions']);
+    expect((await api['index.status']({ agentId: 'main' })).sources).toEqual(['memory']);
+    expect((await api['index.status']({ agentId: 'bad' })).sources).toEqual(['memory']);
+    expect((await api['app.status']({})).warnings.join(' ')).toMatch(/agents\.list\[id=bad\]\.memorySearch is invalid \(chunking\.tokens/);
+  });
+
   it('refuses an unknown agent and bad dates with clear errors', async () => {
     const { api } = start();
     await expect(api['search.query']({ query: 'x', agentId: 'nobody' })).rejects.toMatchObject({ code: 'not_found', message: expect.stringMatching(/unknown agent "nobody"/) });

@@ -6,7 +6,8 @@
  */
 import type { EngineContext } from '../context';
 import type { Embedder } from '../embed/types';
-import type { MemorySearchSettings } from '../config/schema';
+import { MemorySearchSchema, type MemorySearchSettings } from '../config/schema';
+import { deepMerge } from '../config/load';
 import type { IndexSyncResult } from '../../../shared/types/search';
 import { MemoryIndex } from './memory-index';
 import { watchMemory, type MemoryWatcher } from './watcher';
@@ -51,9 +52,33 @@ export class MemoryRegistry {
   /** `ctx` is public for the QMD backend seam in search/handlers.ts (searchWithSync). */
   constructor(readonly ctx: EngineContext) {}
 
-  /** The agent's memorySearch settings (defaults; per-agent overrides are not in the schema yet). */
-  settings(_agentId: string): MemorySearchSettings {
-    return this.ctx.config().config.agents.defaults.memorySearch;
+  private settingsCache = new WeakMap<object, Map<string, MemorySearchSettings>>();
+
+  /**
+   * The agent's memorySearch settings: `agents.defaults.memorySearch`, overridden key by key
+   * by `agents.list[].memorySearch` (OpenClaw's per-agent override). An invalid override is
+   * reported and ignored.
+   */
+  settings(agentId: string): MemorySearchSettings {
+    const loaded = this.ctx.config();
+    let byAgent = this.settingsCache.get(loaded);
+    if (!byAgent) this.settingsCache.set(loaded, (byAgent = new Map()));
+    const cached = byAgent.get(agentId);
+    if (cached) return cached;
+    const defaults = loaded.config.agents.defaults.memorySearch;
+    let out = defaults;
+    const entry = loaded.config.agents.list.find((a) => a.id === agentId) as Record<string, unknown> | undefined;
+    const over = entry?.memorySearch;
+    if (over && typeof over === 'object' && !Array.isArray(over)) {
+      const parsed = MemorySearchSchema.safeParse(deepMerge(defaults as Record<string, unknown>, over as Record<string, unknown>));
+      if (parsed.success) out = parsed.data;
+      else {
+        const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+        this.ctx.warn(`agents.list[id=${agentId}].memorySearch is invalid (${why}); using agents.defaults.memorySearch`);
+      }
+    }
+    byAgent.set(agentId, out);
+    return out;
   }
 
   /** Workspace and extra paths for the memory path rules. */

@@ -66,11 +66,16 @@ export function listSourceFiles(roots: SourceRoots): SourceFile[] {
     if (!seen.has(abs)) seen.set(abs, { abs, path: shown ?? displayPath(roots.workspace, abs), source });
   };
   if (roots.sources.includes('memory')) {
+    // On case-insensitive file systems both names are the same file: list it once, as written.
+    let top: string[] = [];
+    try {
+      top = fs.readdirSync(roots.workspace);
+    } catch {
+      // no workspace yet
+    }
     for (const name of ['MEMORY.md', 'memory.md']) {
       const p = path.join(roots.workspace, name);
-      // On case-insensitive file systems both names are the same file: list it once, as written.
-      const real = fs.existsSync(roots.workspace) ? fs.readdirSync(roots.workspace).includes(name) : false;
-      if (real && lstat(p)?.isFile()) add(p, 'memory');
+      if (top.includes(name) && lstat(p)?.isFile()) add(p, 'memory');
     }
     const mem = path.join(roots.workspace, 'memory');
     if (lstat(mem)?.isDirectory()) {
