@@ -77,6 +77,16 @@ describe('GGUF embedder', () => {
     expect(retrievalPrompts('tiny-glove-bert.gguf')).toBeUndefined();
   });
 
+  it('shares one runtime: disposing a second embedder leaves the first working', async () => {
+    const second = await createGgufEmbedder({ modelPath: await tinyGgufPath() });
+    const [a] = await second.embed(['coffee']);
+    await second.dispose();
+    await second.dispose(); // idempotent
+    await expect(second.embed(['coffee'])).rejects.toThrow(/already disposed/);
+    const [b] = await embedder.embed(['coffee']);
+    expect(Array.from(b!)).toEqual(Array.from(a!));
+  });
+
   it('names the file when the model is missing or not a GGUF', async () => {
     const dir = tmpDir();
     await expect(createGgufEmbedder({ modelPath: path.join(dir, 'nope.gguf') })).rejects.toThrow(/model file not found: .*nope\.gguf/);

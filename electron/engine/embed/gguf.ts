@@ -22,7 +22,7 @@ export interface GgufEmbedderOptions {
   /** Context (max tokens per text); default min(model's training context, 2048). */
   contextSize?: number;
   signal?: AbortSignal;
-  /** Share an already-created runtime; then `dispose()` leaves the runtime alone. */
+  /** Use this runtime instead of the process-wide shared one; `dispose()` leaves it alone. */
   llama?: Llama;
 }
 
@@ -43,6 +43,37 @@ export async function loadLlamaRuntime(): Promise<Llama> {
   return getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error, progressLogs: false });
 }
 
+/**
+ * One runtime per process, shared by every GGUF embedder and reference-counted: creating it
+ * costs ~2.4 s (loading the binary, probing the CPU), and the index re-creates its
+ * embedder whenever memorySearch settings change.
+ */
+let shared: { llama: Promise<Llama>; refs: number } | undefined;
+
+async function acquireRuntime(): Promise<{ llama: Llama; release: () => Promise<void> }> {
+  const entry = (shared ??= { llama: loadLlamaRuntime(), refs: 0 });
+  entry.refs++;
+  let llama: Llama;
+  try {
+    llama = await entry.llama;
+  } catch (err) {
+    if (shared === entry) shared = undefined;
+    throw err;
+  }
+  let released = false;
+  return {
+    llama,
+    release: async () => {
+      if (released) return;
+      released = true;
+      if (--entry.refs === 0) {
+        if (shared === entry) shared = undefined;
+        await llama.dispose();
+      }
+    },
+  };
+}
+
 /** An embedder over one loaded GGUF model. */
 export class GgufEmbedder implements Embedder {
   readonly provider = 'local';
@@ -57,7 +88,7 @@ export class GgufEmbedder implements Embedder {
     private readonly llamaModel: LlamaModel,
     private readonly context: LlamaEmbeddingContext,
     readonly modelPath: string,
-    private readonly ownsRuntime: boolean,
+    private readonly releaseRuntime: () => Promise<void>,
     private readonly maxTokens: number,
   ) {
     this.model = path.basename(modelPath);
@@ -99,7 +130,7 @@ export class GgufEmbedder implements Embedder {
     this.disposed = true;
     await this.context.dispose();
     await this.llamaModel.dispose();
-    if (this.ownsRuntime) await this.llama.dispose();
+    await this.releaseRuntime();
   }
 }
 
@@ -108,8 +139,8 @@ export async function createGgufEmbedder(opts: GgufEmbedderOptions): Promise<Ggu
   const modelPath = path.resolve(opts.modelPath);
   if (!fs.existsSync(modelPath)) throw new Error(`local embedder: model file not found: ${modelPath}`);
   throwIfAborted(opts.signal);
-  const llama = opts.llama ?? (await loadLlamaRuntime());
-  const ownsRuntime = !opts.llama;
+  const runtime = opts.llama ? { llama: opts.llama, release: async () => {} } : await acquireRuntime();
+  const { llama } = runtime;
   let model: LlamaModel | undefined;
   try {
     model = await llama.loadModel({ modelPath, gpuLayers: 0, loadSignal: opts.signal });
@@ -121,10 +152,10 @@ export async function createGgufEmbedder(opts: GgufEmbedderOptions): Promise<Ggu
       createSignal: opts.signal,
     });
     // Room for the begin/end tokens node-llama-cpp adds (e.g. [CLS] … [SEP]).
-    return new GgufEmbedder(llama, model, context, modelPath, ownsRuntime, contextSize - 3);
+    return new GgufEmbedder(llama, model, context, modelPath, runtime.release, contextSize - 3);
   } catch (err) {
     await model?.dispose().catch(() => undefined);
-    if (ownsRuntime) await llama.dispose().catch(() => undefined);
+    await runtime.release().catch(() => undefined);
     if (opts.signal?.aborted) throw err;
     throw new Error(`local embedder: cannot load ${modelPath}: ${(err as Error).message}`);
   }
