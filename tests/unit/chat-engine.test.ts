@@ -6,6 +6,7 @@ import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { chatRepl } from '../../electron/cli/commands/chat';
 import { newOpId } from '../../shared/client';
+import { appendLinesDurable } from '../../electron/engine/transcript/append';
 import type { ChatEventPayload } from '../../shared/types/chat';
 import { ScriptedLlm, type Handler } from '../helpers/scripted-llm';
 import { tmpDir, writeTree } from '../helpers/tmp';
@@ -62,10 +63,22 @@ describe('chat.send', () => {
       expect(fs.existsSync(file)).toBe(true);
       const index = JSON.parse(fs.readFileSync(path.join(dir, 'agents', 'main', 'sessions', 'sessions.json'), 'utf8'));
       expect(index[res.sessionId]).toMatchObject({ sessionId: res.sessionId, sessionFile: file });
+      // Another writer appends between turns: the next turn sees it (the held handle is not reused).
+      const lastId = (JSON.parse(fs.readFileSync(file, 'utf8').trim().split('\n').at(-1)!) as { id: string }).id;
+      appendLinesDurable(file, [JSON.stringify({ type: 'custom_message', id: 'ab12cd34', parentId: lastId, timestamp: NOW.toISOString(), customType: 'note', content: 'note from elsewhere', display: true })]);
       // The same session continues.
       const again = await api['chat.send']({ sessionId: res.sessionId, text: 'thanks' });
       expect(again.sessionId).toBe(res.sessionId);
-      expect(llm!.requests[2]!.messages.filter((m) => m.role === 'user')).toHaveLength(2);
+      expect(llm!.requests[2]!.messages.filter((m) => m.role === 'user')).toHaveLength(3);
+      expect(JSON.stringify(llm!.requests[2]!.messages)).toContain('note from elsewhere');
+      // And a third turn on the unchanged file continues from the held handle.
+      await api['chat.send']({ sessionId: res.sessionId, text: 'bye' });
+      expect(llm!.requests[3]!.messages.filter((m) => m.role === 'user').map((m) => JSON.stringify(m.content))).toEqual([
+        JSON.stringify('Where is the router password?'),
+        JSON.stringify('note from elsewhere'),
+        JSON.stringify('thanks'),
+        JSON.stringify('bye'),
+      ]);
     } finally {
       await engine.dispose();
     }

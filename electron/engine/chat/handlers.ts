@@ -11,6 +11,7 @@ import { engineLlm, requireLlm } from '../llm/service';
 import { createChatSession, findChatSession } from './sessions';
 import { buildSessionStart } from './session-start';
 import { runTurn } from './turn';
+import { checkinSession, checkoutSession } from './session-cache';
 import { parseCompactCommand } from './turn-steps';
 import { workspaceTools } from './tools/workspace';
 import { engineMemoryBackend, memoryTools } from './tools/memory';
@@ -61,23 +62,29 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
     const cfg = ctx.config().config;
     const d = cfg.agents.defaults;
     const start = buildSessionStart({ workspace: paths.workspace, now: ctx.now(), timeZone: d.userTimezone });
-    return runTurn(text, {
-      llm,
-      file: ref.file,
-      sessionId: ref.sessionId,
-      sessionsIndex: paths.sessionsIndex,
-      system: start.system,
-      tools: chatTools(ctx, agentId),
-      compaction: d.compaction,
-      pruning: d.contextPruning,
-      contextTokens: d.contextTokens,
-      workspace: paths.workspace,
-      writable: ctx.state().writable,
-      timeZone: d.userTimezone,
-      now: () => ctx.now(),
-      signal: opts.signal,
-      emit: (e) => opts.onEvent?.(ref.sessionId, e),
-    });
+    const session = manual ? undefined : checkoutSession(ref.file, () => ctx.now());
+    try {
+      return await runTurn(text, {
+        session,
+        llm,
+        file: ref.file,
+        sessionId: ref.sessionId,
+        sessionsIndex: paths.sessionsIndex,
+        system: start.system,
+        tools: chatTools(ctx, agentId),
+        compaction: d.compaction,
+        pruning: d.contextPruning,
+        contextTokens: d.contextTokens,
+        workspace: paths.workspace,
+        writable: ctx.state().writable,
+        timeZone: d.userTimezone,
+        now: () => ctx.now(),
+        signal: opts.signal,
+        emit: (e) => opts.onEvent?.(ref.sessionId, e),
+      });
+    } finally {
+      if (session) checkinSession(ref.file, session);
+    }
   });
 }
 

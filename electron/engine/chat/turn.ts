@@ -20,6 +20,7 @@ import { shouldCompactAfterReply, shouldCompactBeforeSend } from '../compaction/
 import { withOverflowRetry } from '../compaction/overflow-retry';
 import type { Tool } from './tools/types';
 import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
+import { liveTranscript } from './live-transcript';
 
 /** Tool rounds per turn before the loop stops asking the model (a runaway guard). */
 export const MAX_TOOL_ROUNDS = 25;
@@ -45,6 +46,8 @@ export interface TurnOptions {
   signal?: AbortSignal | undefined;
   emit?: (e: ChatEvent) => void;
   maxToolRounds?: number;
+  /** An open handle on `file` to reuse (session-cache.ts); opened here when absent. */
+  session?: SessionFile | undefined;
 }
 
 function abortError(): Error {
@@ -113,7 +116,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     return result;
   }
 
-  const session = openSessionFile(o.file, { now });
+  const session = o.session ?? openSessionFile(o.file, { now });
   const userEntry = session.appendMessage({ role: 'user', content: text, timestamp: now().getTime() });
   emit({ kind: 'turnStart', userEntryId: userEntry.id });
   const specs: ToolSpec[] = o.tools.map((t) => t.spec);
@@ -123,7 +126,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
 
   for (let round = 0; ; round++) {
     if (o.signal?.aborted) throw abortError();
-    const built = buildContext(session.reload());
+    const built = buildContext(liveTranscript(session));
     const historyTokens = estimateTokens(built.messages);
     // Flush before compaction, once per turn at most (the flush itself is once per cycle).
     if (!flushChecked) {
@@ -131,11 +134,14 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       await flushStep(steps, built.messages, historyTokens + systemTokens);
     }
     const pre = shouldCompactBeforeSend({ contextWindow, settings: o.compaction, historyTokens, systemTokens, promptTokens: 0 });
-    if (pre.compact && (await compactStep(steps, 'preflight'))) result.compactions++;
+    if (pre.compact && (await compactStep(steps, 'preflight'))) {
+      result.compactions++;
+      session.reload(); // the compaction rewrote the file
+    }
 
     const call = async () => {
       // Rebuilt per attempt: after an overflow compaction the context is shorter.
-      const tNow = session.reload();
+      const tNow = liveTranscript(session);
       const ctxNow = buildContext(tNow);
       const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
       const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId) });
@@ -160,7 +166,10 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       async (_attempt, err: ContextOverflowError) => {
         emit({ kind: 'retry', reason: err.message });
         const done = await compactStep(steps, 'overflow');
-        if (done) result.compactions++;
+        if (done) {
+          result.compactions++;
+          session.reload();
+        }
         return done;
       },
       1,
@@ -174,7 +183,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     result.usage = usage;
     result.stopReason = res.stopReason;
     emit({ kind: 'assistant', entryId: entry.id, stopReason: res.stopReason, usage: res.usage });
-    const estimate = estimateTokens(buildContext(session.reload()).messages) + systemTokens;
+    const estimate = estimateTokens(buildContext(liveTranscript(session)).messages) + systemTokens;
     updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: usage.totalTokens > 0 ? usage.totalTokens : estimate, updatedAt: now().getTime() });
 
     const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
@@ -189,7 +198,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     // Trigger (a): the reply's usage says the context is near the window.
     const after = shouldCompactAfterReply({ contextWindow, settings: o.compaction, usageTokens: usage.totalTokens, estimatedTokens: estimate });
     if (after.compact) {
-      await flushStep(steps, buildContext(session.reload()).messages, after.tokens);
+      await flushStep(steps, buildContext(liveTranscript(session)).messages, after.tokens);
       if (await compactStep(steps, 'threshold')) result.compactions++;
     }
     emit({ kind: 'done', stopReason: result.stopReason });
