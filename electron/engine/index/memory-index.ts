@@ -161,6 +161,9 @@ export class MemoryIndex {
       }
     } catch (err) {
       this.markedDirty = true;
+      // A failure after the old handle was closed for the swap (e.g. the rename was refused):
+      // the old file is still in place, so keep answering from it.
+      if (!this.opened && fs.existsSync(this.opts.indexFile)) this.openExisting();
       throw err;
     }
     this.pruneCache();
