@@ -4,10 +4,10 @@ import { Rail } from './components/Rail';
 import { useApp } from './stores/app';
 import { StatusPage } from './pages/StatusPage';
 import { SessionsPage } from './pages/sessions/SessionsPage';
-import { Placeholder } from './pages/Placeholder';
 import { SettingsPage } from './pages/settings/SettingsPage';
 import { MemoryPage } from './pages/memory/MemoryPage';
 import { SearchPage } from './pages/search/SearchPage';
+import { ChatPage } from './pages/chat/ChatPage';
 import { useSearchShortcut } from './components/useSearchShortcut';
 
 function Banner() {
@@ -55,7 +55,7 @@ export function App() {
         {page === 'sessions' && <SessionsPage />}
         {page === 'memory' && <MemoryPage />}
         {page === 'search' && <SearchPage />}
-        {page === 'chat' && <Placeholder title="Chat" what="Chat with the offline assistant will be here." />}
+        {page === 'chat' && <ChatPage />}
         {page === 'settings' && <SettingsPage />}
       </main>
     </div>

@@ -25,7 +25,8 @@ export function SettingsPage() {
     return api.on('config.changed', () => void load());
   }, [load]);
 
-  const sections = useMemo(() => (view ? sectionsOf(view.schema as JsonSchema) : []), [view?.schema]);
+  const schema = view?.schema;
+  const sections = useMemo(() => (schema ? sectionsOf(schema as JsonSchema) : []), [schema]);
   const q = filter.trim().toLowerCase();
   const shown = sections
     .map((s) => ({ ...s, fields: q ? s.fields.filter((f) => f.keyPath.toLowerCase().includes(q)) : s.fields }))
