@@ -117,21 +117,37 @@ export function ensureRealQmd(): RealQmdOrSkip {
   const started = Date.now();
   const wrapper = path.join(QMD_CACHE, 'qmd.sh');
   let installed = false;
+  const install = (): RealQmdOrSkip | null => {
+    if (process.platform === 'win32') return { skip: 'the qmd test set-up supports Linux and macOS only' };
+    const npm = npmCli();
+    if (!npm) return { skip: 'npm (npm-cli.js) not found: cannot fetch Node 22 and @tobilu/qmd' };
+    const node = ensureNode22(npm);
+    const entry = ensureQmdPackage(npm, node);
+    const tmp = `${wrapper}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, `#!/bin/sh\n# QMD with the cached Node 22 (tests/helpers/qmd.ts)\nexec "${node}" "${entry}" "$@"\n`, { mode: 0o755 });
+    fs.renameSync(tmp, wrapper);
+    installed = true;
+    return null;
+  };
+  const version = () => run(wrapper, ['--version'], { cwd: QMD_CACHE }).trim();
   try {
     fs.mkdirSync(QMD_CACHE, { recursive: true });
     if (!fs.existsSync(wrapper)) {
-      if (process.platform === 'win32') return { skip: 'the qmd test set-up supports Linux and macOS only' };
-      const npm = npmCli();
-      if (!npm) return { skip: 'npm (npm-cli.js) not found: cannot fetch Node 22 and @tobilu/qmd' };
-      const node = ensureNode22(npm);
-      const entry = ensureQmdPackage(npm, node);
-      const tmp = `${wrapper}.${process.pid}.tmp`;
-      fs.writeFileSync(tmp, `#!/bin/sh\n# QMD with the cached Node 22 (tests/helpers/qmd.ts)\nexec "${node}" "${entry}" "$@"\n`, { mode: 0o755 });
-      fs.renameSync(tmp, wrapper);
-      installed = true;
+      const skip = install();
+      if (skip) return skip;
     }
-    const version = run(wrapper, ['--version'], { cwd: QMD_CACHE }).trim();
-    return { command: wrapper, version, installMs: installed ? Date.now() - started : 0 };
+    let v: string;
+    try {
+      v = version();
+    } catch (err) {
+      if (installed) throw err;
+      // A cache left broken (interrupted, or the checkout moved): install again, once.
+      for (const p of [wrapper, path.join(QMD_CACHE, 'qmd'), path.join(QMD_CACHE, 'node22')]) fs.rmSync(p, { recursive: true, force: true });
+      const skip = install();
+      if (skip) return skip;
+      v = version();
+    }
+    return { command: wrapper, version: v, installMs: installed ? Date.now() - started : 0 };
   } catch (err) {
     return { skip: `Node 22 or @tobilu/qmd could not be installed into ${QMD_CACHE}: ${errText(err)}` };
   }
