@@ -251,4 +251,16 @@ describe('assistant turn loop', () => {
     expect(fs.readFileSync(s.file, 'utf8')).toContain('a short first question');
     expect(roles(s.file)).toEqual(['user', 'assistant', 'custom:openclaw.cache-ttl', 'user', 'compaction', 'assistant', 'custom:openclaw.cache-ttl']);
   });
+
+  it('stops a model that keeps calling tools at the round limit, still pairing every call with a result', async () => {
+    const s = setup({ 'a.md': 'A' });
+    const llm = new ScriptedLlm(() => ({ toolCalls: [{ name: 'read', arguments: { path: 'a.md' } }] }));
+    const res = await runTurn('loop forever', s.opts(llm, { maxToolRounds: 2 }));
+    expect(res).toMatchObject({ modelCalls: 2, toolCalls: 2, stopReason: 'toolUse', reply: '' });
+    const results = lines(s.file).filter((e) => e.type === 'message' && e.message.role === 'toolResult');
+    expect(results.map((e) => [e.message.isError, e.message.content[0].text])).toEqual([
+      [false, 'A'],
+      [true, 'not run: the turn reached its limit of 2 tool rounds'],
+    ]);
+  });
 });

@@ -58,12 +58,28 @@ function abortError(): Error {
 
 const textOf = (m: AssistantMessage) => m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
 
-/** Run tool calls in order, appending each result; on cancel, the rest get "cancelled" results. */
-async function runTools(calls: ToolCallBlock[], tools: Tool[], session: SessionFile, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void): Promise<void> {
+/**
+ * A compaction the turn can live without (before sending, after the reply): a failure is
+ * reported as an event and the turn goes on; only a cancel stops it.
+ */
+async function tolerant(run: () => Promise<boolean>, trigger: 'preflight' | 'threshold', emit: (e: ChatEvent) => void, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    return await run();
+  } catch (err) {
+    if (signal?.aborted || (err as Error).name === 'AbortError') throw err;
+    emit({ kind: 'compaction', trigger, compacted: false, reason: `failed: ${(err as Error).message}` });
+    return false;
+  }
+}
+
+/** Run tool calls in order, appending each result; on cancel (or `refusal`), the rest get error results. */
+async function runTools(calls: ToolCallBlock[], tools: Tool[], session: SessionFile, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void, refusal?: string): Promise<void> {
   const byName = new Map(tools.map((t) => [t.spec.name, t]));
   for (const call of calls) {
     let out: Awaited<ReturnType<Tool['run']>>;
-    if (o.signal?.aborted) {
+    if (refusal) {
+      out = { content: [{ type: 'text', text: refusal }], isError: true };
+    } else if (o.signal?.aborted) {
       out = { content: [{ type: 'text', text: 'Cancelled by the user before the tool ran.' }], isError: true };
     } else {
       const tool = byName.get(call.name);
@@ -134,7 +150,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       await flushStep(steps, built.messages, historyTokens + systemTokens);
     }
     const pre = shouldCompactBeforeSend({ contextWindow, settings: o.compaction, historyTokens, systemTokens, promptTokens: 0 });
-    if (pre.compact && (await compactStep(steps, 'preflight'))) {
+    if (pre.compact && (await tolerant(() => compactStep(steps, 'preflight'), 'preflight', emit, o.signal))) {
       result.compactions++;
       session.reload(); // the compaction rewrote the file
     }
@@ -187,19 +203,24 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: usage.totalTokens > 0 ? usage.totalTokens : estimate, updatedAt: now().getTime() });
 
     const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
-    if (calls.length && round + 1 < (o.maxToolRounds ?? MAX_TOOL_ROUNDS)) {
+    if (calls.length) {
       for (const c of calls) emit({ kind: 'toolCall', id: c.id, name: c.name, arguments: c.arguments });
       result.toolCalls += calls.length;
-      await runTools(calls, o.tools, session, o, now, emit);
+      const limited = round + 1 >= (o.maxToolRounds ?? MAX_TOOL_ROUNDS);
+      // At the round limit the calls still get (error) results, so the file stays well-formed.
+      await runTools(calls, limited ? [] : o.tools, session, o, now, emit, limited ? `not run: the turn reached its limit of ${o.maxToolRounds ?? MAX_TOOL_ROUNDS} tool rounds` : undefined);
       if (o.signal?.aborted) throw abortError();
-      continue;
+      if (!limited) continue;
     }
     result.reply = textOf(message);
     // Trigger (a): the reply's usage says the context is near the window.
     const after = shouldCompactAfterReply({ contextWindow, settings: o.compaction, usageTokens: usage.totalTokens, estimatedTokens: estimate });
     if (after.compact) {
       await flushStep(steps, buildContext(liveTranscript(session)).messages, after.tokens);
-      if (await compactStep(steps, 'threshold')) result.compactions++;
+      if (await tolerant(() => compactStep(steps, 'threshold'), 'threshold', emit, o.signal)) {
+        result.compactions++;
+        session.reload(); // keep the (possibly reused) handle in step with the file
+      }
     }
     emit({ kind: 'done', stopReason: result.stopReason });
     return result;
