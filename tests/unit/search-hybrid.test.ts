@@ -11,7 +11,7 @@ const notes: Record<string, string> = {
   'workspace/memory/2024-05-29.md': '# Database\n\nDecision: migrate the database to Postgres in June; keep SQLite for the desktop app!\n',
   'workspace/memory/2024-03-02.md': '## 会议记录\n\n我们讨论了明年的预算和发布计划。\n',
   'workspace/memory/2024-04-15.md': '## 打ち合わせ\n\n東京で新しいプロジェクトの会議がありました。\n',
-  'workspace/memory/garden.md': '# Garden\n\nTomatoes need watering every morning.\n',
+  'workspace/memory/garden.md': '# Garden\n\nTomatoes need watering every morning.\nIrrigation script fixed in 9f8e7d6c5b4a39281706f5e4d3c2b1a098765432.\n',
 };
 
 describe('hybrid search', () => {
@@ -41,6 +41,8 @@ describe('hybrid search', () => {
     for (const q of ['a1b2c3d', 'ECONNREFUSED', '127.0.0.1:11434']) {
       expect((await idx.search({ query: q, minScore: 0 })).results[0]?.path).toBe('memory/2024-01-10.md');
     }
+    // A short hash finds the full one.
+    expect((await idx.search({ query: 'revert 9f8e7d6', minScore: 0 })).results[0]?.path).toBe('memory/garden.md');
     await idx.dispose();
   });
 

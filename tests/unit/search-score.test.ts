@@ -98,6 +98,10 @@ describe('FTS query building', () => {
       ['127', '0', '0', '1', '8080'],
     ]);
   });
+  it('searches hash-like tokens as prefixes (short commit hashes)', () => {
+    expect(buildFtsQuery('commit 3f9a2c1')).toBe('"commit" OR "3f9a2c1" *');
+    expect(buildFtsQuery('port 3300 v2')).toBe('"port" OR "3300" OR "v2"');
+  });
   it('turns CJK runs into bigrams (one character stays a unigram)', () => {
     expect(buildFtsQuery('東京会議')).toBe('"東京" OR "京会" OR "会議"');
     expect(buildFtsQuery('猫')).toBe('"猫"');

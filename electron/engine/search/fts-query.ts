@@ -62,8 +62,14 @@ export function buildFtsQuery(query: string, keep?: (terms: string[][]) => strin
   let terms = queryTerms(query);
   if (keep) terms = keep(terms);
   if (terms.length === 0) return null;
-  return terms.map((t) => quote(t.join(' '))).join(' OR ');
+  return terms.map((t) => (t.length === 1 && HASH_LIKE.test(t[0]!) ? `${quote(t[0]!)} *` : quote(t.join(' ')))).join(' OR ');
 }
+
+/**
+ * A hash-like token (letters and digits mixed, 6+ characters: `3f9a2c1`, `a1b2c3d4e5`) is
+ * searched as a prefix, so a short commit hash finds the note that wrote it out in full.
+ */
+const HASH_LIKE = /^(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{6,}$/;
 
 /** Postings the keyword side reads at most per query (sum of the kept terms' document counts). */
 export const POSTINGS_BUDGET = 20_000;
