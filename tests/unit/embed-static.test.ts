@@ -71,6 +71,21 @@ describe('static model conversion', () => {
   });
 });
 
+describe('createStaticEmbedder', () => {
+  it('converts on first use, then rebuilds a damaged or outdated model file instead of failing', async () => {
+    const dir = tmpDir();
+    const source = winkFixture(dir);
+    const models = path.join(dir, 'models');
+    const e = await createStaticEmbedder({ modelsDir: models, source, weighting: 'mean' });
+    expect(e.dims).toBe(5);
+    const [cat] = await e.embed(['cat']);
+    fs.writeFileSync(staticModelPath(models), 'CAIRNSV0 from an older version');
+    const again = await createStaticEmbedder({ modelsDir: models, source, weighting: 'mean' });
+    expect(Array.from((await again.embed(['cat']))[0]!)).toEqual(Array.from(cat!));
+    expect(fs.readFileSync(staticModelPath(models)).subarray(0, 8).toString('latin1')).toBe('CAIRNSV1');
+  });
+});
+
 describe('tokenizer', () => {
   it('lowercases, keeps Unicode words and inner joiners, and knows stop words', () => {
     expect(wordTokens('The Café’s e-mail, naïve U.S. résumé 42!')).toEqual(['the', "café's", 'e-mail', 'naïve', 'u.s', 'résumé', '42']);

@@ -32,6 +32,8 @@ export interface StaticEmbedderOptions {
   /** Progress of the one-time conversion (bytes of the 307 MB JSON read). */
   onConvertProgress?: (doneBytes: number, totalBytes: number) => void;
   signal?: AbortSignal;
+  /** Another file in the wink JSON format to convert (tests use a small one). */
+  source?: string;
 }
 
 /** Path of the converted model in `modelsDir`. */
@@ -45,7 +47,7 @@ const converting = new Map<string, Promise<ConvertResult>>();
 /** Convert the npm package once; returns the conversion stats, or undefined when already done. */
 export async function ensureStaticModel(
   modelsDir: string,
-  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void } = {},
+  opts: { signal?: AbortSignal; onProgress?: (done: number, total: number) => void; source?: string } = {},
 ): Promise<ConvertResult | undefined> {
   const file = staticModelPath(modelsDir);
   if (fs.existsSync(file)) return undefined;
@@ -179,6 +181,16 @@ export class StaticEmbedder implements Embedder {
 /** Load (converting once if needed) the static embedder from `modelsDir`. */
 export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise<StaticEmbedder> {
   const file = staticModelPath(opts.modelsDir);
-  await ensureStaticModel(opts.modelsDir, { signal: opts.signal, onProgress: opts.onConvertProgress });
-  return new StaticEmbedder(await loadStaticModel(file), opts.weighting);
+  const convert = { signal: opts.signal, onProgress: opts.onConvertProgress, source: opts.source };
+  await ensureStaticModel(opts.modelsDir, convert);
+  try {
+    return new StaticEmbedder(await loadStaticModel(file), opts.weighting);
+  } catch (err) {
+    // A file from an older format version (or damaged on disk): it is derived data, so
+    // rebuild it from the npm package rather than leave search without vectors.
+    if (!fs.existsSync(file)) throw err;
+    fs.rmSync(file, { force: true });
+    await ensureStaticModel(opts.modelsDir, convert);
+    return new StaticEmbedder(await loadStaticModel(file), opts.weighting);
+  }
 }
