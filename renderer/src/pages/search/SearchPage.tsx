@@ -108,7 +108,7 @@ export function SearchPage() {
           Nothing scored above minScore for “{answered}”. Try other words, widen the date range, or check that the index is built in Settings.
         </p>
       )}
-      <ol id="search-results" className="results" aria-label="Search results">
+      <ol id="search-results" className="results" aria-label="Search results" data-answered={answered}>
         {results.map((r, i) => (
           <ResultItem key={`${r.path}:${r.startLine}`} id={`result-${i}`} r={r} terms={terms} count={results.length} active={i === sel} />
         ))}
