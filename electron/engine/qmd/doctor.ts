@@ -18,27 +18,35 @@ const VERSION_TIMEOUT_MS = 15_000;
 const INSTALL_HINT =
   'Install QMD (npm install -g @tobilu/qmd; it needs Node ≥ 22) or set memory.qmd.command to its path. Until then searches use the built-in index.';
 
+/** Status asks for the checks often; one `--version` per command every 30 s is plenty. */
+const CACHE_MS = 30_000;
+const recent = new Map<string, { at: number; version: Promise<{ stdout: string; stderr: string }> }>();
+
 /** The QMD check (null when the backend is builtin). */
 export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | null> {
   const { backend, qmd } = ctx.config().config.memory;
   if (backend !== 'qmd') return null;
   const base = { id: 'qmd', label: 'QMD backend' };
   const argv = splitCommand(qmd.command, (p) => fs.existsSync(p));
+  const cached = recent.get(qmd.command);
   const home = qmdHome(ctx.stateDir, DEFAULT_AGENT_ID);
   try {
     // The doctor writes nothing: `--version` touches no index, so no home is created and
     // the child runs in the temp dir.
-    const { stdout, stderr } = await runQmd(argv, ['--version'], {
-      env: qmdEnv(home, ctx.deps.env ?? process.env),
-      cwd: os.tmpdir(),
-      timeoutMs: VERSION_TIMEOUT_MS,
-    });
-    const text = `${stdout}\n${stderr}`;
-    const version = /(\d+\.\d+\.\d+[\w.-]*)/.exec(text)?.[1];
+    let version = cached && Date.now() - cached.at < CACHE_MS ? cached.version : undefined;
     if (!version) {
+      version = runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.deps.env ?? process.env), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS });
+      recent.set(qmd.command, { at: Date.now(), version });
+      // A failure is not cached: the user may be installing QMD right now.
+      version.catch(() => recent.delete(qmd.command));
+    }
+    const { stdout, stderr } = await version;
+    const text = `${stdout}\n${stderr}`;
+    const found = /(\d+\.\d+\.\d+[\w.-]*)/.exec(text)?.[1];
+    if (!found) {
       return { ...base, status: 'warn', detail: `${qmd.command} --version printed no version: ${JSON.stringify(text.trim().slice(0, 120))}`, hint: 'Is memory.qmd.command really QMD (npm package @tobilu/qmd)?' };
     }
-    return { ...base, status: 'ok', detail: `qmd ${version} (${qmd.command}), search mode "${qmd.searchMode}"` };
+    return { ...base, status: 'ok', detail: `qmd ${found} (${qmd.command}), search mode "${qmd.searchMode}"` };
   } catch (err) {
     return { ...base, status: 'warn', detail: (err as Error).message, hint: INSTALL_HINT };
   }
