@@ -62,6 +62,23 @@ describe('index sync', () => {
     await idx.dispose();
   });
 
+  it('writes a very large file in steps and replaces all of its chunks on the next change', async () => {
+    const big = Array.from({ length: 3000 }, (_, i) => `- note ${i}: ${i === 2999 ? 'the last line mentions a narwhal' : 'ordinary filler text for the long-term memory'}`).join('\n');
+    const fx = memoryFixture({ 'workspace/MEMORY.md': big });
+    const idx = fx.open({ embedder: new FakeEmbedder() });
+    const first = await idx.sync();
+    expect(first.chunks).toBeGreaterThan(100);
+    expect((await idx.search({ query: 'narwhal' })).results[0]).toMatchObject({ path: 'MEMORY.md', endLine: 3000 });
+    fs.writeFileSync(path.join(fx.workspace, 'MEMORY.md'), big.replace('narwhal', 'walrus'));
+    const second = await idx.sync();
+    expect(second.chunks).toBe(first.chunks);
+    expect((await idx.search({ query: 'narwhal' })).results).toEqual([]);
+    expect((await idx.search({ query: 'walrus' })).results[0]?.path).toBe('MEMORY.md');
+    expect(rows(fx.indexFile, 'SELECT hash FROM files')).toHaveLength(1);
+    expect(idx.isDirty()).toBe(false);
+    await idx.dispose();
+  });
+
   it('skips symlinks (files and directories)', async () => {
     const fx = memoryFixture({ ...notes, 'outside/secret.md': 'top secret launch codes\n' });
     fs.symlinkSync(path.join(fx.root, 'outside/secret.md'), path.join(fx.workspace, 'memory/link.md'));

@@ -49,6 +49,14 @@ export interface Store {
   deleteFile(path: string): void;
   /** Replace a file: delete its old chunks, insert the new ones, upsert the files row. */
   replaceFile(file: FileRow, chunks: readonly ChunkRow[]): void;
+  /**
+   * The same in steps, for a file too big for one short transaction: drop its old chunks,
+   * then `insertChunks` in batches, then `putFile`. Until `putFile` the files row keeps the
+   * old hash, so an interrupted replace is redone (old chunks dropped again) by the next sync.
+   */
+  dropChunks(path: string): void;
+  insertChunks(chunks: readonly ChunkRow[]): void;
+  putFile(file: FileRow): void;
   /** Only the stat changed (same content): remember the new mtime/size. */
   touchFile(file: FileRow): void;
   cacheGet(provider: string, model: string, hashes: readonly string[]): Map<string, Float32Array>;
@@ -86,6 +94,28 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
     }
   };
 
+  const insertChunks = (chunks: readonly ChunkRow[]) => {
+    for (const c of chunks) {
+      const info = insChunk.run({
+        path: c.path,
+        source: c.source,
+        startLine: c.startLine,
+        endLine: c.endLine,
+        hash: c.hash,
+        model: opts.model,
+        text: c.text,
+        heading: c.heading,
+        day: c.day,
+        dated: c.dated ? 1 : 0,
+        evergreen: c.evergreen ? 1 : 0,
+        mtime: Math.round(c.mtime),
+      });
+      const id = BigInt(info.lastInsertRowid);
+      insFts.run(id, ftsIndexText(c.body));
+      if (insVec && c.vector) insVec.run(id, vecBlob(c.vector), c.source, c.day);
+    }
+  };
+
   return {
     deleteFile(path) {
       deleteChunks(path);
@@ -93,25 +123,12 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
     },
     replaceFile(file, chunks) {
       deleteChunks(file.path);
-      for (const c of chunks) {
-        const info = insChunk.run({
-          path: c.path,
-          source: c.source,
-          startLine: c.startLine,
-          endLine: c.endLine,
-          hash: c.hash,
-          model: opts.model,
-          text: c.text,
-          heading: c.heading,
-          day: c.day,
-          dated: c.dated ? 1 : 0,
-          evergreen: c.evergreen ? 1 : 0,
-          mtime: Math.round(c.mtime),
-        });
-        const id = BigInt(info.lastInsertRowid);
-        insFts.run(id, ftsIndexText(c.body));
-        if (insVec && c.vector) insVec.run(id, vecBlob(c.vector), c.source, c.day);
-      }
+      insertChunks(chunks);
+      upFile.run({ ...file, mtime: Math.round(file.mtime) });
+    },
+    dropChunks: deleteChunks,
+    insertChunks: (chunks) => insertChunks(chunks),
+    putFile(file) {
       upFile.run({ ...file, mtime: Math.round(file.mtime) });
     },
     touchFile(file) {

@@ -48,6 +48,8 @@ export interface SyncOutcome {
 
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
+/** Chunks per write transaction for a file too big to write in one. */
+const STEP_CHUNKS = 48;
 /** Texts per call for an embedder that computes synchronously on this thread. */
 const SYNC_EMBED_BATCH = 8;
 /** Longest stretch of synchronous work before yielding to the event loop. */
@@ -163,7 +165,8 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
       store.replaceFile(p.file, rows);
     });
     for (const p of pending) {
-      writeFile(p);
+      if (p.chunks.length <= STEP_CHUNKS) writeFile(p);
+      else await writeBigFile(p, byHash);
       await yieldNow();
     }
     chunksDone += pendingChunks;
@@ -172,6 +175,23 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     pendingChunks = 0;
     report({ phase: 'write', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
     await yieldNow(true);
+  };
+
+  // A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
+  // its files row is marked unfinished first, so an interruption is redone by the next sync.
+  const writeBigFile = async (p: PendingFile, byHash: Map<string, Float32Array>) => {
+    db.transaction(() => {
+      store.dropChunks(p.file.path);
+      store.putFile({ ...p.file, hash: '', mtime: 0 });
+    })();
+    for (let i = 0; i < p.chunks.length; i += STEP_CHUNKS) {
+      const rows: ChunkRow[] = p.chunks
+        .slice(i, i + STEP_CHUNKS)
+        .map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
+      db.transaction(() => store.insertChunks(rows))();
+      await yieldNow(true);
+    }
+    store.putFile(p.file);
   };
 
   for (const src of input.files) {
