@@ -149,6 +149,14 @@ describe('OpenAI-compatible client', () => {
     await fx.closed;
   });
 
+  it('gives up on a stream that goes silent (idle timeout) with a clear error', async () => {
+    const fx = await startFixture([{ sse: [chunk({ content: 'half' })], hang: true }]);
+    const err = await client(fx.url, { idleTimeoutMs: 50 }).llm.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmHttpError);
+    expect((err as Error).message).toMatch(/no data from the server for 50 ms; the connection looks dead/);
+    await fx.closed;
+  });
+
   it('reports an error sent inside the stream', async () => {
     const fx = await startFixture([{ sse: [chunk({ content: 'par' }), data({ error: { message: 'the request exceeds the available context size', type: 'exceed_context_size_error' } })] }]);
     await expect(client(fx.url).llm.chat({ messages: [{ role: 'user', content: 'hi' }] })).rejects.toBeInstanceOf(ContextOverflowError);

@@ -30,6 +30,8 @@ export interface AnthropicOptions {
   headers?: Record<string, string>;
   retry?: Partial<RetryPolicy>;
   deps?: HttpDeps;
+  /** A stream silent for this long fails (default 10 min: local models can think long before the first token). */
+  idleTimeoutMs?: number;
 }
 
 type Block =
@@ -94,7 +96,7 @@ export class AnthropicLlm implements LLM {
     const usage: AUsage = {};
     let stopReason: string | null | undefined;
     let stopped = false;
-    for await (const ev of readSse(stream, req.signal)) {
+    for await (const ev of readSse(stream, req.signal, this.opts.idleTimeoutMs)) {
       let data: Record<string, unknown>;
       try {
         data = JSON.parse(ev.data) as Record<string, unknown>;

@@ -29,6 +29,8 @@ export interface OpenAiOptions {
   sendThinking?: boolean;
   retry?: Partial<RetryPolicy>;
   deps?: HttpDeps;
+  /** A stream silent for this long fails (default 10 min: local models can think long before the first token). */
+  idleTimeoutMs?: number;
 }
 
 /** `{baseUrl}/v1/<path>` without doubling a `/v1` the user already wrote. */
@@ -141,7 +143,7 @@ export class OpenAiCompatibleLlm implements LLM {
     let finish: string | null | undefined;
     let usage: OaiUsage | undefined;
     let done = false;
-    for await (const ev of readSse(body, req.signal)) {
+    for await (const ev of readSse(body, req.signal, this.opts.idleTimeoutMs)) {
       if (ev.data === '[DONE]') {
         done = true;
         break;

@@ -4,15 +4,26 @@
  * Both streaming providers speak SSE; OpenAI ends with `data: [DONE]`, Anthropic with
  * `event: message_stop`.
  */
-import { abortError } from './errors';
+import { abortError, LlmHttpError } from './errors';
 
 export interface SseEvent {
   event: string | undefined;
   data: string;
 }
 
+/** No byte for this long ends a stream (a silently dropped connection); OpenAI's SDK waits as long. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
+
+/** The stream went silent for longer than the idle timeout. */
+export class StreamIdleError extends LlmHttpError {
+  constructor(readonly idleMs: number) {
+    super(`no data from the server for ${idleMs < 1000 ? `${idleMs} ms` : `${Math.round(idleMs / 1000)} s`}; the connection looks dead`, undefined, true);
+    this.name = 'StreamIdleError';
+  }
+}
+
 /** Iterate the SSE events of `body`; an abort of `signal` ends with an AbortError. */
-export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<SseEvent> {
+export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
   let buf = '';
@@ -20,15 +31,25 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   let data: string[] = [];
   const onAbort = () => void reader.cancel().catch(() => {});
   signal?.addEventListener('abort', onAbort, { once: true });
+  let idle = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     for (;;) {
       let chunk: ReadableStreamReadResult<Uint8Array>;
+      timer = setTimeout(() => {
+        idle = true;
+        void reader.cancel().catch(() => {});
+      }, idleTimeoutMs);
       try {
         chunk = await reader.read();
       } catch (err) {
         if (signal?.aborted || (err as Error).name === 'AbortError') throw abortError(signal);
+        if (idle) throw new StreamIdleError(idleTimeoutMs);
         throw err;
+      } finally {
+        clearTimeout(timer);
       }
+      if (idle) throw new StreamIdleError(idleTimeoutMs);
       if (signal?.aborted) throw abortError(signal);
       buf += chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
       // Split on CRLF, LF or CR; keep a trailing partial line (and a lone trailing CR) for later.
