@@ -100,13 +100,16 @@ export type FakeSearch = 'exit' | 'garbage' | 'hang' | 'empty';
 
 /**
  * A fake `qmd` script in a temp dir. It appends each call's arguments to `log` and answers
- * `collection …`/`update` with success; `search` fails as asked. `hang` writes its pid to
+ * `collection …`/`update` with success (`update` fails while `failUpdateFlag` exists);
+ * `search` fails as asked. `hang` writes its pid to
  * `pidFile` and then `exec`s sleep (same pid), so the test can check it was killed.
  */
-export function fakeQmd(kind: FakeSearch): { command: string; log: string; pidFile: string; calls(): string[] } {
+export function fakeQmd(kind: FakeSearch): { command: string; log: string; pidFile: string; failUpdateFlag: string; calls(): string[] } {
   const dir = tmpDir('cairn-fakeqmd-');
   const log = path.join(dir, 'calls.log');
   const pidFile = path.join(dir, 'search.pid');
+  // While this file exists, `update` fails (exit 4).
+  const failUpdateFlag = path.join(dir, 'fail-update');
   const search = {
     exit: 'echo "boom: index is corrupt" >&2; exit 3',
     garbage: 'echo "Results: this is not json {"',
@@ -116,13 +119,14 @@ export function fakeQmd(kind: FakeSearch): { command: string; log: string; pidFi
   const command = path.join(dir, 'qmd');
   fs.writeFileSync(
     command,
-    `#!/bin/sh\necho "$*" >> '${log}'\n# args: <command> --index cairn …\ncase "$1" in\n  search|vsearch|query) ${search} ;;\n  *) exit 0 ;;\nesac\n`,
+    `#!/bin/sh\necho "$*" >> '${log}'\n# args: <command> --index cairn …\ncase "$1" in\n  search|vsearch|query) ${search} ;;\n  update) if [ -e '${failUpdateFlag}' ]; then echo "update broke" >&2; exit 4; fi ;;\n  *) exit 0 ;;\nesac\n`,
     { mode: 0o755 },
   );
   return {
     command,
     log,
     pidFile,
+    failUpdateFlag,
     calls: () => (fs.existsSync(log) ? fs.readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : []),
   };
 }

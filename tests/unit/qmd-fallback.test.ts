@@ -147,6 +147,18 @@ describe('QMD refresh loop', () => {
     expect(updates()).toBe(4);
   });
 
+  it('a failed refresh after the first build leaves QMD answering from its current index', async () => {
+    const fake = fakeQmd('empty');
+    const { api, engine, stateDir } = startQmdEngine({ command: fake.command });
+    expect((await api['search.query']({ query: 'Alfama' })).backend).toBe('qmd');
+    fs.writeFileSync(fake.failUpdateFlag, '');
+    fs.writeFileSync(path.join(stateDir, 'workspace/memory/2026-11-04.md'), '# New\n\nquokka\n');
+    const res = await api['search.query']({ query: 'quokka' });
+    expect(res).toMatchObject({ backend: 'qmd', warnings: [] });
+    expect(fake.calls().at(-1)).toMatch(/^search /);
+    expect(engine.ctx.warnings().some((w) => /^QMD refresh failed \(qmd update exited with 4: update broke\); retrying in 5 s$/.test(w))).toBe(true);
+  });
+
   it('runs `qmd embed` after `update` when the search mode needs vectors, and searches in that mode', async () => {
     const fake = fakeQmd('empty');
     const { api } = startQmdEngine({ command: fake.command, qmd: { searchMode: 'vsearch' } });

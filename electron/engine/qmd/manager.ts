@@ -271,10 +271,11 @@ export class QmdManager {
 
   /**
    * Wait for a refresh only when QMD cannot answer without one (never built, collections
-   * changed), for this process's first one (a one-shot CLI search must see current
-   * files), or when the caller just exported changed transcripts (as the built-in index
-   * syncs a dirty sessions source before searching); periodic refreshes run beside searches. The wait is bounded: a first index
-   * that takes longer is reported as `busy` (the built-in index answers meanwhile).
+   * changed), for this process's first one (a one-shot CLI search must see current files),
+   * or when files changed since the last update (as the built-in index syncs a dirty index
+   * before searching); periodic refreshes run beside searches. The wait is bounded. Only a
+   * first build that fails or takes too long stops QMD from answering (`busy` meanwhile);
+   * otherwise a failed or slow refresh leaves QMD's current index to answer.
    */
   private async waitForRefreshIfNeeded(wanted: boolean): Promise<void> {
     const setup = this.needsSetup();
@@ -286,7 +287,13 @@ export class QmdManager {
     const running = this.maintain();
     let timer: NodeJS.Timeout | undefined;
     const outcome = await Promise.race([
-      running.then(() => 'done' as const),
+      running.then(
+        () => 'done' as const,
+        (err: unknown) => {
+          if (setup) throw err;
+          return 'failed' as const; // already warned; the index QMD has still answers
+        },
+      ),
       new Promise<'late'>((resolve) => {
         timer = setTimeout(() => resolve('late'), Math.max(SETUP_WAIT_MS, this.o.settings().timeoutMs));
       }),
