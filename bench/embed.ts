@@ -2,7 +2,7 @@
  * Embedder benchmarks (`node --import tsx bench/embed.ts`): the static word vectors'
  * one-time conversion (time, size, peak RSS) and load time, static embed throughput on
  * ~1,600-char chunks (the chunker's size), and the tiny generated GGUF model's embed latency
- * through node-llama-cpp with threads 1 (and 2 for comparison). Prints Markdown tables.
+ * through node-llama-cpp with threads 1 (and 2, and flash attention, for comparison). Prints Markdown tables.
  *
  * Wall time on a shared 2-core machine swings with other processes' load, so throughput is
  * also given per CPU-second (process.cpuUsage, all threads), which swings much less.
@@ -100,10 +100,10 @@ async function main(): Promise<void> {
     // 3. Tiny GGUF latency through node-llama-cpp.
     const file = await tinyGgufPath();
     console.log('\n### Tiny GGUF (generated 1-block BERT, GloVe token embeddings, 100 d) via node-llama-cpp\n');
-    console.log('| threads | load (runtime + model) | short text p50 / p95 | 1,600-char chunk p50 / p95 | CPU per chunk |\n|---|---|---|---|---|');
-    for (const threads of [1, 2]) {
+    console.log('| threads | flash attention | load (runtime + model) | short text p50 / p95 | 1,600-char chunk p50 / p95 | CPU per chunk |\n|---|---|---|---|---|---|');
+    for (const [threads, flashAttention] of [[1, false], [1, true], [2, false]] as const) {
       const t0 = performance.now();
-      const g = await createGgufEmbedder({ modelPath: file, threads });
+      const g = await createGgufEmbedder({ modelPath: file, threads, flashAttention });
       const load = performance.now() - t0;
       const measure = async (batch: string[]): Promise<number[]> => {
         const out: number[] = [];
@@ -117,7 +117,7 @@ async function main(): Promise<void> {
       await measure(chunks(10, 200)); // warm-up
       const short = await measure(chunks(200, 40));
       const { value: long, cpuMs } = await cpu(() => measure(texts.slice(0, 100)));
-      console.log(`| ${threads} | ${ms(load)} | ${ms(pct(short, 50))} / ${ms(pct(short, 95))} | ${ms(pct(long, 50))} / ${ms(pct(long, 95))} | ${ms(cpuMs / long.length)} |`);
+      console.log(`| ${threads} | ${flashAttention ? 'on' : 'off'} | ${ms(load)} | ${ms(pct(short, 50))} / ${ms(pct(short, 95))} | ${ms(pct(long, 50))} / ${ms(pct(long, 95))} | ${ms(cpuMs / long.length)} |`);
       await g.dispose();
     }
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average at start ${loadAtStart}.`);

@@ -21,6 +21,12 @@ export interface GgufEmbedderOptions {
   threads?: number;
   /** Context (max tokens per text); default min(model's training context, 2048). */
   contextSize?: number;
+  /**
+   * llama.cpp flash attention; default off. Embedding inputs are short, so its memory
+   * saving buys nothing, and on the CPU path it cost 3.5× the CPU time per 200-token text
+   * (measured with the tiny test model; see docs/benchmarks.md § Embedders).
+   */
+  flashAttention?: boolean;
   signal?: AbortSignal;
   /** Use this runtime instead of the process-wide shared one; `dispose()` leaves it alone. */
   llama?: Llama;
@@ -143,7 +149,7 @@ export async function createGgufEmbedder(opts: GgufEmbedderOptions): Promise<Ggu
   const { llama } = runtime;
   let model: LlamaModel | undefined;
   try {
-    model = await llama.loadModel({ modelPath, gpuLayers: 0, loadSignal: opts.signal });
+    model = await llama.loadModel({ modelPath, gpuLayers: 0, loadSignal: opts.signal, defaultContextFlashAttention: opts.flashAttention ?? false });
     const contextSize = opts.contextSize ?? Math.min(model.trainContextSize || 2048, 2048);
     const context = await model.createEmbeddingContext({
       contextSize,
