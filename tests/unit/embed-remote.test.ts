@@ -129,13 +129,15 @@ describe('Gemini embedder', () => {
     });
     const e = await createGeminiEmbedder({ apiKey: 'AIza-test', keySource: 'GEMINI_API_KEY', baseUrl: `${fx.url}/v1beta`, dims: 4 });
     expect(e.id).toBe('gemini:gemini-embedding-001');
+    const defaults = await createGeminiEmbedder({ apiKey: 'k', keySource: 'GEMINI_API_KEY', baseUrl: `${fx.url}/v1beta` });
+    expect(defaults.dims).toBe(768); // asks for 768 of gemini-embedding-001's 3,072 (Matryoshka)
     const out = await e.embed(['one', 'three']);
     expect(fx.requests[0]?.path).toBe('/v1beta/models/gemini-embedding-001:batchEmbedContents');
     expect(fx.requests[0]?.headers['x-goog-api-key']).toBe('AIza-test');
     expect(fx.requests[0]?.body).toEqual({
       requests: [
-        { model: 'models/gemini-embedding-001', content: { parts: [{ text: 'one' }] }, taskType: 'RETRIEVAL_DOCUMENT' },
-        { model: 'models/gemini-embedding-001', content: { parts: [{ text: 'three' }] }, taskType: 'RETRIEVAL_DOCUMENT' },
+        { model: 'models/gemini-embedding-001', content: { parts: [{ text: 'one' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 4 },
+        { model: 'models/gemini-embedding-001', content: { parts: [{ text: 'three' }] }, taskType: 'RETRIEVAL_DOCUMENT', outputDimensionality: 4 },
       ],
     });
     expect(out.map((v) => dot(v, v))).toEqual([expect.closeTo(1, 6), expect.closeTo(1, 6)]);

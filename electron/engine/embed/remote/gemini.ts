@@ -1,7 +1,7 @@
 /**
  * Gemini embeddings: `POST {baseUrl}/models/{model}:batchEmbedContents` (key in the
  * `x-goog-api-key` header) with `{requests: [{model: "models/{model}", content: {parts:
- * [{text}]}, taskType: RETRIEVAL_DOCUMENT | RETRIEVAL_QUERY}]}` → `{embeddings: [{values}]}`. Errors are Google RPC style
+ * [{text}]}, taskType: RETRIEVAL_DOCUMENT | RETRIEVAL_QUERY, outputDimensionality}]}` → `{embeddings: [{values}]}`. Errors are Google RPC style
  * `{error: {code, message, status}}`; an invalid key is a 400 with reason API_KEY_INVALID.
  */
 import { createRemoteEmbedder, type RemoteEmbedder, type RemoteProtocol } from './base';
@@ -28,18 +28,33 @@ const wire: ProviderWire = {
 
 const modelPath = (model: string): string => (model.startsWith('models/') ? model : `models/${model}`);
 
+/**
+ * gemini-embedding-001 returns 3,072 dimensions unless asked for fewer; it is trained to be
+ * truncated (Matryoshka) and Google lists 768 as a recommended size. 768 keeps a 100k-chunk
+ * index at 300 MB of vectors instead of 1.2 GB. `dims` in the options overrides.
+ */
+const OUTPUT_DIMS: Record<string, number> = { 'gemini-embedding-001': 768 };
+
 export const geminiProtocol: RemoteProtocol = {
   provider: 'gemini',
   defaultModel: GEMINI_DEFAULT_MODEL,
   // batchEmbedContents accepts at most 100 requests.
   defaultBatchSize: 100,
-  knownDims: { 'gemini-embedding-001': 3072, 'text-embedding-004': 768, 'embedding-001': 768 },
+  knownDims: { 'gemini-embedding-001': 768, 'text-embedding-004': 768, 'embedding-001': 768 },
   async embedBatch(texts, model, opts, signal, kind) {
     const mp = modelPath(model);
+    const outDims = opts.dims ?? OUTPUT_DIMS[model.replace(/^models\//, '')];
     const res = (await postJson(
       wire,
       joinUrl(opts.baseUrl ?? GEMINI_DEFAULT_BASE_URL, `${mp}:batchEmbedContents`),
-      { requests: texts.map((text) => ({ model: mp, content: { parts: [{ text }] }, taskType: kind === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT' })) },
+      {
+        requests: texts.map((text) => ({
+          model: mp,
+          content: { parts: [{ text }] },
+          taskType: kind === 'query' ? 'RETRIEVAL_QUERY' : 'RETRIEVAL_DOCUMENT',
+          ...(outDims ? { outputDimensionality: outDims } : {}),
+        })),
+      },
       { 'x-goog-api-key': opts.apiKey },
       opts,
       signal,

@@ -17,7 +17,10 @@ export interface RemoteOptions {
   model?: string;
   /** Extra request headers (config `memorySearch.remote.headers`). */
   headers?: Record<string, string>;
-  /** Vector size when the model is not in the provider's table (else probed with one request). */
+  /**
+   * Vector size when the model is not in the provider's table (else probed with one
+   * request). Gemini also asks the API for this size (`outputDimensionality`).
+   */
   dims?: number;
   /** Texts per request (each provider has its own limit and default). */
   batchSize?: number;
