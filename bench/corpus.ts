@@ -18,7 +18,7 @@ import { staticModelPath } from '../electron/engine/embed/static';
 import { sharedStaticModelsDir } from '../tests/helpers/static-model';
 import { assistantTurn, hex, int, pick, rng, section, setVocabulary, TOPICS, userTurn, type Rand } from './lib/corpus-text';
 
-export const CORPUS_VERSION = 3;
+export const CORPUS_VERSION = 4;
 export const CORPUS_SEED = 20261127;
 /** "Today" of the corpora: the newest daily note. */
 export const CORPUS_NOW = new Date('2026-11-27T18:00:00Z');

@@ -86,15 +86,16 @@ export function freeWords(r: Rand, n: number): string {
 }
 
 /**
- * A thing worked on: a stock phrase a quarter of the time, else words from the whole
- * vocabulary — 24 stock phrases alone would put each in about half of all chunks.
+ * A thing worked on: rarely a stock phrase, else words from the whole vocabulary — 24 stock
+ * phrases alone would put each in about half of all chunks (a chunk holds ~17 lines), far
+ * more often than any one topic occurs in a real memory; now each is in ~2–4% of chunks.
  */
 function obj(r: Rand): string {
-  return r() < 0.25 ? pick(r, OBJECTS) : `the ${freeWords(r, int(r, 1, 2))}`;
+  return r() < 0.08 ? pick(r, OBJECTS) : `the ${freeWords(r, int(r, 1, 2))}`;
 }
 
 function reason(r: Rand): string {
-  return r() < 0.25 ? pick(r, REASONS) : `because of the ${freeWords(r, int(r, 2, 3))}`;
+  return r() < 0.1 ? pick(r, REASONS) : `because of the ${freeWords(r, int(r, 2, 3))}`;
 }
 
 /** One realistic note line: a bullet with a decision, a TODO, an identifier or a remark. */
@@ -120,7 +121,8 @@ function coreLine(r: Rand, topic: string, who: string): string {
     case 5:
       return `- ${who} ${pick(r, VERBS)} ${obj(r)} ${reason(r)}; follow up in ${int(r, 2, 14)} days.`;
     case 6:
-      return `- ${pick(r, CJK)}`;
+      // Eight fixed CJK sentences: rarer, or each would be in ~12% of chunks.
+      return r() < 0.25 ? `- ${pick(r, CJK)}` : `- ${who}: ${freeWords(r, int(r, 5, 10))}.`;
     case 7:
       return `- Spent ${int(r, 1, 6)}h on ${topic}: ${pick(r, VERBS)} ${obj(r)} and ${pick(r, VERBS)} ${obj(r)}.`;
     case 8:
