@@ -7,8 +7,11 @@ import { create } from 'zustand';
 import type { IndexProgress, IndexStatus, SearchResponse } from '../../../shared/types/search';
 import { api } from '../api';
 
-/** Short enough to feel instant, long enough not to send a request per keystroke. */
-export const SEARCH_DEBOUNCE_MS = 60;
+/**
+ * Short: results should follow typing. Requests never pile up anyway: a new query cancels the
+ * running one and starts only when it has settled (see `run`).
+ */
+export const SEARCH_DEBOUNCE_MS = 40;
 
 export interface SearchFilters {
   source: 'all' | 'memory' | 'sessions';
@@ -43,7 +46,10 @@ interface SearchState {
 }
 
 let timer: ReturnType<typeof setTimeout> | undefined;
-let inflight: AbortController | undefined;
+/** The request on the wire, and a promise that settles when it has (never rejects). */
+let inflight: { ctl: AbortController; settled: Promise<void> } | undefined;
+/** Bumped by every `run`; only the newest run may start a request. */
+let runSeq = 0;
 let syncCtl: AbortController | undefined;
 
 function isCancelled(err: unknown): boolean {
@@ -73,16 +79,26 @@ export const useSearch = create<SearchState>((set, get) => ({
   },
   async run() {
     clearTimeout(timer);
-    inflight?.abort();
+    const mine = ++runSeq;
+    // Cancel the stale request (op.cancel through the client's AbortSignal) and wait until
+    // it has settled: the engine searches one query at a time, so starting the new one now
+    // would only queue it behind the stale one.
+    const prev = inflight;
+    if (prev) {
+      prev.ctl.abort();
+      await prev.settled;
+    }
+    if (mine !== runSeq) return; // a newer query superseded this one while it waited
     const { query, filters } = get();
     const q = query.trim();
     if (!q) {
-      inflight = undefined;
       set({ response: undefined, answered: '', searching: false, error: undefined });
       return;
     }
     const ctl = new AbortController();
-    inflight = ctl;
+    let settle: () => void = () => {};
+    const me = { ctl, settled: new Promise<void>((r) => (settle = r)) };
+    inflight = me;
     set({ searching: true });
     try {
       const response = await api['search.query'](
@@ -97,11 +113,14 @@ export const useSearch = create<SearchState>((set, get) => ({
         },
         { signal: ctl.signal },
       );
-      if (inflight !== ctl) return; // a newer query is on its way
+      if (ctl.signal.aborted) return; // a newer query is on its way
       set({ response, answered: q, error: undefined, searching: false });
     } catch (err) {
-      if (inflight !== ctl || isCancelled(err)) return;
+      if (ctl.signal.aborted || isCancelled(err)) return;
       set({ error: (err as Error).message, searching: false });
+    } finally {
+      if (inflight === me) inflight = undefined;
+      settle();
     }
   },
   async loadIndex() {
