@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { Llama, LlamaChat, LlamaContext, LlamaModel, ChatModelSegment } from 'node-llama-cpp';
+import type { Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaModel, ChatModelSegment } from 'node-llama-cpp';
 import type { AssistantMessage, TextBlock, ThinkingBlock, ToolCallBlock, Usage, StopReason } from '../../../shared/types/messages';
 import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } from './types';
 import { abortError } from './errors';
@@ -36,6 +36,8 @@ export interface LlamaLlmOptions {
   maxOutputTokens?: number | undefined;
   /** Injected runtime (tests, or a shared instance); default getLlama({build:"never", gpu:false}). */
   getLlama?: () => Promise<Llama>;
+  /** Injected chat over the context sequence (tests without weights); default `new LlamaChat`. */
+  createChat?: (sequence: LlamaContextSequence) => LlamaChat;
 }
 
 interface Loaded {
@@ -128,8 +130,8 @@ export class LlamaLlm implements LLM {
         ...(this.opts.threads ? { threads: this.opts.threads } : {}),
         ...(signal ? { createSignal: signal } : {}),
       });
-      const { LlamaChat } = await import('node-llama-cpp');
-      const chat = new LlamaChat({ contextSequence: context.getSequence() });
+      const sequence = context.getSequence();
+      const chat = this.opts.createChat ? this.opts.createChat(sequence) : new (await import('node-llama-cpp')).LlamaChat({ contextSequence: sequence });
       this.loaded = { llama, model, context, chat };
       return this.loaded;
     } catch (err) {
