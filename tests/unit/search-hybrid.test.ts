@@ -188,6 +188,32 @@ describe('hybrid search', () => {
     await fb.dispose();
   });
 
+  it('a search in flight while a rebuild swaps the index still answers', async () => {
+    const fx = memoryFixture(notes);
+    const emb = new FakeEmbedder();
+    const idx = fx.open({ embedder: emb });
+    await idx.sync();
+    // Hold the query's embed call until the rebuild has replaced the file.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const embed = emb.embed.bind(emb);
+    let first = true;
+    emb.embed = async (texts, o) => {
+      if (first) {
+        first = false;
+        await gate;
+      }
+      return embed(texts, o);
+    };
+    const pending = idx.search({ query: 'vim keybindings' });
+    expect((await idx.sync({ force: true })).full).toBe(true);
+    release();
+    const res = await pending;
+    expect(res.results[0]?.path).toBe('MEMORY.md');
+    expect(res.warnings).toEqual([]);
+    await idx.dispose();
+  });
+
   it('a query vector of another size (embedder changed under a stale index) degrades to keyword search', async () => {
     const fx = memoryFixture(notes);
     const idx = fx.open({ embedder: new FakeEmbedder() });

@@ -209,6 +209,18 @@ export class MemoryIndex {
 
   /** Search the index as it is (callers sync first when dirty). */
   async search(req: SearchRequest): Promise<SearchResponse> {
+    const db = this.opened?.db;
+    // A rebuild may swap the file (closing this handle) while the search awaits the query
+    // vector: then answer again from the new index rather than fail or return nothing.
+    const swapped = () => db !== undefined && !db.open && this.opened !== null && this.opened.db !== db;
+    const res = await this.searchOnce(req).catch((err: unknown) => {
+      if (swapped()) return null;
+      throw err;
+    });
+    return res === null || swapped() ? this.searchOnce(req) : res;
+  }
+
+  private async searchOnce(req: SearchRequest): Promise<SearchResponse> {
     const started = performance.now();
     const warnings: string[] = [];
     if (!this.opened) {
