@@ -77,7 +77,8 @@ export async function downloadModel(uri: string, modelsDir: string, opts: Downlo
 
 /** The local file for `uri` when it has been downloaded into `modelsDir` (no network). */
 export async function findDownloadedModel(uri: string, modelsDir: string): Promise<string | undefined> {
-  if (!fs.existsSync(modelsDir)) return undefined;
+  // No .gguf at all (the usual case): answer without importing node-llama-cpp.
+  if (!fs.existsSync(modelsDir) || !fs.readdirSync(modelsDir).some((n) => n.endsWith('.gguf'))) return undefined;
   if (/^https?:/i.test(uri)) {
     // A plain URL is saved under its file name; resolveModelFile would need the network to tell.
     const file = path.join(modelsDir, path.basename(new URL(uri).pathname));

@@ -74,9 +74,7 @@ async function planLocal(settings: MemorySearchSettings, modelsDir: string): Pro
       ? { provider: 'local', available: true, detail: `model file ${explicit}`, modelPath: explicit }
       : { provider: 'local', available: false, detail: `local.modelPath ${explicit} does not exist` };
   }
-  // Cheap check first: with no .gguf in the models dir, do not even import node-llama-cpp.
-  const hasGguf = fs.existsSync(modelsDir) && fs.readdirSync(modelsDir).some((n) => n.endsWith('.gguf'));
-  const found = hasGguf ? await findDownloadedModel(settings.local.modelUri, modelsDir) : undefined;
+  const found = await findDownloadedModel(settings.local.modelUri, modelsDir);
   return found
     ? { provider: 'local', available: true, detail: `downloaded model ${found}`, modelPath: found }
     : { provider: 'local', available: false, detail: `no local model (set local.modelPath, or download ${settings.local.modelUri})` };
