@@ -29,8 +29,8 @@ export type SortKey = 'activity' | 'size' | 'compactions';
 export type SessionTab = 'timeline' | 'pruning' | 'compaction';
 
 /** First page small (first paint), the rest in larger pages in the background. */
-export const FIRST_PAGE = 200;
-export const PAGE = 2000;
+export const FIRST_PAGE = 80;
+export const PAGE = 1000;
 
 interface Async<T> {
   value: T | undefined;
@@ -105,13 +105,14 @@ let compactCtl: AbortController | undefined;
 
 export const useSessions = create<SessionsState>((set, get) => {
   /** Load the open session's entries: a small first page, then the rest in the background. */
-  async function loadEntries(sessionId: string, signal: AbortSignal): Promise<void> {
+  async function loadEntries(sessionId: string, signal: AbortSignal, onFirstPage: () => void): Promise<void> {
     try {
       const first = await fetchEntries(sessionId, 0, FIRST_PAGE);
       if (signal.aborted) return;
       const entries: (RawEntry | undefined)[] = new Array(first.total);
       first.entries.forEach((e, i) => (entries[i] = e));
       set({ entries, entriesComplete: first.entries.length >= first.total });
+      onFirstPage();
       for (let offset = first.entries.length; offset < first.total; offset += PAGE) {
         const page = await fetchEntries(sessionId, offset, PAGE);
         if (signal.aborted) return;
@@ -170,12 +171,14 @@ export const useSessions = create<SessionsState>((set, get) => {
       });
       if (!sessionId) return;
       const ctl = (loadCtl = new AbortController());
-      void loadEntries(sessionId, ctl.signal);
       set({ overview: { value: undefined, error: undefined, loading: true } });
-      fetchOverview(sessionId).then(
-        (value) => !ctl.signal.aborted && set({ overview: { value, error: undefined, loading: false } }),
-        (err) => !ctl.signal.aborted && set({ overview: { value: undefined, error: errText(err), loading: false } }),
-      );
+      // The chart and cards come second: the first page of entries is what the user waits for.
+      const loadOverview = () =>
+        fetchOverview(sessionId).then(
+          (value) => !ctl.signal.aborted && set({ overview: { value, error: undefined, loading: false } }),
+          (err) => !ctl.signal.aborted && set({ overview: { value: undefined, error: errText(err), loading: false } }),
+        );
+      void loadEntries(sessionId, ctl.signal, () => void loadOverview());
       const tab = get().tab;
       if (tab === 'pruning') void get().loadPrune();
       if (tab === 'compaction') void get().loadPlan();

@@ -72,7 +72,15 @@ export function Timeline() {
   const items = virtualizer.getVirtualItems();
 
   return (
-    <div ref={scrollRef} className="timeline" data-testid="timeline" data-loaded={complete ? entries.length : undefined} aria-label="Session timeline" tabIndex={0}>
+    <div ref={scrollRef} className="timeline" data-testid="timeline" data-loaded={complete ? entries.length : undefined} aria-label="Session timeline (Home/End: first/last entry)"
+      tabIndex={0}
+      onKeyDown={(ev) => {
+        // Home/End jump through the virtualiser (the browser's own would stop at the estimated end).
+        if (ev.key !== 'Home' && ev.key !== 'End') return;
+        ev.preventDefault();
+        if (entries.length) virtualizer.scrollToIndex(ev.key === 'Home' ? 0 : entries.length - 1, { align: ev.key === 'Home' ? 'start' : 'end' });
+      }}
+    >
       <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
           const e = entries[item.index];
