@@ -91,8 +91,11 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     try {
       const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal });
       if (!qv) throw new Error('the embedder returned no vector');
-      vector =
-        backend.vector === 'vec0'
+      // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
+      // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
+      vector = qv.every((x) => x === 0)
+        ? []
+        : backend.vector === 'vec0'
           ? vec0Candidates(backend.db, qv, limit, filter)
           : scanCandidates(backend.db, qv, limit, filter);
     } catch (err) {
