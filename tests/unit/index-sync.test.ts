@@ -118,6 +118,22 @@ describe('index sync', () => {
     await c.dispose();
   });
 
+  it('a connection opened before a rebuild (another process, e.g. cairn mcp) sees the new index, in WAL mode', async () => {
+    const fx = memoryFixture(notes);
+    const a = fx.open({ embedder: new FakeEmbedder({ model: 'model-a' }) });
+    await a.sync();
+    await a.dispose();
+    const other = new Database(fx.indexFile, { readonly: true });
+    expect(other.prepare('SELECT DISTINCT model FROM chunks').all()).toEqual([{ model: 'model-a' }]);
+    const b = fx.open({ embedder: new FakeEmbedder({ model: 'model-b' }) });
+    expect((await b.sync()).full).toBe(true);
+    expect(other.prepare('SELECT DISTINCT model FROM chunks').all()).toEqual([{ model: 'model-b' }]);
+    other.close();
+    expect(rows(fx.indexFile, 'PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
+    expect(fs.readdirSync(path.dirname(fx.indexFile)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+    await b.dispose();
+  });
+
   it('a failed full reindex keeps the old index searchable and leaves no temp files', async () => {
     const fx = memoryFixture(notes);
     const good = fx.open({ embedder: new FakeEmbedder({ model: 'model-a' }) });

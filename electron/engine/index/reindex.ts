@@ -23,15 +23,19 @@ export interface RebuildInput extends Omit<SyncInput, 'db' | 'store'> {
 }
 
 /**
- * Build a complete index in `<indexFile>.tmp-*`, then (only on success) rename it over
- * `indexFile`. `beforeSwap` runs right before the rename: the caller closes its old handle.
+ * Build a complete index in `<indexFile>.tmp-*`, then (only on success) put it in place:
+ * with SQLite's online backup into the existing file — one write transaction committed at
+ * the end, so every connection (this process's and others', e.g. the app and `cairn mcp`
+ * on the same state dir) sees the old index until the new one is complete, and never a
+ * file replaced under it. With no index yet, the temp file is simply renamed.
+ * `beforeSwap` runs right before the switch: the caller closes its handle.
  */
 export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void): Promise<SyncOutcome> {
   const tmp = `${input.indexFile}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
   const opened = openDatabase(tmp, { loadVec: input.identity.vector === 'vec0' ? input.loadVec : false });
   const { db } = opened;
   // A temp file is thrown away on any failure, so it needs no crash safety while it is
-  // built: a rollback journal in memory and no fsync per commit (it is synced once at the end).
+  // built: a rollback journal in memory and no fsync per commit.
   db.pragma('journal_mode = MEMORY');
   db.pragma('synchronous = OFF');
   let outcome: SyncOutcome;
@@ -44,8 +48,18 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     outcome = await syncFiles({ ...input, db, store });
     writeMeta(db, 'identity', JSON.stringify(input.identity));
     writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
+    if (input.signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+    if (fs.existsSync(input.indexFile)) {
+      beforeSwap();
+      // Pages are copied in steps (the event loop runs between them) into one transaction
+      // on the destination, committed by the last step; a failure leaves it as it was.
+      await db.backup(input.indexFile, { progress: () => 256 });
+      db.close();
+      removeDbFiles(tmp);
+      return outcome;
+    }
     db.close();
-    // Flush the new file to disk off the main thread before it replaces the old index.
+    // Flush the new file to disk off the main thread before it becomes the index.
     const fh = await fs.promises.open(tmp, 'r+');
     try {
       await fh.sync();
@@ -62,7 +76,6 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     throw err;
   }
   beforeSwap();
-  // The old handle is closed; a stale WAL beside the new file would be replayed into it.
   for (const f of [`${input.indexFile}-wal`, `${input.indexFile}-shm`]) fs.rmSync(f, { force: true });
   fs.renameSync(tmp, input.indexFile);
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
