@@ -112,6 +112,15 @@ describe('QMD fallback to the built-in index', () => {
 });
 
 describe('QMD refresh loop', () => {
+  it('starts by itself a few seconds after the engine, without a search', async () => {
+    const fake = fakeQmd('empty');
+    startQmdEngine({ command: fake.command });
+    // Wait on the log (bounded), not on a fixed delay.
+    for (let i = 0; i < 400 && !fake.calls().includes('update --index cairn'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(fake.calls()[0]).toBe('collection --index cairn list --json');
+    expect(fake.calls()).toContain('update --index cairn');
+  });
+
   it('never runs two refreshes at once', async () => {
     const fake = fakeQmd('empty');
     const { engine } = startQmdEngine({ command: fake.command });

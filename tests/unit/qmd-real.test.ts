@@ -64,11 +64,13 @@ describe.skipIf(Boolean(skip))(`real qmd (${'skip' in real ? 'skipped' : real.ve
   });
 
   it('repairs collections: a stray one removed, one pointing elsewhere re-added', { timeout: 120_000 }, async () => {
-    const { api, stateDir, engine } = startQmdEngine({ command, qmd: { timeoutMs } });
+    // Builtin while the stage is set, so the engine's QMD start-up cannot race the set-up.
+    const { api, stateDir, engine, setBackend } = startQmdEngine({ command, qmd: { timeoutMs }, backend: 'builtin' });
     const decoy = writeTree(tmpDir('cairn-decoy-'), { 'decoy.md': '# Decoy\n\nThe word marzipan lives only here.\n' });
     // Someone (an older Cairn, a user) left QMD's list in another shape.
     qmdIn(stateDir, ['collection', '--index', 'cairn', 'add', decoy, '--name', 'memory-dir', '--mask', '**/*.md']);
     qmdIn(stateDir, ['collection', '--index', 'cairn', 'add', decoy, '--name', 'old-notes', '--mask', '*.md']);
+    setBackend('qmd');
     const res = await api['search.query']({ query: 'marzipan' });
     expect(res.backend).toBe('qmd');
     expect(res.results).toEqual([]);

@@ -1,7 +1,7 @@
 /**
- * Contract handlers of the QMD backend (`qmd.status`, `qmd.update`). Importing this module
- * (engine.ts does) also registers the QMD doctor check, so `cairn doctor` and the Status
- * page include it.
+ * Contract handlers of the QMD backend (`qmd.status`, `qmd.update`) and its start-up.
+ * Importing this module (engine.ts does) also registers the QMD doctor check, so
+ * `cairn doctor` and the Status page include it.
  */
 import type { EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
@@ -24,7 +24,23 @@ function agentOf(ctx: EngineContext, agentId: string | undefined): string {
   return id;
 }
 
+/**
+ * Long-lived hosts (the app, `cairn serve`, `cairn mcp`, `cairn chat`) start the default
+ * agent's QMD refresh a few seconds after the engine starts, so the first search does not
+ * wait for QMD's first build; one-shot CLI commands are done by then and never start it.
+ */
+export const AUTOSTART_DELAY_MS = 3_000;
+
+function autostart(ctx: EngineContext): void {
+  const timer = setTimeout(() => {
+    if (ctx.config().config.memory.backend === 'qmd') qmdManager(ctx, DEFAULT_AGENT_ID).start();
+  }, AUTOSTART_DELAY_MS);
+  timer.unref();
+  ctx.onDispose(() => clearTimeout(timer));
+}
+
 export function qmdHandlers(ctx: EngineContext): Pick<Handlers, 'qmd.status' | 'qmd.update'> {
+  autostart(ctx);
   return {
     'qmd.status': (req) => status(ctx, agentOf(ctx, req.agentId)),
     'qmd.update': async (req) => {
