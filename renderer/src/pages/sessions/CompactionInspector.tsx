@@ -133,7 +133,7 @@ export function CompactionInspector() {
               placeholder="e.g. keep every port number and the deploy checklist"
             />
           </label>
-          <label className="check">
+          <label className="check-inline">
             <input type="checkbox" checked={all} onChange={(e) => setAll(e.target.checked)} aria-label="Compact everything (keep nothing verbatim)" />
             All (keep nothing)
           </label>

@@ -86,7 +86,7 @@ function Controls() {
       {field('hardClearRatio', 'hardClearRatio', settings?.hardClearRatio, { type: 'number', min: 0, max: 1, step: 0.05 })}
       {field('keepLastAssistants', 'keepLastAssistants', settings?.keepLastAssistants, { type: 'number', min: 0, step: 1 })}
       {field('now', 'Evaluate TTL at', undefined, { type: 'datetime-local' })}
-      <label className="check">
+      <label className="check-inline">
         <input type="checkbox" checked={overrides.ignoreTtl === true} onChange={(e) => setOverrides({ ...overrides, ignoreTtl: e.target.checked || undefined })} />
         Ignore TTL (prune now)
       </label>
@@ -183,10 +183,18 @@ export function PruningView() {
             </div>
             {prune.loading && <span className="muted">updating…</span>}
           </div>
-          <label className="check" style={{ display: 'flex', gap: 6, alignItems: 'center', fontSize: 12 }}>
+          <label className="check-inline" style={{ margin: '6px 0' }}>
             <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> Only trimmed and cleared
           </label>
           <table className="prune-table" aria-label="Tool results: on disk and sent to the model">
+            <colgroup>
+              <col style={{ width: 96 }} />
+              <col style={{ width: 118 }} />
+              <col style={{ width: 76 }} />
+              <col style={{ width: 76 }} />
+              <col />
+              <col />
+            </colgroup>
             <thead>
               <tr>
                 <th>Tool result</th>
