@@ -1,11 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { MemorySearchSchema } from '../../electron/engine/config/schema';
 import { createEmbedder, createEmbedderForSettings, planEmbedder } from '../../electron/engine/embed/factory';
 import { sharedStaticModelsDir } from '../helpers/static-model';
 import { tinyGgufPath } from '../helpers/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
+
+// The first run of a fresh checkout converts the word vectors and builds the tiny GGUF once.
+beforeAll(async () => {
+  await sharedStaticModelsDir();
+  await tinyGgufPath();
+}, 180_000);
 
 const settings = (over: Record<string, unknown> = {}) => MemorySearchSchema.parse(over);
 

@@ -11,8 +11,9 @@ import { tmpDir } from '../helpers/tmp';
 let embedder: GgufEmbedder;
 
 beforeAll(async () => {
+  // The first run of a fresh checkout builds the model (after converting the word vectors).
   embedder = await createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 });
-});
+}, 180_000);
 
 afterAll(async () => {
   await embedder?.dispose();

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { convertWinkEmbeddings } from '../../electron/engine/embed/static-convert';
 import { StaticModel } from '../../electron/engine/embed/static-format';
 import { createStaticEmbedder, staticModelPath, StaticEmbedder } from '../../electron/engine/embed/static';
@@ -99,6 +99,9 @@ describe('tokenizer', () => {
 });
 
 describe('static embedder (real GloVe vectors)', () => {
+  // The first run of a fresh checkout converts the 307 MB package once (seconds, more under load).
+  beforeAll(() => sharedStaticModelsDir(), 180_000);
+
   it('embeds to L2-normalised 100-d vectors, deterministically, with an id for the index', async () => {
     const e = await createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
     expect(e.dims).toBe(100);
