@@ -31,7 +31,7 @@ function rig(gen: Gen) {
   const context = { contextSize: 4096, getSequence: () => seq, dispose: async () => void log.push('context.dispose') };
   const model = {
     tokenize: (t: string) => t.split(/\s+/).filter(Boolean),
-    createContext: async (o: { contextSize: unknown }) => (log.push(`createContext ${String(o.contextSize)}`), context),
+    createContext: async (o: { contextSize: unknown }) => (log.push(`createContext ${JSON.stringify(o.contextSize)}`), context),
     dispose: async () => void log.push('model.dispose'),
   };
   const llama = { loadModel: async (o: { modelPath: string }) => (log.push(`loadModel ${path.basename(o.modelPath)}`), model), dispose: async () => void log.push('llama.dispose') };
@@ -78,7 +78,7 @@ describe('node-llama-cpp glue (stand-in runtime, no weights)', () => {
       maxTokens: 64,
       onEvent: (e) => events.push(e),
     });
-    expect(log).toEqual(['loadModel chat.gguf', 'createContext auto']);
+    expect(log).toEqual(['loadModel chat.gguf', 'createContext {"max":32768}']);
     expect(llm.contextWindow).toBe(4096);
     expect(calls[0]!.history).toEqual([{ type: 'system', text: 'sys' }, { type: 'user', text: 'which port?' }, { type: 'model', response: [] }]);
     expect(calls[0]!.opts.functions).toEqual({ memory_search: { description: 'search', params: { type: 'object', properties: { query: { type: 'string' } }, required: ['query'] } } });

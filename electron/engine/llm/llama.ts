@@ -16,6 +16,9 @@ import { abortError } from './errors';
 import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
 import { downloadedPath } from './llama-download';
 
+/** Largest context created when `cairn.llm.contextWindow` is not set (tokens). */
+export const DEFAULT_MAX_CONTEXT = 32_768;
+
 /** The model file is missing or is not a usable GGUF chat model. */
 export class LocalModelError extends Error {
   constructor(message: string) {
@@ -30,7 +33,7 @@ export interface LlamaLlmOptions {
   /** hf:/https URI of a model downloaded earlier (never downloaded from here). */
   modelUri?: string | undefined;
   modelsDir?: string | undefined;
-  /** Context size in tokens; default: node-llama-cpp's "auto" (fits the model and free memory). */
+  /** Context size in tokens; default: what fits the model and free memory, at most DEFAULT_MAX_CONTEXT. */
   contextSize?: number | undefined;
   threads?: number | undefined;
   maxOutputTokens?: number | undefined;
@@ -126,7 +129,9 @@ export class LlamaLlm implements LLM {
     try {
       model = await llama.loadModel({ modelPath, ...(signal ? { loadSignal: signal } : {}) });
       const context = await model.createContext({
-        contextSize: this.opts.contextSize ?? 'auto',
+        // "auto" would size the context to the model's training window when memory allows
+        // (128k for many models): on a CPU that is slow to fill, so cap it unless configured.
+        contextSize: this.opts.contextSize ?? { max: DEFAULT_MAX_CONTEXT },
         ...(this.opts.threads ? { threads: this.opts.threads } : {}),
         ...(signal ? { createSignal: signal } : {}),
       });
