@@ -82,6 +82,19 @@ const fullCpu = process.cpuUsage(cpu0);
 h.disable();
 running = false;
 const stallMs = h.max / 1e6;
+const firstCpuStall = cpuStall;
+
+// Forced rebuild over the existing index (temp file + online backup into the live file).
+const h2 = monitorEventLoopDelay({ resolution: 5 });
+cpuStall = 0;
+running = true;
+prev = process.cpuUsage();
+setImmediate(tick);
+h2.enable();
+const forced = await idx.sync({ force: true });
+h2.disable();
+running = false;
+const forcedStall = { wall: h2.max / 1e6, cpu: cpuStall };
 
 const one = path.join(ws, 'memory', fs.readdirSync(path.join(ws, 'memory')).sort()[5]!);
 fs.appendFileSync(one, '\n- appended line about the flamingo incident\n');
@@ -119,7 +132,8 @@ const f = (x: number) => x.toFixed(1);
 console.log(`| measure (${full.chunks} chunks, static embedder) | value |\n|---|---|`);
 console.log(`| full index (wall / CPU) | ${full.durationMs} ms / ${Math.round(ms(fullCpu))} ms → ${Math.round((full.chunks / full.durationMs) * 1000)} / ${Math.round((full.chunks / ms(fullCpu)) * 1000)} chunks/s |`);
 console.log(`| one changed file reindexed (wall / CPU) | ${inc.durationMs} ms / ${Math.round(ms(incCpu))} ms (${inc.embedded} chunk(s) embedded) |`);
-console.log(`| longest event-loop stall while indexing (wall / CPU time of the blocking work) | ${f(stallMs)} / ${f(cpuStall)} ms |`);
+console.log(`| longest event-loop stall while indexing (wall / CPU time of the blocking work) | ${f(stallMs)} / ${f(firstCpuStall)} ms |`);
+console.log(`| forced rebuild of the same index (wall; stall wall / CPU) | ${forced.durationMs} ms; ${f(forcedStall.wall)} / ${f(forcedStall.cpu)} ms |`);
 console.log(`| hybrid search p50 / p95 | ${f(hybrid.p50)} / ${f(hybrid.p95)} ms |`);
 console.log(`| hybrid + decay + MMR p50 / p95 | ${f(decayMmr.p50)} / ${f(decayMmr.p95)} ms |`);
 console.log(`| FTS-only search p50 / p95 | ${f(ftsT.p50)} / ${f(ftsT.p95)} ms |`);

@@ -53,7 +53,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
       beforeSwap();
       // Pages are copied in steps (the event loop runs between them) into one transaction
       // on the destination, committed by the last step; a failure leaves it as it was.
-      await db.backup(input.indexFile, { progress: () => 256 });
+      await db.backup(input.indexFile, { progress: () => 64 });
       db.close();
       removeDbFiles(tmp);
       return outcome;
@@ -83,7 +83,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
 }
 
 /** Rows copied per step when carrying the cache over (a step stays well under 50 ms). */
-const CARRY_STEP = 1000;
+const CARRY_STEP = 500;
 
 /** Copy the old index's cached vectors of this provider/model into the new file, in steps. */
 async function carryCache(db: Db, oldFile: string, provider: string, model: string, signal?: AbortSignal): Promise<void> {
