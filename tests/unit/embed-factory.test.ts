@@ -43,6 +43,11 @@ describe('createEmbedder auto order', () => {
     expect(await pick({ VOYAGE_API_KEY: 'v' })).toBe('voyage:voyage-4-large');
     expect(await pick({}, { remote: { apiKey: 'from-config' } })).toBe('openai:text-embedding-3-small');
     expect(await pick({ OPENAI_API_KEY: '  ' })).toBe('static:glove-100d-int8-sif'); // blank key = no key
+    // memorySearch.model goes to the provider it names; others keep their defaults.
+    expect(await pick({ GEMINI_API_KEY: 'g' }, { model: 'text-embedding-3-large' })).toBe('gemini:gemini-embedding-001');
+    expect(await pick({ GEMINI_API_KEY: 'g' }, { model: 'text-embedding-004' })).toBe('gemini:text-embedding-004');
+    expect(await pick({ OPENAI_API_KEY: 'k' }, { model: 'text-embedding-3-large' })).toBe('openai:text-embedding-3-large');
+    expect(await pick({ VOYAGE_API_KEY: 'v' }, { model: 'voyage-3-lite' })).toBe('voyage:voyage-3-lite');
   });
 
   it('uses a local GGUF first when local.modelPath exists', async () => {

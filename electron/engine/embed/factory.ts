@@ -122,6 +122,20 @@ export async function planEmbedder(settings: MemorySearchSettings, o: EmbedderFa
   return out;
 }
 
+const MODEL_OWNER: [RegExp, EmbedderProvider][] = [
+  [/^voyage-/, 'voyage'],
+  [/^(models\/)?(gemini-|text-embedding-004$|embedding-001$)/, 'gemini'],
+];
+
+/** `settings.model` for this provider, or undefined for the provider's default. */
+function modelFor(provider: EmbedderProvider, settings: MemorySearchSettings): string | undefined {
+  const model = settings.model?.trim();
+  if (!model || settings.provider === provider) return model || undefined;
+  if (settings.provider !== 'auto') return undefined; // a fallback provider uses its own default
+  const owner = MODEL_OWNER.find(([re]) => re.test(model))?.[1] ?? 'openai';
+  return owner === provider ? model : undefined;
+}
+
 async function instantiate(c: PlannedCandidate, settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<Embedder> {
   if (c.provider === 'static') {
     return createStaticEmbedder({
@@ -134,13 +148,16 @@ async function instantiate(c: PlannedCandidate, settings: MemorySearchSettings, 
     const { createGgufEmbedder } = await import('./gguf');
     return createGgufEmbedder({ modelPath: c.modelPath as string, signal: o.signal });
   }
+  // `remote.*` and `model` belong to the configured provider; in auto mode to OpenAI (like
+  // remote.apiKey), except a model name that plainly belongs to another provider.
+  const mine = settings.provider === c.provider || (settings.provider === 'auto' && c.provider === 'openai');
   const remote: RemoteOptions = {
     ...o.remote,
     apiKey: c.apiKey as string,
     keySource: c.keySource as string,
-    baseUrl: settings.remote.baseUrl,
-    headers: settings.remote.headers,
-    model: settings.model,
+    baseUrl: mine ? settings.remote.baseUrl : undefined,
+    headers: mine ? settings.remote.headers : undefined,
+    model: modelFor(c.provider, settings),
   };
   if (c.provider === 'openai') return (await import('./remote/openai')).createOpenAiEmbedder(remote, o.signal);
   if (c.provider === 'gemini') return (await import('./remote/gemini')).createGeminiEmbedder(remote, o.signal);
