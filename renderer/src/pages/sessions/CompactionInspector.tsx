@@ -4,8 +4,10 @@
  * toggle (the configured model, or the deterministic extract when none — said up front),
  * progress with Cancel, the result card, and the history of every compaction.
  */
+import { useEffect } from 'react';
 import { useSessions, type CompactionInfo } from '../../stores/sessions';
 import { useApp } from '../../stores/app';
+import { useStateInfo } from '../../stores/state';
 import { CompactionCard } from './CompactionCard';
 import { num } from './format';
 
@@ -41,7 +43,13 @@ export function CompactionInspector() {
   const compactNow = useSessions((s) => s.compactNow);
   const jumpTo = useSessions((s) => s.jumpTo);
   const compactions = useSessions((s) => s.overview.value?.compactions) ?? NONE;
-  const writable = useApp((s) => s.status?.writable);
+  // state.info answers at once; app.status (doctor checks) can take seconds.
+  const fastWritable = useStateInfo((s) => s.info?.writable);
+  const statusWritable = useApp((s) => s.status?.writable);
+  const writable = fastWritable ?? statusWritable;
+  useEffect(() => {
+    if (useStateInfo.getState().info === undefined) void useStateInfo.getState().load();
+  }, []);
   const p = plan.value;
   const blocked =
     writable === false
