@@ -11,6 +11,7 @@ import { register as chat } from './chat';
 import { register as llm } from './llm';
 import { register as models } from './models';
 import { register as sessions } from './sessions';
+import { register as qmd } from './qmd';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
@@ -22,5 +23,6 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   llm,
   models,
   sessions,
+  qmd,
   serve,
 ];
