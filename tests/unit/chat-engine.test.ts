@@ -103,6 +103,7 @@ describe('chat.send', () => {
     const { engine, api } = engineWith(() => ({ text: 'x' }));
     try {
       await expect(api['chat.send']({ sessionId: 'nope', text: 'hi' })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(api['chat.send']({ text: '/compact' })).rejects.toMatchObject({ code: 'bad_request', message: expect.stringMatching(/needs a session/) });
       await api['state.setWritable']({ writable: false });
       await expect(api['chat.send']({ text: 'hi' })).rejects.toMatchObject({ code: 'read_only' });
       await expect(api['chat.newSession']({})).rejects.toMatchObject({ code: 'read_only' });

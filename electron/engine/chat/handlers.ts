@@ -52,6 +52,7 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
   // A manual compaction works without a model (deterministic extract); a chat does not.
   const llm = manual ? safeLlm(ctx) : requireLlm(ctx);
   const agentId = agentOf(ctx, opts.agentId);
+  if (manual && !opts.sessionId) throw new EngineError('bad_request', '/compact needs a session: send a message first or open a session');
   ctx.assertWritable(manual ? 'compact' : 'chat');
   const paths = ctx.paths(agentId);
   // Load a local model (or probe a server) before creating anything: a model that cannot be
