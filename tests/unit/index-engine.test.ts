@@ -112,6 +112,30 @@ describe('search and index channels', () => {
   });
 });
 
+describe('sessions source through the engine', () => {
+  it('watches transcripts when the sessions source is on: an appended message becomes findable, secrets redacted', async () => {
+    const { api, engine, stateDir } = start({
+      config: { agents: { defaults: { memorySearch: { sources: ['memory', 'sessions'], sync: { watchDebounceMs: 50 } } } } },
+    });
+    const file = path.join(stateDir, 'agents/main/sessions/abc.jsonl');
+    const line = (id: string, role: string, text: string) =>
+      JSON.stringify({ type: 'message', id, parentId: null, timestamp: '2024-05-30T10:00:00Z', message: { role, content: role === 'user' ? text : [{ type: 'text', text }], timestamp: 1 } });
+    writeTree(stateDir, {
+      'agents/main/sessions/abc.jsonl': `${JSON.stringify({ type: 'session', version: 3, id: 'abc', timestamp: '2024-05-30T10:00:00Z', cwd: '/' })}\n${line('00000001', 'user', 'hello there')}\n`,
+    });
+    await api['index.sync']({});
+    await memoryRegistry(engine.ctx).watch('main');
+    const changed = next(engine, 'memory.changed');
+    const idle = next(engine, 'index.idle');
+    fs.appendFileSync(file, `${line('00000002', 'user', 'my token is sk-live-abcdefghijklmnop1234 and the quokka ate it')}\n`);
+    expect((await changed).paths).toEqual(['sessions/abc.jsonl']);
+    await idle;
+    const res = await api['search.query']({ query: 'quokka', source: 'sessions' });
+    expect(res.results[0]).toMatchObject({ path: 'sessions/abc.jsonl', source: 'sessions', startLine: 2, endLine: 3, citation: 'sessions/abc.jsonl#L2-L3' });
+    expect(res.results[0]?.snippet).toBe('User: hello there\nUser: my token is [REDACTED] and the quokka ate it');
+  });
+});
+
 describe('memory browser channels', () => {
   it('lists, reads and writes memory files; a stale write is a conflict', async () => {
     const { api } = start();

@@ -206,7 +206,10 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     if (!st.isFile()) continue;
     const prev = existing.get(src.path);
     if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
-      if (filesDone % 256 === 0) await yieldNow();
+      if (filesDone % 256 === 0) {
+        report({ phase: 'scan', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
+        await yieldNow();
+      }
       continue;
     }
     const text = fs.readFileSync(src.abs, 'utf8');
