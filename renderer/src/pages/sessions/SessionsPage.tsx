@@ -3,12 +3,13 @@
  * Timeline (token chart + virtualised entries), Pruning, Compaction. The open session and tab
  * live in the URL hash (`#/sessions/<id>/<tab>`), so a reload or a link lands on them.
  */
-import { Suspense, lazy, useEffect, type KeyboardEvent } from 'react';
+import { Suspense, lazy, useEffect, useState, type KeyboardEvent } from 'react';
 import { api } from '../../api';
 import { useSessions, type SessionTab } from '../../stores/sessions';
 import { CompactionInspector } from './CompactionInspector';
 import { PruningView } from './PruningView';
 import { SessionList } from './SessionList';
+import { Markdown } from './Markdown';
 import { Timeline } from './Timeline';
 import { ago, bytes, num } from './format';
 import './sessions.css';
@@ -123,6 +124,27 @@ function SessionPane() {
   );
 }
 
+/**
+ * Warm the Markdown pipeline (and fetch the chart's code) while the user is still choosing a
+ * session: the first open of a session then does not pay for parsing set-up and JIT.
+ */
+function WarmUp() {
+  const [show, setShow] = useState(false);
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((fn: () => void) => window.setTimeout(fn, 200));
+    const id = idle(() => {
+      setShow(true);
+      void import('./TokenChart');
+    });
+    return () => (window.cancelIdleCallback ?? window.clearTimeout)(id);
+  }, []);
+  return show ? (
+    <div hidden aria-hidden="true">
+      <Markdown text={'# a\n\n**b** `c` ~~d~~\n\n| e | f |\n|---|---|\n| g | h |\n\n- [ ] i\n\n```\nj\n```'} />
+    </div>
+  ) : null;
+}
+
 export function SessionsPage() {
   const loadList = useSessions((s) => s.loadList);
   const selectedId = useSessions((s) => s.selectedId);
@@ -150,6 +172,7 @@ export function SessionsPage() {
     <div className="sessions">
       <SessionList />
       <SessionPane />
+      <WarmUp />
     </div>
   );
 }
