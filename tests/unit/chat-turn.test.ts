@@ -263,4 +263,13 @@ describe('assistant turn loop', () => {
       [true, 'not run: the turn reached its limit of 2 tool rounds'],
     ]);
   });
+
+  it('scales the compaction budgets to a small window: an 8k model with default settings chats without compacting', async () => {
+    const s = setup();
+    const llm = new ScriptedLlm(() => ({ text: 'short answer' }), 8192);
+    await runTurn('hi', s.opts(llm));
+    await runTurn('and again', s.opts(llm));
+    expect(s.events.filter((e) => e.kind === 'compaction' || e.kind === 'flush')).toEqual([]);
+    expect(llm.requests.every((r) => !isSummaryRequest(r) && !isFlushRequest(r))).toBe(true);
+  });
 });

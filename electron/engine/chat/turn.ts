@@ -21,6 +21,7 @@ import { withOverflowRetry } from '../compaction/overflow-retry';
 import type { Tool } from './tools/types';
 import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
 import { liveTranscript } from './live-transcript';
+import { fitCompactionToWindow } from './window-fit';
 
 /** Tool rounds per turn before the loop stops asking the model (a runaway guard). */
 export const MAX_TOOL_ROUNDS = 25;
@@ -109,12 +110,14 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   // A local model knows its window only once loaded; thresholds need it before the first call.
   if (!manual) await (llm as { load?: (s?: AbortSignal) => Promise<unknown> }).load?.(o.signal);
   const contextWindow = o.llm?.contextWindow ?? o.contextTokens;
+  // SPEC defaults are sized for 200k windows; a small local model gets proportional budgets.
+  const compaction = fitCompactionToWindow(o.compaction, contextWindow);
   const steps: StepContext = {
     llm,
     file: o.file,
     sessionId: o.sessionId,
     sessionsIndex: o.sessionsIndex,
-    compaction: o.compaction,
+    compaction,
     contextWindow,
     workspace: o.workspace,
     writable: o.writable,
@@ -149,7 +152,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       flushChecked = true;
       await flushStep(steps, built.messages, historyTokens + systemTokens);
     }
-    const pre = shouldCompactBeforeSend({ contextWindow, settings: o.compaction, historyTokens, systemTokens, promptTokens: 0 });
+    const pre = shouldCompactBeforeSend({ contextWindow, settings: compaction, historyTokens, systemTokens, promptTokens: 0 });
     if (pre.compact && (await tolerant(() => compactStep(steps, 'preflight'), 'preflight', emit, o.signal))) {
       result.compactions++;
       session.reload(); // the compaction rewrote the file
@@ -214,7 +217,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     }
     result.reply = textOf(message);
     // Trigger (a): the reply's usage says the context is near the window.
-    const after = shouldCompactAfterReply({ contextWindow, settings: o.compaction, usageTokens: usage.totalTokens, estimatedTokens: estimate });
+    const after = shouldCompactAfterReply({ contextWindow, settings: compaction, usageTokens: usage.totalTokens, estimatedTokens: estimate });
     if (after.compact) {
       await flushStep(steps, buildContext(liveTranscript(session)).messages, after.tokens);
       if (await tolerant(() => compactStep(steps, 'threshold'), 'threshold', emit, o.signal)) {

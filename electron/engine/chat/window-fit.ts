@@ -1,0 +1,23 @@
+/**
+ * Compaction settings that make sense for the model's window. The defaults (reserve floor
+ * 20,000, keep 20,000, flush soft threshold 4,000) suit 128k–200k windows; on an 8k local
+ * model they would put the threshold below zero, so every call would compact and flush.
+ * Each budget is capped at a share of the window; for large windows nothing changes.
+ */
+import type { CompactionSettings } from '../config/schema';
+
+/** Share of the window the reply reserve and the kept recent tail may each take. */
+export const MAX_RESERVE_SHARE = 0.25;
+export const MAX_KEEP_SHARE = 0.25;
+export const MAX_SOFT_THRESHOLD_SHARE = 0.1;
+
+export function fitCompactionToWindow(s: CompactionSettings, contextWindow: number): CompactionSettings {
+  const cap = (v: number, share: number) => Math.min(v, Math.floor(contextWindow * share));
+  return {
+    ...s,
+    reserveTokens: cap(s.reserveTokens, MAX_RESERVE_SHARE),
+    reserveTokensFloor: cap(s.reserveTokensFloor, MAX_RESERVE_SHARE),
+    keepRecentTokens: cap(s.keepRecentTokens, MAX_KEEP_SHARE),
+    memoryFlush: { ...s.memoryFlush, softThresholdTokens: cap(s.memoryFlush.softThresholdTokens, MAX_SOFT_THRESHOLD_SHARE) },
+  };
+}
