@@ -36,8 +36,8 @@ export interface MergeWeights {
  */
 export const DEFAULT_WEIGHTS: Record<string, MergeWeights> = {
   // From the eval sweep (docs/benchmarks.md, `npm run eval`): 0.1–0.5 form a plateau of
-  // hit@6 83–85% (BM25 alone 74%), above 0.5 it sinks towards the weak vector side (vector
-  // only: 52%); 0.2 sits mid-plateau (best hit@6, MRR 0.751 vs the best 0.762 at 0.1).
+  // hit@6 85–86% (BM25 alone 74%), above 0.5 it sinks towards the weak vector side (vector
+  // only: 54%); 0.2 sits mid-plateau (best hit@6, MRR 0.748 vs the best 0.757 at 0.1).
   static: { vector: 0.2, text: 0.8 },
   default: { vector: 0.7, text: 0.3 },
 };
