@@ -79,6 +79,19 @@ describe('index sync', () => {
     await idx.dispose();
   });
 
+  it('a corrupt index file is moved aside with a warning and rebuilt from the memory files', async () => {
+    const fx = memoryFixture(notes);
+    fs.mkdirSync(path.dirname(fx.indexFile), { recursive: true });
+    fs.writeFileSync(fx.indexFile, 'this is not a database '.repeat(100));
+    const idx = fx.open();
+    expect(fx.warnings.join(' ')).toMatch(/could not be read .*moved to .*\.corrupt-\d+, rebuilding/);
+    expect(idx.status().exists).toBe(false);
+    expect(await idx.sync()).toMatchObject({ files: 4, full: true });
+    expect((await idx.search({ query: 'tomatoes' })).results[0]?.path).toBe('memory/projects/garden.md');
+    expect(fs.readdirSync(path.dirname(fx.indexFile)).some((f) => f.includes('.corrupt-'))).toBe(true);
+    await idx.dispose();
+  });
+
   it('skips symlinks (files and directories)', async () => {
     const fx = memoryFixture({ ...notes, 'outside/secret.md': 'top secret launch codes\n' });
     fs.symlinkSync(path.join(fx.root, 'outside/secret.md'), path.join(fx.workspace, 'memory/link.md'));

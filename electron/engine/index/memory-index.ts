@@ -66,8 +66,25 @@ export class MemoryIndex {
   }
 
   private openExisting(): void {
-    this.opened = openDatabase(this.opts.indexFile, { loadVec: this.opts.embedder ? this.opts.loadVec : false });
-    if (this.opts.embedder) this.noteVec(this.opened);
+    let opened: OpenedDatabase;
+    try {
+      opened = openDatabase(this.opts.indexFile, { loadVec: this.opts.embedder ? this.opts.loadVec : false });
+      opened.db.prepare('SELECT COUNT(*) FROM sqlite_master').get();
+    } catch (err) {
+      // The index is only a cache of the memory files: a file that is not (or no longer) a
+      // valid database is moved aside (kept for a bug report) and the next sync rebuilds it.
+      // Anything else (locked, no permission) is reported as is.
+      const code = (err as { code?: string }).code ?? '';
+      if (!code.startsWith('SQLITE_NOTADB') && !code.startsWith('SQLITE_CORRUPT')) throw err;
+      const aside = `${this.opts.indexFile}.corrupt-${Date.now()}`;
+      fs.renameSync(this.opts.indexFile, aside);
+      for (const f of [`${this.opts.indexFile}-wal`, `${this.opts.indexFile}-shm`]) fs.rmSync(f, { force: true });
+      this.opts.warn?.(`the memory index ${this.opts.indexFile} could not be read (${(err as Error).message}); moved to ${aside}, rebuilding it from the memory files`);
+      this.opened = null;
+      return;
+    }
+    this.opened = opened;
+    if (this.opts.embedder) this.noteVec(opened);
   }
 
   private noteVec(o: OpenedDatabase): void {
