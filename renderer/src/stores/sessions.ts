@@ -71,6 +71,8 @@ interface SessionsState {
   setQuery(q: string): void;
   setSort(s: SortKey): void;
   open(sessionId: string | undefined): void;
+  /** Re-read the open session (it changed on disk), keeping the tab and the compaction result. */
+  reload(): void;
   setTab(t: SessionTab): void;
   jumpTo(entryId: string): void;
   loadPrune(): Promise<void>;
@@ -184,6 +186,14 @@ export const useSessions = create<SessionsState>((set, get) => {
       if (tab === 'compaction') void get().loadPlan();
     },
 
+    reload() {
+      const { selectedId: id, run } = get();
+      if (!id) return;
+      set({ selectedId: undefined });
+      get().open(id); // same tab: open() refreshes its pruning preview or plan too
+      set({ run });
+    },
+
     setTab(tab) {
       set({ tab });
       if (tab === 'pruning' && !get().prune.value && !get().prune.loading) void get().loadPrune();
@@ -242,10 +252,7 @@ export const useSessions = create<SessionsState>((set, get) => {
         const result = await runCompact(id, { instructions: get().instructions, all: get().all }, { signal: ctl.signal, opId });
         set({ run: { running: false, opId: undefined, progress: undefined, result, error: undefined } });
         // The transcript changed: reload everything that shows it.
-        const keepTab = get().tab;
-        set({ selectedId: undefined });
-        get().open(id);
-        set({ tab: keepTab, run: { running: false, opId: undefined, progress: undefined, result, error: undefined } });
+        if (get().selectedId === id) get().reload();
         void get().loadList();
       } catch (err) {
         const cancelled = (err as { code?: string }).code === 'cancelled';

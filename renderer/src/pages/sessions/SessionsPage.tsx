@@ -157,8 +157,15 @@ export function SessionsPage() {
     if (h.tab) setTab(h.tab);
     if (h.id) open(h.id);
     void loadList();
-    // Another writer (the chat, a compaction) changed a session: refresh the list.
-    const offs = [api.on('config.changed', () => void loadList())];
+    // Another writer changed a session (a chat turn ended, a compaction ran): refresh the list.
+    const offs = [
+      api.on('chat.event', (p) => {
+        if (p.event.kind !== 'done') return;
+        void loadList();
+        if (p.sessionId === useSessions.getState().selectedId) useSessions.getState().reload();
+      }),
+      api.on('compact.progress', (p) => p.phase === 'done' && void loadList()),
+    ];
     return () => offs.forEach((off) => off());
   }, [loadList, open, setTab]);
 
