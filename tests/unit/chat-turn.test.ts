@@ -272,4 +272,17 @@ describe('assistant turn loop', () => {
     expect(s.events.filter((e) => e.kind === 'compaction' || e.kind === 'flush')).toEqual([]);
     expect(llm.requests.every((r) => !isSummaryRequest(r) && !isFlushRequest(r))).toBe(true);
   });
+
+  it('a reply cancelled mid-stream keeps the streamed text, marked aborted', async () => {
+    const s = setup();
+    const ac = new AbortController();
+    const llm = new ScriptedLlm(async (req) => {
+      req.onEvent?.({ type: 'text', delta: 'The answer is ' });
+      ac.abort();
+      throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+    });
+    await expect(runTurn('question', s.opts(llm, { signal: ac.signal }))).rejects.toMatchObject({ name: 'AbortError' });
+    const last = lines(s.file).at(-1)!;
+    expect(last.message).toMatchObject({ role: 'assistant', stopReason: 'aborted', content: [{ type: 'text', text: 'The answer is ' }] });
+  });
 });

@@ -158,7 +158,9 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       session.reload(); // the compaction rewrote the file
     }
 
+    let partial = '';
     const call = async () => {
+      partial = '';
       // Rebuilt per attempt: after an overflow compaction the context is shorter.
       const tNow = liveTranscript(session);
       const ctxNow = buildContext(tNow);
@@ -175,24 +177,35 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
         tools: specs,
         signal: o.signal,
         onEvent: (e) => {
-          if (e.type === 'text') emit({ kind: 'text', delta: e.delta });
-          else if (e.type === 'thinking') emit({ kind: 'thinking', delta: e.delta });
+          if (e.type === 'text') {
+            partial += e.delta;
+            emit({ kind: 'text', delta: e.delta });
+          } else if (e.type === 'thinking') emit({ kind: 'thinking', delta: e.delta });
         },
       });
     };
-    const res = await withOverflowRetry(
-      call,
-      async (_attempt, err: ContextOverflowError) => {
-        emit({ kind: 'retry', reason: err.message });
-        const done = await compactStep(steps, 'overflow');
-        if (done) {
-          result.compactions++;
-          session.reload();
-        }
-        return done;
-      },
-      1,
-    );
+    let res: Awaited<ReturnType<typeof call>>;
+    try {
+      res = await withOverflowRetry(
+        call,
+        async (_attempt, err: ContextOverflowError) => {
+          emit({ kind: 'retry', reason: err.message });
+          const done = await compactStep(steps, 'overflow');
+          if (done) {
+            result.compactions++;
+            session.reload();
+          }
+          return done;
+        },
+        1,
+      );
+    } catch (err) {
+      // A cancelled reply keeps what was already streamed, marked aborted (as pi does).
+      if (partial && (o.signal?.aborted || (err as Error).name === 'AbortError')) {
+        session.appendMessage({ role: 'assistant', content: [{ type: 'text', text: partial }], provider: llm.provider, model: llm.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, stopReason: 'aborted', timestamp: now().getTime() });
+      }
+      throw err;
+    }
 
     const message: AssistantMessage = { ...res.message, provider: res.message.provider ?? llm.provider, model: res.message.model ?? llm.model, usage: res.usage, stopReason: res.stopReason, timestamp: now().getTime() };
     const entry = session.appendMessage(message);
