@@ -50,6 +50,8 @@ export interface QmdEngineOptions {
   qmd?: Record<string, unknown>;
   backend?: 'builtin' | 'qmd';
   extraFiles?: Record<string, string>;
+  /** More top-level config keys (e.g. `agents`). */
+  config?: Record<string, unknown>;
 }
 
 export interface QmdEngine {
@@ -71,7 +73,7 @@ export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
   engines.push(engine);
   let qmd: Record<string, unknown> = { command: opts.command, ...opts.qmd };
   let backend = opts.backend ?? 'qmd';
-  const writeConfig = () => fs.writeFileSync(path.join(stateDir, 'cairn.json'), JSON.stringify({ memory: { backend, qmd } }));
+  const writeConfig = () => fs.writeFileSync(path.join(stateDir, 'cairn.json'), JSON.stringify({ ...opts.config, memory: { backend, qmd } }));
   writeTree(stateDir, { ...MEMORY_FILES, ...opts.extraFiles });
   writeConfig();
   engine.ctx.reloadConfig();

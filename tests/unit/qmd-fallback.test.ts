@@ -168,6 +168,18 @@ describe('QMD refresh loop', () => {
     expect(engine.ctx.warnings().some((w) => /^QMD refresh failed \(qmd update exited with 4: update broke\); retrying in 5 s$/.test(w))).toBe(true);
   });
 
+  it("indexes the agent's extraPaths (agents.list[] override) as their own collections", async () => {
+    const fake = fakeQmd('empty');
+    const { api, stateDir } = startQmdEngine({
+      command: fake.command,
+      config: { agents: { list: [{ id: 'main', memorySearch: { extraPaths: ['../notes'] } }] } },
+      extraFiles: { 'notes/ideas.md': '# Ideas\n' },
+    });
+    await api['search.query']({ query: 'Alfama' });
+    expect(fake.calls()).toContain(`collection --index cairn add ${path.join(stateDir, 'notes')} --name extra-1 --mask **/*.md`);
+    expect(fake.calls().at(-1)).toBe('search --index cairn --json -n 6 -c memory-root -c memory-dir -c extra-1 -- Alfama');
+  });
+
   it('runs `qmd embed` after `update` when the search mode needs vectors, and searches in that mode', async () => {
     const fake = fakeQmd('empty');
     const { api } = startQmdEngine({ command: fake.command, qmd: { searchMode: 'vsearch' } });

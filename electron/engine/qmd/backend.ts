@@ -13,6 +13,7 @@
  */
 import type { EngineContext } from '../context';
 import type { SearchResponse } from '../../../shared/types/search';
+import { memoryRegistry } from '../index/registry';
 import { qmdHome } from './home';
 import { qmdManager } from './registry';
 import { QmdError } from './run';
@@ -77,7 +78,7 @@ export async function searchViaBackend(
   try {
     const out = await mgr.search({
       query: req.query,
-      maxResults: req.maxResults ?? config.agents.defaults.memorySearch.query.maxResults,
+      maxResults: req.maxResults ?? memoryRegistry(ctx).settings(agentId).query.maxResults,
       source: req.source,
       explain: req.explain,
       signal: req.signal,

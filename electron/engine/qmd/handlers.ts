@@ -7,12 +7,14 @@ import type { EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import type { QmdStatus } from '../../../shared/types/qmd';
-import { existingQmdManager, qmdManager } from './registry';
 import './doctor';
 
-function status(ctx: EngineContext, agentId: string): QmdStatus {
+/** The managers' module loads SQLite (via the index registry): only on first QMD use. */
+const managers = () => import('./registry');
+
+async function status(ctx: EngineContext, agentId: string): Promise<QmdStatus> {
   const { backend, qmd } = ctx.config().config.memory;
-  const mgr = backend === 'qmd' ? qmdManager(ctx, agentId) : existingQmdManager(ctx, agentId);
+  const mgr = backend === 'qmd' ? (await managers()).qmdManager(ctx, agentId) : undefined;
   return { backend, command: qmd.command, searchMode: qmd.searchMode, agent: backend === 'qmd' && mgr ? mgr.status() : null };
 }
 
@@ -33,7 +35,10 @@ export const AUTOSTART_DELAY_MS = 3_000;
 
 function autostart(ctx: EngineContext): void {
   const timer = setTimeout(() => {
-    if (ctx.config().config.memory.backend === 'qmd') qmdManager(ctx, DEFAULT_AGENT_ID).start();
+    if (ctx.config().config.memory.backend !== 'qmd') return;
+    managers()
+      .then((m) => m.qmdManager(ctx, DEFAULT_AGENT_ID).start())
+      .catch((err: Error) => ctx.warn(`QMD backend could not start: ${err.message}`));
   }, AUTOSTART_DELAY_MS);
   timer.unref();
   ctx.onDispose(() => clearTimeout(timer));
@@ -50,7 +55,7 @@ export function qmdHandlers(ctx: EngineContext): Pick<Handlers, 'qmd.status' | '
       }
       try {
         // A manual refresh also re-checks QMD's collection list (someone may have edited it).
-        await qmdManager(ctx, agentId).maintain({ repair: true });
+        await (await managers()).qmdManager(ctx, agentId).maintain({ repair: true });
       } catch (err) {
         throw new EngineError('unavailable', `QMD refresh failed: ${(err as Error).message}`);
       }

@@ -1,8 +1,10 @@
 /**
  * The engine's QMD managers, one per agent, created on first use and disposed with the
- * engine (timers stopped, running qmd children killed).
+ * engine (timers stopped, running qmd children killed). Loads the built-in index's
+ * registry (SQLite) for the per-agent memorySearch settings: import this module lazily.
  */
 import type { EngineContext } from '../context';
+import { memoryRegistry } from '../index/registry';
 import { wantedCollections } from './collections';
 import { qmdHome } from './home';
 import { QmdManager } from './manager';
@@ -32,7 +34,8 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
       wanted: () =>
         wantedCollections({
           workspace: ctx.paths(agentId).workspace,
-          extraPaths: ctx.config().config.agents.defaults.memorySearch.extraPaths,
+          // The agent's memorySearch (defaults + agents.list[] override), as the built-in index sees it.
+          extraPaths: memoryRegistry(ctx).settings(agentId).extraPaths,
           includeDefaultMemory: qmd().includeDefaultMemory,
           sessionsEnabled: qmd().sessions.enabled,
           sessionsExportDir: home.sessionsDir,
@@ -46,9 +49,4 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
     map.set(agentId, mgr);
   }
   return mgr;
-}
-
-/** The agent's manager if one was created (status without starting anything). */
-export function existingQmdManager(ctx: EngineContext, agentId: string): QmdManager | undefined {
-  return byCtx.get(ctx)?.get(agentId);
 }
