@@ -23,6 +23,7 @@ export function chatTools(ctx: EngineContext, agentId: string): Tool[] {
   return [...workspaceTools({ workspace, writable: () => ctx.state().writable }), ...memoryTools(engineMemoryBackend(ctx, agentId))];
 }
 
+/** Options of one `sendChat` call. */
 export interface SendOptions {
   sessionId?: string | undefined;
   agentId?: string | undefined;
@@ -97,6 +98,7 @@ function safeLlm(ctx: EngineContext) {
   }
 }
 
+/** Handlers of `chat.send` and `chat.newSession`. */
 export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | 'chat.newSession'> {
   return {
     'chat.send': (req, { signal, opId }) =>

@@ -7,6 +7,7 @@
 import type { SessionFile } from '../transcript/session-file';
 import type { Transcript } from '../transcript/types';
 
+/** The handle's transcript with its appended entries, as if just read from disk. */
 export function liveTranscript(s: SessionFile): Transcript {
   const t = s.transcript();
   if (s.appended.length === 0) return t;

@@ -20,6 +20,7 @@ export const DEFAULT_SYSTEM_PROMPT = [
 /** Longest part of one memory file put into the prompt; the rest is reachable with read. */
 export const START_FILE_MAX_CHARS = 20_000;
 
+/** One memory file put into the session-start context. */
 export interface StartFile {
   /** Workspace-relative path. */
   path: string;
@@ -28,6 +29,7 @@ export interface StartFile {
   truncated: boolean;
 }
 
+/** The session-start context: the system prompt and what went into it. */
 export interface SessionStart {
   system: string;
   files: StartFile[];

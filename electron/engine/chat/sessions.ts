@@ -10,6 +10,7 @@ import { findSessionEntry, readSessionIndex, updateSessionEntry } from '../trans
 import type { AgentPaths } from '../config/state-dir';
 import { EngineError } from '../rpc/dispatcher';
 
+/** A session id and its transcript file. */
 export interface ChatSessionRef {
   sessionId: string;
   file: string;

@@ -10,6 +10,7 @@ import type { LLM } from '../llm/types';
 import { compact } from '../compaction/compact';
 import { maybeRunMemoryFlush } from '../compaction/flush';
 
+/** What the side steps need to know about the turn. */
 export interface StepContext {
   /** Absent only for a manual compaction without a model (the extract is written). */
   llm: LLM | undefined;

@@ -26,6 +26,7 @@ import { fitCompactionToWindow } from './window-fit';
 /** Tool rounds per turn before the loop stops asking the model (a runaway guard). */
 export const MAX_TOOL_ROUNDS = 25;
 
+/** Everything one turn needs: the model, the session file, the settings, the tools. */
 export interface TurnOptions {
   /** The model; only `/compact` may run without one (it then writes the deterministic extract). */
   llm: LLM | undefined;

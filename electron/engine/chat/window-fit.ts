@@ -6,11 +6,14 @@
  */
 import type { CompactionSettings } from '../config/schema';
 
-/** Share of the window the reply reserve and the kept recent tail may each take. */
+/** Share of the window the reply reserve may take. */
 export const MAX_RESERVE_SHARE = 0.25;
+/** Share of the window the verbatim recent tail may take. */
 export const MAX_KEEP_SHARE = 0.25;
+/** Share of the window the flush's soft threshold may take. */
 export const MAX_SOFT_THRESHOLD_SHARE = 0.1;
 
+/** `s` with reserve, keep and soft threshold capped to their share of `contextWindow`. */
 export function fitCompactionToWindow(s: CompactionSettings, contextWindow: number): CompactionSettings {
   const cap = (v: number, share: number) => Math.min(v, Math.floor(contextWindow * share));
   return {

@@ -9,6 +9,7 @@ import type { ToolSpec } from './types';
 import { repairToolPairs } from './tool-pairs';
 
 type Cache = { cache_control?: { type: 'ephemeral' } };
+/** One content block of the Messages API, optionally a cache breakpoint. */
 export type AnthropicBlock = (
   | { type: 'text'; text: string }
   | { type: 'image'; source: { type: 'base64'; media_type: string; data: string } }
@@ -19,6 +20,7 @@ export type AnthropicBlock = (
 ) &
   Cache;
 
+/** One turn of the Messages API (consecutive same-role turns are merged). */
 export interface AnthropicMessage {
   role: 'user' | 'assistant';
   content: AnthropicBlock[];
@@ -77,6 +79,7 @@ export function toAnthropicMessages(messages: Message[], opts: { cache?: boolean
   return out;
 }
 
+/** Our tool specs → the Messages API `tools` (JSON Schema as `input_schema`). */
 export function toAnthropicTools(tools: ToolSpec[] | undefined): { name: string; description: string; input_schema: Record<string, unknown> }[] | undefined {
   if (!tools?.length) return undefined;
   return tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.parameters }));

@@ -14,9 +14,12 @@ import { mapStopReason, toAnthropicMessages, toAnthropicTools } from './anthropi
 import { parseArguments } from './openai-convert';
 import { apiUrl } from './openai';
 
+/** The `anthropic-version` header value. */
 export const ANTHROPIC_VERSION = '2023-06-01';
+/** Used when `cairn.llm.baseUrl` is not set. */
 export const DEFAULT_ANTHROPIC_URL = 'https://api.anthropic.com';
 
+/** Settings of the Anthropic client (the factory fills them from `cairn.llm`). */
 export interface AnthropicOptions {
   baseUrl?: string;
   model: string;
@@ -46,6 +49,7 @@ interface AUsage {
   cache_read_input_tokens?: number | null;
 }
 
+/** The Anthropic Messages API behind the `LLM` interface (streaming, tools, prompt caching). */
 export class AnthropicLlm implements LLM {
   readonly provider = 'anthropic';
   readonly model: string;

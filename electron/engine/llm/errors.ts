@@ -57,6 +57,7 @@ export function errorMessageFromBody(body: string): string {
   return text.length > 500 ? `${text.slice(0, 500)}…` : text || '(empty body)';
 }
 
+/** How a client names itself and its key in error messages. */
 export interface ErrorContext {
   /** e.g. "OpenAI-compatible server at http://127.0.0.1:11434". */
   what: string;

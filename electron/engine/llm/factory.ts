@@ -16,7 +16,9 @@ import { LlamaLlm } from './llama';
 import { downloadedPath } from './llama-download';
 import type { HttpDeps } from './http';
 
+/** Used when `cairn.llm.baseUrl` is not set for provider "openai". */
 export const DEFAULT_OPENAI_URL = 'https://api.openai.com';
+/** Used when `cairn.llm.model` is not set for provider "anthropic". */
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
 
 /** The `cairn.llm` settings cannot make a working model; the message names the key to set. */
@@ -27,6 +29,7 @@ export class LlmConfigError extends Error {
   }
 }
 
+/** What the factory needs besides the settings. */
 export interface CreateLlmOptions {
   env?: NodeJS.ProcessEnv;
   /** `<state>/cairn/models`: where downloaded GGUF models live. */

@@ -67,6 +67,7 @@ export async function testLlm(ctx: EngineContext, signal?: AbortSignal): Promise
   }
 }
 
+/** Handlers of `llm.status`, `llm.test` and `llm.download`. */
 export function llmHandlers(ctx: EngineContext): Pick<Handlers, 'llm.status' | 'llm.test' | 'llm.download'> {
   return {
     'llm.status': () => llmStatus(ctx),

@@ -6,6 +6,7 @@
  */
 import { abortError, httpError, LlmHttpError, type ErrorContext } from './errors';
 
+/** How often and how long to retry a failed request. */
 export interface RetryPolicy {
   /** Total attempts, including the first. */
   maxAttempts: number;
@@ -15,6 +16,7 @@ export interface RetryPolicy {
   maxRetryAfterMs: number;
 }
 
+/** 4 attempts, 0.5 s base delay doubling to at most 20 s, Retry-After honoured up to 60 s. */
 export const DEFAULT_RETRY: RetryPolicy = { maxAttempts: 4, baseDelayMs: 500, maxDelayMs: 20_000, maxRetryAfterMs: 60_000 };
 
 /** Injected for tests: the fetch to use, how to wait, and the jitter source. */
@@ -24,6 +26,7 @@ export interface HttpDeps {
   random?: () => number;
 }
 
+/** One POST: where, what, how to retry, how to name errors. */
 export interface PostOptions {
   url: string;
   headers: Record<string, string>;

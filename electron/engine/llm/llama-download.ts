@@ -30,11 +30,13 @@ function recordDownload(modelsDir: string, uri: string, file: string): void {
   writeFileAtomicSync(path.join(modelsDir, DOWNLOADS_FILE), `${JSON.stringify({ ...readDownloads(modelsDir), [uri]: file }, null, 2)}\n`);
 }
 
+/** Bytes so far of a model download. */
 export interface DownloadProgressInfo {
   downloadedBytes: number;
   totalBytes: number;
 }
 
+/** Where to put the model, how to report progress, how to cancel. */
 export interface DownloadOptions {
   modelsDir: string;
   signal?: AbortSignal | undefined;

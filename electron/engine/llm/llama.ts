@@ -27,6 +27,7 @@ export class LocalModelError extends Error {
   }
 }
 
+/** Settings of the local model (the factory fills them from `cairn.llm`). */
 export interface LlamaLlmOptions {
   /** A GGUF file; when absent, `modelUri` as downloaded into `modelsDir`. */
   modelPath?: string | undefined;
@@ -77,6 +78,7 @@ async function defaultLlama(): Promise<Llama> {
   return getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error, progressLogs: false });
 }
 
+/** A local GGUF chat model behind the `LLM` interface; loaded lazily, disposed in order. */
 export class LlamaLlm implements LLM {
   readonly provider = 'llama';
   readonly model: string;

@@ -10,6 +10,7 @@ import { repairToolPairs, textOf } from './tool-pairs';
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
+/** One message of a chat-completions request. */
 export type OaiMessage =
   | { role: 'system'; content: string }
   | { role: 'user'; content: string | Part[] }
@@ -21,6 +22,7 @@ export type OaiMessage =
     }
   | { role: 'tool'; tool_call_id: string; content: string };
 
+/** One function tool of a chat-completions request. */
 export interface OaiTool {
   type: 'function';
   function: { name: string; description: string; parameters: Record<string, unknown> };
@@ -75,6 +77,7 @@ export function toOpenAiMessages(system: string | undefined, messages: Message[]
   return out;
 }
 
+/** Our tool specs → chat-completions `tools`. */
 export function toOpenAiTools(tools: ToolSpec[] | undefined): OaiTool[] | undefined {
   if (!tools?.length) return undefined;
   return tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));

@@ -13,6 +13,7 @@ import { readSse } from './sse';
 import { mapFinishReason, parseArguments, toOpenAiMessages, toOpenAiTools } from './openai-convert';
 import { probeContextWindow } from './openai-probe';
 
+/** Settings of the OpenAI-compatible client (the factory fills them from `cairn.llm`). */
 export interface OpenAiOptions {
   /** Server root, with or without a trailing `/v1` (e.g. `http://127.0.0.1:11434`). */
   baseUrl: string;
@@ -60,6 +61,7 @@ interface OaiUsage {
   prompt_tokens_details?: { cached_tokens?: number };
 }
 
+/** Chat-completions usage → ours (cached prompt tokens are cacheRead, not input). */
 export function usageFrom(u: OaiUsage | undefined): Usage {
   const cached = u?.prompt_tokens_details?.cached_tokens ?? 0;
   const input = Math.max(0, (u?.prompt_tokens ?? 0) - cached);
@@ -67,6 +69,7 @@ export function usageFrom(u: OaiUsage | undefined): Usage {
   return { input, output, cacheRead: cached, cacheWrite: 0, totalTokens: input + output + cached };
 }
 
+/** Any OpenAI-compatible chat-completions server behind the `LLM` interface. */
 export class OpenAiCompatibleLlm implements LLM {
   readonly provider: string;
   readonly model: string;

@@ -6,6 +6,7 @@
  */
 import { abortError, LlmHttpError } from './errors';
 
+/** One dispatched server-sent event. */
 export interface SseEvent {
   event: string | undefined;
   data: string;
