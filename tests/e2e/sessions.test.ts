@@ -70,8 +70,15 @@ describe('Sessions in Chromium over cairn serve', () => {
     await page.locator('[data-testid="timeline"] [data-entry-id]').first().waitFor();
     await page.locator('[data-testid="token-chart"] canvas').first().waitFor();
 
-    // The first compaction card: its tokens and the jump to the first kept entry.
     const api = createDirectClient(served.engine);
+    // A tool result shows its size: chars and the engine's token estimate.
+    const page0 = await api['sessions.entries']({ sessionId: seeded.compacted.sessionId, offset: 0, limit: 20 });
+    const result = page0.entries.find((e) => e.role === 'toolResult')!;
+    const chars = (result.message!.content as { type: string; text?: string }[]).reduce((n, b) => n + (b.text?.length ?? 0), 0);
+    expect(await page.locator(`[data-entry-id="${result.id}"] [data-testid="result-size"]`).textContent()).toBe(
+      `${chars.toLocaleString('en-US')} chars · ~${result.tokens.toLocaleString('en-US')} tokens`,
+    );
+    // The first compaction card: its tokens and the jump to the first kept entry.
     const overview = await api['sessions.overview']({ sessionId: seeded.compacted.sessionId });
     const [c1, c2] = overview.compactions;
     await scrollUntil(page, `[data-entry-id="${c1!.id}"] [data-testid="compaction-card"]`);
@@ -88,6 +95,16 @@ describe('Sessions in Chromium over cairn serve', () => {
     const kept = page.locator(`[data-testid="timeline"] [data-entry-id="${c2!.firstKeptEntryId}"]`);
     await kept.waitFor();
     await expect.poll(() => kept.evaluate((el) => el.className)).toContain('is-flash');
+
+    // Images are thumbnails from data URIs; thinking is collapsed until opened.
+    await page.locator(`[data-session-id="${seeded.sessions[1]!.sessionId}"]`).click();
+    const thumb = page.locator('[data-testid="timeline"] img[alt^="Image (image/png"]').first();
+    await thumb.waitFor();
+    expect(await thumb.getAttribute('src')).toMatch(/^data:image\/png;base64,iVBOR/);
+    const thinking = page.locator('[data-testid="timeline"] details.thinking').first();
+    expect(await thinking.locator('.thinking-body').count()).toBe(0);
+    await thinking.locator('summary').click();
+    await thinking.locator('.thinking-body').waitFor();
     expect(errors).toEqual([]);
     await page.close();
   });

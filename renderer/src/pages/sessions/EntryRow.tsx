@@ -81,7 +81,7 @@ export const EntryRow = memo(function EntryRow({
           <span className="muted">{usage}</span>
           <span className="muted mono entry-time">{when(e.timestamp)}</span>
         </div>
-        <MessageView m={m} />
+        <MessageView m={m} tokens={e.$tokens} />
       </div>
     );
   }

@@ -4,7 +4,7 @@
  */
 import { Collapsible } from './Collapsible';
 import { Markdown } from './Markdown';
-import { IMAGE_CHARS, blocksOf, type RawBlock, type RawMessage } from './entry-types';
+import { blocksOf, type RawBlock, type RawMessage } from './entry-types';
 import { num } from './format';
 
 /** Above this, a tool result opens collapsed. */
@@ -87,18 +87,19 @@ function Blocks({ blocks, markdown }: { blocks: RawBlock[]; markdown: boolean })
   );
 }
 
-/** Size of a tool result: text chars (images counted as the estimate counts them) and est. tokens. */
-export function resultSize(m: RawMessage): { chars: number; tokens: number; images: number } {
+/** Size of a tool result: its text chars and images (the token estimate comes from the engine). */
+function resultSize(m: RawMessage): { chars: number; images: number } {
   let chars = 0;
   let images = 0;
   for (const b of blocksOf(m.content)) {
     if (b.type === 'text' && typeof b.text === 'string') chars += b.text.length;
     else if (b.type === 'image') images++;
   }
-  return { chars, images, tokens: Math.ceil((chars + images * IMAGE_CHARS) / 4) };
+  return { chars, images };
 }
 
-export function MessageView({ m }: { m: RawMessage }) {
+/** `tokens`: the engine's estimate for this message (SPEC §2). */
+export function MessageView({ m, tokens }: { m: RawMessage; tokens: number | undefined }) {
   const blocks = blocksOf(m.content);
   if (m.role === 'toolResult') {
     const size = resultSize(m);
@@ -112,7 +113,7 @@ export function MessageView({ m }: { m: RawMessage }) {
             <>
               <span className="chip">{m.isError ? 'tool error' : 'tool result'}</span> <code>{m.toolName}</code>{' '}
               <span className="muted" data-testid="result-size">
-                {num(size.chars)} chars · ~{num(size.tokens)} tokens{size.images ? ` · ${size.images} image${size.images > 1 ? 's' : ''}` : ''}
+                {num(size.chars)} chars{tokens === undefined ? '' : ` · ~${num(tokens)} tokens`}{size.images ? ` · ${size.images} image${size.images > 1 ? 's' : ''}` : ''}
               </span>
             </>
           }

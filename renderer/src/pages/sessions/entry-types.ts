@@ -8,6 +8,8 @@ export interface RawEntry {
   id: string;
   parentId?: string | null;
   timestamp?: string;
+  /** Not stored: the engine's token estimate of the entry's message, attached when loaded. */
+  $tokens?: number;
   [field: string]: unknown;
 }
 
@@ -35,8 +37,6 @@ export interface RawMessage {
   stopReason?: string;
   [field: string]: unknown;
 }
-
-export const IMAGE_CHARS = 4800;
 
 /** The message of a `message` entry. */
 export function messageOf(e: RawEntry): RawMessage | undefined {
