@@ -8,8 +8,6 @@ export interface TokenPoint {
   /** Index of the entry in the transcript's entries (file order). */
   index: number;
   entryId: string;
-  /** Epoch ms of the entry. */
-  time: number;
   /** Estimated context tokens once this entry is in the context. */
   tokens: number;
   /** True for a compaction entry: the drop. */

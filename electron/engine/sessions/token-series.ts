@@ -15,11 +15,6 @@ export interface TokenLife {
   compactions: CompactionView[];
 }
 
-const timeOf = (e: Entry): number => {
-  const t = Date.parse(e.timestamp);
-  return Number.isFinite(t) ? t : 0;
-};
-
 /** Walk the branch once, keeping the running context like buildContext() would rebuild it. */
 export function tokenLife(t: Transcript): TokenLife {
   const path = branchPath(t);
@@ -49,7 +44,7 @@ export function tokenLife(t: Transcript): TokenLife {
         timestamp: e.timestamp,
         ...(e.details ? { details: { readFiles: e.details.readFiles, modifiedFiles: e.details.modifiedFiles } } : {}),
       });
-      points.push({ index: i, entryId: e.id, time: timeOf(e), tokens: total, compaction: true });
+      points.push({ index: i, entryId: e.id, tokens: total, compaction: true });
       continue;
     }
     const m = entryToMessage(e);
@@ -57,7 +52,7 @@ export function tokenLife(t: Transcript): TokenLife {
     const tokens = estimateMessageTokens(m.message);
     live.push({ id: e.id, tokens });
     total += tokens;
-    points.push({ index: i, entryId: e.id, time: timeOf(e), tokens: total, compaction: false });
+    points.push({ index: i, entryId: e.id, tokens: total, compaction: false });
   }
   return { points, compactions };
 }

@@ -37,7 +37,7 @@ export interface CompactionInfo {
 
 /** Estimated context tokens per turn over the session's life, with the config thresholds. */
 export interface TokenSeries {
-  points: { index: number; entryId: string; time: number; tokens: number; compaction: boolean }[];
+  points: { index: number; entryId: string; tokens: number; compaction: boolean }[];
   contextWindow: number;
   /** Memory flush runs at or above this (contextWindow − reserveTokensFloor − softThresholdTokens). */
   flushThreshold: number;
@@ -132,10 +132,9 @@ import type { SessionOverview as WireOverview } from '../../../shared/types/sess
 import type { EntryView } from '../../../shared/types/sessions';
 
 /** The list of sessions of the default agent. */
-export async function fetchList(): Promise<{ stateDir: string; sessionsDir: string; sessions: SessionRow[] }> {
+export async function fetchList(): Promise<{ sessionsDir: string; sessions: SessionRow[] }> {
   const r = await api['sessions.list']({});
   return {
-    stateDir: r.sessionsDir,
     sessionsDir: r.sessionsDir,
     sessions: r.sessions.map((s) => {
       const t = s.lastActivity ? Date.parse(s.lastActivity) : NaN;

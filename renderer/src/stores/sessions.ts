@@ -48,7 +48,7 @@ export interface CompactRun {
 }
 
 interface SessionsState {
-  list: Async<{ stateDir: string; sessionsDir: string; sessions: SessionRow[] }>;
+  list: Async<{ sessionsDir: string; sessions: SessionRow[] }>;
   query: string;
   sort: SortKey;
   selectedId: string | undefined;
