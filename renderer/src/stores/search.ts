@@ -11,7 +11,7 @@ import { api } from '../api';
  * Short: results should follow typing. Requests never pile up anyway: a new query cancels the
  * running one and starts only when it has settled (see `run`).
  */
-export const SEARCH_DEBOUNCE_MS = 40;
+export const SEARCH_DEBOUNCE_MS = 10;
 
 export interface SearchFilters {
   source: 'all' | 'memory' | 'sessions';
