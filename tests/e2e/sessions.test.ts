@@ -168,6 +168,7 @@ describe('Sessions in Chromium over cairn serve', () => {
     await page.getByTestId('compact-result').waitFor();
     expect(await page.getByTestId('compact-result').textContent()).toContain('deterministic extract');
     await page.getByRole('heading', { name: 'History (3)' }).waitFor();
+    await expect.poll(() => page.getByTestId('compact-result').textContent()).toContain('Compaction 3');
     const after = await api['sessions.overview']({ sessionId: id });
     expect(after.compactions).toHaveLength(3);
     expect(after.compactions[2]!.extract).toBe(true);

@@ -266,6 +266,7 @@ export async function runCompact(sessionId: string, o: { instructions: string; a
   return {
     compaction: {
       id: r.entryId,
+      /** Set by the store from the history. */
       ordinal: 0,
       summary: r.summary,
       firstKeptEntryId: r.firstKeptEntryId,

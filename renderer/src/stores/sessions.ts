@@ -250,6 +250,7 @@ export const useSessions = create<SessionsState>((set, get) => {
       });
       try {
         const result = await runCompact(id, { instructions: get().instructions, all: get().all }, { signal: ctl.signal, opId });
+        result.compaction.ordinal = (get().overview.value?.compactions.length ?? 0) + 1;
         set({ run: { running: false, opId: undefined, progress: undefined, result, error: undefined } });
         // The transcript changed: reload everything that shows it.
         if (get().selectedId === id) get().reload();

@@ -51,6 +51,8 @@ export function CompactionInspector() {
     if (useStateInfo.getState().info === undefined) void useStateInfo.getState().load();
   }, []);
   const p = plan.value;
+  // The new compaction as the reloaded history has it (with tokens after), else as run returned it.
+  const newest = run.result ? (compactions.find((c) => c.id === run.result?.compaction.id) ?? run.result.compaction) : undefined;
   const blocked =
     writable === false
       ? 'The state dir is read-only (Cairn did not create it): turn writing on in Settings to compact.'
@@ -160,13 +162,13 @@ export function CompactionInspector() {
             {run.error}
           </p>
         )}
-        {run.result && (
+        {run.result && newest && (
           <div data-testid="compact-result">
             <p className="muted">
               Compacted: {num(run.result.tokensBefore)} → {num(run.result.tokensAfter)} tokens
               {run.result.compaction.extract ? ` with the deterministic extract${run.result.extractReason ? ` (${run.result.extractReason})` : ''}` : ''}.
             </p>
-            <CompactionCard info={run.result.compaction} chain={compactions.filter((c) => c.ordinal < run.result!.compaction.ordinal)} onJump={jumpTo} />
+            <CompactionCard info={newest} chain={compactions.filter((c) => c.ordinal < newest.ordinal)} onJump={jumpTo} />
           </div>
         )}
       </section>

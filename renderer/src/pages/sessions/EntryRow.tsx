@@ -8,14 +8,6 @@ import { blocksOf, messageOf, textOf, type RawEntry, type RawMessage } from './e
 import { num, when } from './format';
 import type { CompactionInfo } from '../../stores/sessions';
 
-export interface RowMarks {
-  /** The entry is where the dry-run cut falls (first kept). */
-  cut?: boolean;
-  /** The entry would be summarised by the planned compaction. */
-  summarised?: boolean;
-  /** Briefly highlighted after a jump. */
-  flash?: boolean;
-}
 
 function Meta({ e, label }: { e: RawEntry; label: string }) {
   return (
@@ -58,23 +50,31 @@ export const EntryRow = memo(function EntryRow({
   e,
   compaction,
   chain,
-  marks,
+  cut,
+  summarised,
+  flash,
   onJump,
 }: {
   e: RawEntry;
   compaction: CompactionInfo | undefined;
   chain: CompactionInfo[];
-  marks: RowMarks;
+  /** The entry is where the dry-run cut falls (first kept). */
+  cut: boolean;
+  /** The entry would be summarised by the planned compaction. */
+  summarised: boolean;
+  /** Briefly highlighted after a jump. */
+  flash: boolean;
   onJump: (id: string) => void;
 }) {
-  const cls = ['entry', `entry-${e.type}`, marks.cut ? 'is-cut' : '', marks.summarised ? 'is-summarised' : '', marks.flash ? 'is-flash' : ''].join(' ');
+  // Booleans, not an object: the row stays memoised while the timeline scrolls.
+  const cls = ['entry', `entry-${e.type}`, cut ? 'is-cut' : '', summarised ? 'is-summarised' : '', flash ? 'is-flash' : ''].join(' ');
   const m = messageOf(e);
   if (m) {
     const role = String(m.role ?? 'message');
     const usage = m.role === 'assistant' && m.usage?.input !== undefined ? ` · in ${num(m.usage.input)} / out ${num(m.usage.output ?? 0)} tokens` : '';
     return (
       <div className={`${cls} role-${role}`} data-entry-id={e.id}>
-        {marks.cut && <div className="cut-marker">✂ The planned compaction keeps everything from here on</div>}
+        {cut && <div className="cut-marker">✂ The planned compaction keeps everything from here on</div>}
         <div className="entry-meta">
           <span className={`role role-${role}`}>{roleName(m)}</span>
           {m.role === 'assistant' && m.model && <span className="muted">{m.model}</span>}

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSessions, type CompactionInfo } from '../../stores/sessions';
-import { EntryRow, type RowMarks } from './EntryRow';
+import { EntryRow } from './EntryRow';
 import { messageOf, textChars, type RawEntry } from './entry-types';
 
 /** A first guess of a row's height before it is measured (closer guesses = steadier scrollbar). */
@@ -21,7 +21,6 @@ function estimate(e: RawEntry | undefined): number {
   return 52 + Math.min(600, Math.ceil(chars / 110) * 20);
 }
 
-const NO_MARKS: RowMarks = {};
 const NO_CHAIN: CompactionInfo[] = [];
 
 export function Timeline() {
@@ -84,10 +83,6 @@ export function Timeline() {
       <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
           const e = entries[item.index];
-          const marks: RowMarks =
-            e && (plan || flash)
-              ? { cut: plan?.firstKeptEntryId === e.id, summarised: summarised.has(e.id), flash: flash === e.id }
-              : NO_MARKS;
           return (
             <div
               key={item.key}
@@ -101,7 +96,9 @@ export function Timeline() {
                   e={e}
                   compaction={compactionById.get(e.id)}
                   chain={chainById.get(e.id) ?? NO_CHAIN}
-                  marks={marks}
+                  cut={plan?.firstKeptEntryId === e.id}
+                  summarised={summarised.has(e.id)}
+                  flash={flash === e.id}
                   onJump={jumpTo}
                 />
               ) : (
