@@ -5,9 +5,11 @@
  * inspector (dry run, compact now with the deterministic extract), the read-only state and
  * the empty state. Each page is saved as a screenshot; any console error fails the suite.
  */
+import fs from 'node:fs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
+import type { LLM } from '../../electron/engine/llm/types';
 import { launchChromium, openPage, screenshot } from '../helpers/browser';
 import { serveStateDir, type Served } from '../helpers/server';
 import { seedSessions } from '../helpers/seed-sessions';
@@ -173,6 +175,40 @@ describe('Sessions in Chromium over cairn serve', () => {
     expect(after.compactions).toHaveLength(3);
     expect(after.compactions[2]!.extract).toBe(true);
     await expect.poll(() => page.locator(`[data-session-id="${id}"]`).textContent()).toContain('3 compactions');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('compact now with a configured model: progress, then Cancel leaves the transcript unchanged', async () => {
+    const stateDir = tmpDir();
+    const seeded = seedSessions(stateDir);
+    // A summariser that never answers until cancelled (a slow local model).
+    const slow: LLM = {
+      provider: 'fake',
+      model: 'slow-summariser',
+      contextWindow: 200_000,
+      chat: (req) =>
+        new Promise((_resolve, reject) => {
+          req.signal?.addEventListener('abort', () => reject(Object.assign(new Error('aborted'), { name: 'AbortError' })), { once: true });
+        }),
+      dispose: async () => {},
+    };
+    served = await serveStateDir(stateDir, { createLlm: () => slow });
+    const api = createDirectClient(served.engine);
+    const id = seeded.compacted.sessionId;
+    const before = fs.readFileSync(seeded.compacted.file);
+    const { page, errors } = await openPage(browser, `${served.server.openUrl}#/sessions/${id}/compaction`);
+    await page.getByTestId('compact-summariser').waitFor();
+    expect(await page.getByTestId('compact-summariser').textContent()).toContain('fake · slow-summariser');
+    await page.getByRole('button', { name: 'Compact now' }).click();
+    const progress = page.getByTestId('compact-progress');
+    await progress.waitFor();
+    await expect.poll(() => progress.textContent()).toContain('summarize');
+    await screenshot(page, 'sessions-compaction-progress');
+    await progress.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('alert').filter({ hasText: 'Cancelled' }).waitFor();
+    expect(fs.readFileSync(seeded.compacted.file).equals(before)).toBe(true);
+    expect((await api['sessions.overview']({ sessionId: id })).compactions).toHaveLength(2);
     expect(errors).toEqual([]);
     await page.close();
   });
