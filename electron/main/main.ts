@@ -11,6 +11,7 @@ import { ipcName, IPC_EVENT } from '../../shared/bridge';
 import { createEngine, type Engine } from '../engine/engine';
 import { resolveStateDir } from '../engine/config/state-dir';
 import { CSP } from '../server/security';
+import { startBackgroundWork } from '../engine/startup';
 
 const APP_SCHEME = 'cairn-app';
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
@@ -95,6 +96,7 @@ if (!app.requestSingleInstanceLock()) {
     registerIpc(engine);
     serveRenderer();
     createWindow();
+    startBackgroundWork(engine);
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {

@@ -6,6 +6,7 @@ import type { CliRuntime, GlobalOptions } from '../runtime';
 import { UsageError } from '../runtime';
 import { startServer } from '../../server/server';
 import { openInChromiumApp } from '../../server/open-browser';
+import { startBackgroundWork } from '../../engine/startup';
 
 /** dist/renderer, found from this file whether run from source or from a bundle. */
 export function rendererDir(): string {
@@ -30,6 +31,7 @@ export function register(program: Command, rt: CliRuntime): void {
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
       const engine = rt.engine(o);
       const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port });
+      startBackgroundWork(engine);
       rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
       if (o.open) {

@@ -16,6 +16,8 @@ import { parseCompactCommand } from './turn-steps';
 import { workspaceTools } from './tools/workspace';
 import { engineMemoryBackend, memoryTools } from './tools/memory';
 import type { Tool } from './tools/types';
+import { afterTranscriptChange } from '../sessions/after-change';
+import { resolveSession } from '../sessions/resolve';
 
 /** The assistant's tools for an agent: read/write/edit in the workspace, memory_search/memory_get. */
 export function chatTools(ctx: EngineContext, agentId: string): Tool[] {
@@ -107,7 +109,13 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
         agentId: req.agentId,
         signal,
         onEvent: (sessionId, event) => ctx.events.emit('chat.event', { ...(opId ? { opId } : {}), sessionId, event }),
-      }).catch((err: unknown) => {
+      })
+        .then((res) => {
+          const agentId = agentOf(ctx, req.agentId);
+          afterTranscriptChange(ctx, agentId, resolveSession(ctx, res.sessionId, agentId).file);
+          return res;
+        })
+        .catch((err: unknown) => {
         // The model cannot be reached or used: the user fixes that in Settings → Model.
         const name = (err as Error)?.name;
         if (name === 'AuthError' || name === 'LocalModelError' || ((name === 'LlmHttpError' || name === 'StreamIdleError') && !signal.aborted)) throw new EngineError('unavailable', (err as Error).message);

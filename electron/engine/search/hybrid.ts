@@ -89,7 +89,7 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   let vector: Candidate[] | null = null;
   if (wantVector) {
     try {
-      const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal });
+      const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal, kind: 'query' });
       if (!qv) throw new Error('the embedder returned no vector');
       // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
       // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.

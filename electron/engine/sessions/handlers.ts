@@ -1,6 +1,7 @@
 /** Handlers of the sessions, pruning preview and compaction channels (shared/contract/sessions.ts). */
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
+import { afterTranscriptChange } from './after-change';
 import { compactPlan, compactRun } from './compact-ops';
 import { sessionEntries } from './entries';
 import { listSessions } from './list';
@@ -25,6 +26,11 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
       });
     },
     'compact.plan': (req) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req),
-    'compact.run': (req, call) => compactRun(ctx, resolveSession(ctx, req.sessionId, req.agentId), req, call),
+    'compact.run': async (req, call) => {
+      const s = resolveSession(ctx, req.sessionId, req.agentId);
+      const out = await compactRun(ctx, s, req, call);
+      afterTranscriptChange(ctx, s.agentId, s.file);
+      return out;
+    },
   };
 }
