@@ -1,7 +1,7 @@
 /**
  * UI bench: first paint and search-as-you-type in Chromium (Debian's, via playwright-core)
- * against `cairn serve` (its own process, as a user runs it) on a copy of the 10k-chunk
- * corpus (bench/corpus.ts) indexed with the static embedder.
+ * against the engine + serve server in their own process (as `cairn serve` runs them) on a
+ * copy of the 10k-chunk corpus (bench/corpus.ts) indexed with the static embedder.
  *
  * - First paint: from the moment `cairn serve` prints its URL ("the server is up") to the
  *   page's first-contentful-paint, fresh server and fresh page per run.
@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
+import { build as viteBuild } from 'vite';
 import { ensureCorpus } from './corpus';
 
 const RUNS = Number(process.argv[2] ?? 5);
@@ -39,9 +40,20 @@ const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] as number
 const pct = (xs: number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
 const max = (xs: number[]) => Math.max(...xs);
 
-/** `cairn serve` in its own process; resolves with its URL and the moment it printed it. */
-function startServe(stateDir: string): Promise<{ url: string; upAt: number; child: ChildProcess }> {
-  const child = spawn(process.execPath, [path.join(root, 'bin/cairn.mjs'), 'serve', '--state-dir', stateDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+/**
+ * The engine and the serve HTTP server in their own process, as `cairn serve` runs them, but
+ * serving this bench's private renderer build: the shared dist/renderer is rebuilt by other
+ * test runs at any moment. Resolves with the URL and the moment it was printed.
+ */
+function startServe(stateDir: string, staticDir: string): Promise<{ url: string; upAt: number; child: ChildProcess }> {
+  const code = [
+    `const { createEngine } = await import(${JSON.stringify(path.join(root, 'electron/engine/engine.ts'))});`,
+    `const { startServer } = await import(${JSON.stringify(path.join(root, 'electron/server/server.ts'))});`,
+    `const engine = createEngine({ stateDir: ${JSON.stringify(stateDir)} });`,
+    `const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: ${JSON.stringify(staticDir)} });`,
+    'console.log(`Open: ${server.openUrl}`);',
+  ].join('\n');
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     let out = '';
     child.stdout?.on('data', (b: Buffer) => {
@@ -84,7 +96,8 @@ async function typeAndTime(page: Page, q: string): Promise<{ ms: number; results
 }
 
 async function main(): Promise<void> {
-  if (!process.env.CAIRN_BENCH_SKIP_BUILD) execFileSync(process.execPath, [path.join(root, 'scripts/build.mjs'), 'renderer'], { cwd: root, stdio: 'ignore' });
+  const staticDir = path.join(os.tmpdir(), 'cairn-bench-ui-search-renderer');
+  await viteBuild({ root: path.join(root, 'renderer'), configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', build: { outDir: staticDir, emptyOutDir: true } });
   const corpus = await ensureCorpus('10k', { log: (m) => console.error(m) });
   // A private copy: never touch the shared corpus's index (other benches use it).
   const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-ui-search-'));
@@ -98,9 +111,11 @@ async function main(): Promise<void> {
   const upToPaint: number[] = [];
   const typing: number[] = [];
   const counts: number[] = [];
+  let child: ChildProcess | undefined;
   try {
     for (let run = 0; run < RUNS; run++) {
-      const serve = await startServe(stateDir);
+      const serve = await startServe(stateDir, staticDir);
+      child = serve.child;
       const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
       await page.goto(`${serve.url}#/search`);
       await page.waitForFunction(() => performance.getEntriesByName('first-contentful-paint').length > 0);
@@ -119,6 +134,7 @@ async function main(): Promise<void> {
       serve.child.kill();
     }
   } finally {
+    child?.kill();
     await browser.close();
     fs.rmSync(stateDir, { recursive: true, force: true });
   }
