@@ -9,11 +9,16 @@ import { MemoryPage } from './pages/memory/MemoryPage';
 import { SearchPage } from './pages/search/SearchPage';
 import { ChatPage } from './pages/chat/ChatPage';
 import { useSearchShortcut } from './components/useSearchShortcut';
+import { api } from './api';
+import { useStateInfo } from './stores/state';
 
 function Banner() {
-  const status = useApp((s) => s.status);
+  const status = useApp((s) => s.summary);
+  const info = useStateInfo((s) => s.info);
   const go = useApp((s) => s.go);
   if (!status) return null;
+  // The read-only switch updates the state-info store at once; the summary may lag.
+  const writable = info?.writable ?? status.writable;
   const n = status.configWarnings.length;
   return (
     <>
@@ -26,7 +31,7 @@ function Banner() {
           </button>
         </div>
       )}
-      {!status.writable && (
+      {!writable && (
         <div className="banner" role="status">
           Read-only: Cairn did not create this state directory, so transcripts and memory are not changed.
         </div>
@@ -38,14 +43,17 @@ function Banner() {
 export function App() {
   const page = useApp((s) => s.page);
   const theme = useApp((s) => s.theme);
-  const loadStatus = useApp((s) => s.loadStatus);
+  const loadSummary = useApp((s) => s.loadSummary);
   useSearchShortcut();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
   }, [theme]);
+  // Quick status for the banners; the doctor checks run only on the Status page.
   useEffect(() => {
-    void loadStatus();
-  }, [loadStatus]);
+    void loadSummary();
+    const offs = [api.on('config.changed', () => void loadSummary()), api.on('engine.warning', () => void loadSummary())];
+    return () => offs.forEach((off) => off());
+  }, [loadSummary]);
   return (
     <div className="app">
       <Rail />

@@ -47,7 +47,8 @@ export interface ConfigView {
 }
 
 export const appChannels = {
-  'app.status': ch(Empty).returns<AppStatus>(),
+  /** `checks: false` skips the doctor checks (some load native modules and take seconds): for banners. */
+  'app.status': ch(z.object({ checks: z.boolean().optional() }).strict()).returns<AppStatus>(),
   'doctor.run': ch(Empty).returns<{ checks: DoctorCheck[] }>(),
   'config.get': ch(Empty).returns<ConfigView>(),
   /** Set (or with `value: undefined`, reset) one key in cairn.json; refused when invalid. */

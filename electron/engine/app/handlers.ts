@@ -26,7 +26,7 @@ export function configView(ctx: EngineContext): ConfigView {
   };
 }
 
-export async function appStatus(ctx: EngineContext, opts: { native?: boolean } = {}): Promise<AppStatus> {
+export async function appStatus(ctx: EngineContext, opts: { native?: boolean; checks?: boolean } = {}): Promise<AppStatus> {
   const s = ctx.state();
   const loaded = ctx.config();
   return {
@@ -38,7 +38,7 @@ export async function appStatus(ctx: EngineContext, opts: { native?: boolean } =
     configFiles: loaded.files,
     configWarnings: loaded.warnings,
     warnings: ctx.warnings(),
-    checks: await runDoctor(ctx, opts),
+    checks: opts.checks === false ? [] : await runDoctor(ctx, opts),
   };
 }
 
@@ -47,7 +47,7 @@ export function appHandlers(ctx: EngineContext): Pick<
   'app.status' | 'doctor.run' | 'config.get' | 'config.set' | 'config.validate' | 'state.setWritable' | 'op.cancel'
 > {
   return {
-    'app.status': () => appStatus(ctx),
+    'app.status': (req) => appStatus(ctx, { checks: req.checks }),
     'doctor.run': async () => ({ checks: await runDoctor(ctx) }),
     'config.get': () => configView(ctx),
     'config.set': ({ keyPath, value }) => {
@@ -61,7 +61,7 @@ export function appHandlers(ctx: EngineContext): Pick<
     },
     'state.setWritable': async ({ writable }) => {
       ctx.setWritable(writable);
-      return appStatus(ctx, { native: false });
+      return appStatus(ctx, { checks: false });
     },
     'op.cancel': opCancelHandler,
   };

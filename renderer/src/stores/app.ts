@@ -21,18 +21,23 @@ function initialTheme(): Theme {
 interface AppState {
   page: Page;
   theme: Theme;
+  /** The full status with doctor checks (Status page). */
   status: AppStatus | undefined;
+  /** The quick status without checks (banners); loaded at start. */
+  summary: AppStatus | undefined;
   statusError: string | undefined;
   statusLoading: boolean;
   go(page: Page): void;
   toggleTheme(): void;
   loadStatus(): Promise<void>;
+  loadSummary(): Promise<void>;
 }
 
 export const useApp = create<AppState>((set, get) => ({
   page: pageFromHash(),
   theme: initialTheme(),
   status: undefined,
+  summary: undefined,
   statusError: undefined,
   statusLoading: false,
   go(page) {
@@ -48,11 +53,19 @@ export const useApp = create<AppState>((set, get) => ({
   async loadStatus() {
     set({ statusLoading: true });
     try {
-      set({ status: await api['app.status']({}), statusError: undefined });
+      const status = await api['app.status']({});
+      set({ status, summary: status, statusError: undefined });
     } catch (err) {
       set({ statusError: (err as Error).message });
     } finally {
       set({ statusLoading: false });
+    }
+  },
+  async loadSummary() {
+    try {
+      set({ summary: await api['app.status']({ checks: false }) });
+    } catch (err) {
+      set({ statusError: (err as Error).message });
     }
   },
 }));

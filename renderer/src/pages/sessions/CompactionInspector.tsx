@@ -45,7 +45,7 @@ export function CompactionInspector() {
   const compactions = useSessions((s) => s.overview.value?.compactions) ?? NONE;
   // state.info answers at once; app.status (doctor checks) can take seconds.
   const fastWritable = useStateInfo((s) => s.info?.writable);
-  const statusWritable = useApp((s) => s.status?.writable);
+  const statusWritable = useApp((s) => s.summary?.writable);
   const writable = fastWritable ?? statusWritable;
   useEffect(() => {
     if (useStateInfo.getState().info === undefined) void useStateInfo.getState().load();

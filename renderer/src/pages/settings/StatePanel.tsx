@@ -14,13 +14,17 @@ export function StatePanel() {
   if (!info) return <p className="muted">Reading the state directory…</p>;
 
   async function toggle(writable: boolean) {
+    const before = useStateInfo.getState().info;
+    // Optimistic: the switch moves at once; it moves back if the engine refuses.
+    if (before) useStateInfo.getState().set({ ...before, writable });
     setBusy(true);
     try {
       const next = await api['state.setWritable']({ writable });
-      useApp.setState({ status: next });
+      useApp.setState({ summary: next });
       useStateInfo.getState().set({ stateDir: next.stateDir, writable: next.writable, createdBy: next.createdBy });
       setError(undefined);
     } catch (err) {
+      if (before) useStateInfo.getState().set(before);
       setError((err as Error).message);
     } finally {
       setBusy(false);
