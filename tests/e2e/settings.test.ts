@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchChromium, openPage, screenshot } from '../helpers/browser';
 import { serveStateDir, type Served } from '../helpers/server';
+import { ScriptedLlm } from '../helpers/scripted-llm';
 
 let browser: Browser;
 let served: Served;
@@ -70,5 +71,26 @@ describe('Settings page', () => {
     await page.getByRole('status').filter({ hasText: 'Read-only' }).waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await page.close();
+  });
+
+  it('tests the chat model connection and shows the reply', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-settings-llm-'));
+    const llm = new ScriptedLlm(() => ({ text: 'pong' }));
+    const own = await serveStateDir(dir, { createLlm: () => llm });
+    try {
+      const { page, errors } = await openPage(browser, `${own.server.openUrl}#/settings`);
+      const status = page.getByTestId('llm-status');
+      await status.waitFor();
+      expect(await status.textContent()).toContain('scripted');
+      await page.getByRole('button', { name: 'Test connection' }).click();
+      const result = page.getByTestId('llm-test-result');
+      await result.waitFor();
+      expect(await result.textContent()).toMatch(/^Connected in \d+ ms: .*pong/);
+      expect(errors).toEqual([]);
+      await page.close();
+    } finally {
+      await own.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
