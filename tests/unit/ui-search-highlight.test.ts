@@ -15,6 +15,10 @@ describe('search term highlighting', () => {
     expect(marked(highlight('Moved the runner to ci-runner-03; the RUNNER works.', terms))).toEqual(['Move', 'runner', 'runner', 'RUNNER']);
   });
 
+  it('matches at the start of words, not inside them', () => {
+    expect(marked(highlight('Review the migrations for any blocker lock.', queryTerms('migration lock')))).toEqual(['migration', 'lock']);
+  });
+
   it('keeps identifiers and quoted phrases whole, longest first', () => {
     const terms = queryTerms('"reserve floor" agents.defaults.compaction.reserveTokensFloor 9f2c4e1a7b');
     expect(terms[0]).toBe('agents.defaults.compaction.reserveTokensFloor');

@@ -37,7 +37,10 @@ export function queryTerms(query: string): string[] {
 /** The snippet as text and <mark> nodes. */
 export function highlight(text: string, terms: string[]): ReactNode[] {
   if (terms.length === 0) return [text];
-  const re = new RegExp(`(${terms.map(escapeRe).join('|')})`, 'giu');
+  // Latin terms match at the start of a word ("migration" in "migrations", not "lock" in
+  // "blocker"); CJK has no word breaks, so its characters match anywhere.
+  const alt = terms.map((t) => (/^[\p{L}\p{N}]/u.test(t) && !CJK.test(t) ? `(?<![\\p{L}\\p{N}_])${escapeRe(t)}` : escapeRe(t)));
+  const re = new RegExp(`(${alt.join('|')})`, 'giu');
   const out: ReactNode[] = [];
   let last = 0;
   let k = 0;
