@@ -92,8 +92,10 @@ describe('Search and the memory browser', () => {
 
     // Live refresh: the watcher reports the change; the open file re-reads without a click.
     const rel = ((await page.getByTestId('memory-path').textContent()) ?? '').trim();
-    fs.appendFileSync(path.join(workspace, rel), '\n- Added outside Cairn: ferret-lighthouse.\n');
+    fs.appendFileSync(path.join(workspace, rel), '\n- Added outside Cairn: ferret-lighthouse.\n\n<b onclick="x()">raw-html</b>\n');
     await page.getByTestId('memory-rendered').getByText('ferret-lighthouse').waitFor();
+    // Raw HTML in a note is never rendered as markup.
+    expect(await page.getByTestId('memory-rendered').locator('b').count()).toBe(0);
     expect(errors).toEqual([]);
     await page.close();
   });
