@@ -1,13 +1,16 @@
 /** The shell: left rail, main pane, and banners for config warnings and a read-only state dir. UI engineers: read AGENTS.md ("Renderer (UI) notes") first. */
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { Rail } from './components/Rail';
 import { useApp } from './stores/app';
-import { StatusPage } from './pages/StatusPage';
-import { SessionsPage } from './pages/sessions/SessionsPage';
-import { SettingsPage } from './pages/settings/SettingsPage';
-import { MemoryPage } from './pages/memory/MemoryPage';
-import { SearchPage } from './pages/search/SearchPage';
-import { ChatPage } from './pages/chat/ChatPage';
+
+// Pages load on first visit: the first paint needs only the shell and the opening page
+// (Markdown, charts and virtual lists stay out of the entry chunk).
+const StatusPage = lazy(() => import('./pages/StatusPage').then((m) => ({ default: m.StatusPage })));
+const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage').then((m) => ({ default: m.SessionsPage })));
+const SettingsPage = lazy(() => import('./pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+const MemoryPage = lazy(() => import('./pages/memory/MemoryPage').then((m) => ({ default: m.MemoryPage })));
+const SearchPage = lazy(() => import('./pages/search/SearchPage').then((m) => ({ default: m.SearchPage })));
+const ChatPage = lazy(() => import('./pages/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
 import { useSearchShortcut } from './components/useSearchShortcut';
 import { api } from './api';
 import { useStateInfo } from './stores/state';
@@ -59,12 +62,14 @@ export function App() {
       <Rail />
       <main className="main">
         <Banner />
-        {page === 'status' && <StatusPage />}
-        {page === 'sessions' && <SessionsPage />}
-        {page === 'memory' && <MemoryPage />}
-        {page === 'search' && <SearchPage />}
-        {page === 'chat' && <ChatPage />}
-        {page === 'settings' && <SettingsPage />}
+        <Suspense fallback={<p className="page muted">Loading…</p>}>
+          {page === 'status' && <StatusPage />}
+          {page === 'sessions' && <SessionsPage />}
+          {page === 'memory' && <MemoryPage />}
+          {page === 'search' && <SearchPage />}
+          {page === 'chat' && <ChatPage />}
+          {page === 'settings' && <SettingsPage />}
+        </Suspense>
       </main>
     </div>
   );
