@@ -31,7 +31,8 @@ describe('chunkMarkdown', () => {
 
   it('keeps line numbers 1-based and the text exact, hash included', () => {
     const [c] = chunkMarkdown('# Title\n\nhello world\n', opts);
-    expect(c).toMatchObject({ startLine: 1, endLine: 4, text: '# Title\n\nhello world\n' });
+    // Three lines and a final newline: the chunk is lines 1-3 (there is no line 4 to cite).
+    expect(c).toMatchObject({ startLine: 1, endLine: 3, text: '# Title\n\nhello world' });
     expect(c!.hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
@@ -129,5 +130,14 @@ describe('sessions source', () => {
     expect(s).toContain('Bearer [REDACTED]');
     expect(s).toContain('aws_secret_access_key=[REDACTED]');
     expect(s).toContain('api_key: [REDACTED]');
+  });
+});
+
+describe('line numbers at the end of a file', () => {
+  it('a final newline does not add a line: a 5-line file cites L1-L5', async () => {
+    const { chunkMarkdown } = await import('../../electron/engine/index/chunker');
+    const chunks = chunkMarkdown('# T\n\nalpha one\nbeta two\ngamma three\n', { tokens: 400, overlap: 80 });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ startLine: 1, endLine: 5 });
   });
 });

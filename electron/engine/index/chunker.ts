@@ -58,6 +58,12 @@ export function hardSplit(line: string, maxWeight: number): string[] {
   return out;
 }
 
+/**
+ * Bumped whenever the chunker's output changes for the same settings, so existing indexes
+ * are rebuilt (2: a final newline no longer adds an empty last line).
+ */
+export const CHUNKER_VERSION = 2;
+
 /** Chunk logical lines (Markdown lines or rendered transcript lines). */
 export function chunkLines(lines: readonly SourceLine[], opts: ChunkingOptions): TextChunk[] {
   const maxWeight = Math.max(32, opts.tokens * 4);
@@ -115,6 +121,9 @@ export function chunkLines(lines: readonly SourceLine[], opts: ChunkingOptions):
 
 /** Chunk a Markdown file's text: lines are split on `\n` (a trailing `\r` is dropped). */
 export function chunkMarkdown(text: string, opts: ChunkingOptions): TextChunk[] {
-  const lines = text.split('\n').map((t, i) => ({ text: t.endsWith('\r') ? t.slice(0, -1) : t, lineNo: i + 1 }));
+  const parts = text.split('\n');
+  // A final newline ends the last line; it does not start another (a 5-line file is L1-L5).
+  if (parts.length > 1 && parts[parts.length - 1] === '') parts.pop();
+  const lines = parts.map((t, i) => ({ text: t.endsWith('\r') ? t.slice(0, -1) : t, lineNo: i + 1 }));
   return chunkLines(lines, opts);
 }

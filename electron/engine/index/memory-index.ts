@@ -15,6 +15,7 @@ import { createStore } from './store';
 import { filesDiffer, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
 import { runSearch, type SearchRequest } from '../search/service';
+import { CHUNKER_VERSION } from './chunker';
 
 export interface MemoryIndexOptions {
   agentId: string;
@@ -112,7 +113,7 @@ export class MemoryIndex {
       provider: e?.provider ?? null,
       model: e?.model ?? null,
       dims: e?.dims ?? null,
-      chunking: { tokens: s.chunking.tokens, overlap: s.chunking.overlap },
+      chunking: { tokens: s.chunking.tokens, overlap: s.chunking.overlap, version: CHUNKER_VERSION },
       sources: [...this.opts.roots.sources].sort(),
       extraPaths: [...this.opts.roots.extraPaths],
       vector: this.vectorKind(),

@@ -15,7 +15,8 @@ export interface IndexIdentity {
   provider: string | null;
   model: string | null;
   dims: number | null;
-  chunking: { tokens: number; overlap: number };
+  /** `version` changes when the chunker's output changes for the same settings. */
+  chunking: { tokens: number; overlap: number; version: number };
   sources: string[];
   extraPaths: string[];
   vector: 'vec0' | 'fallback' | 'none';
