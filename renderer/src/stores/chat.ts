@@ -37,6 +37,13 @@ interface ChatState {
 let sendCtl: AbortController | undefined;
 /** The opId of the turn being streamed; its `chat.event`s are applied to the items. */
 let liveOpId: string | undefined;
+/**
+ * Resolvers waiting for a turn's `done` event. Events (SSE or IPC) and the call's reply travel
+ * separately, so the reply can arrive before the last events of its turn; the store waits for
+ * `done` (bounded) before it stops listening, or those last steps would be dropped.
+ */
+const doneWaiters = new Map<string, () => void>();
+const DONE_GRACE_MS = 3000;
 let wired = false;
 
 /**
@@ -48,6 +55,7 @@ export function wireChatEvents(): void {
   wired = true;
   api.on('chat.event', (p) => {
     if (p.opId && p.opId === liveOpId) useChat.setState({ items: applyEvent(useChat.getState().items, p.event) });
+    if (p.opId && p.event.kind === 'done') doneWaiters.get(p.opId)?.();
   });
 }
 let seq = 0;
@@ -153,8 +161,10 @@ export const useChat = create<ChatState>((set, get) => ({
     const start = get().items.length + 1;
     set({ sending: true, sendError: undefined, items: [...get().items, { kind: 'user', key: nextKey(), text: t }] });
     liveOpId = opId;
+    const doneSeen = new Promise<void>((resolve) => doneWaiters.set(opId, resolve));
     try {
       const res = await api['chat.send']({ text: t, ...(get().sessionId ? { sessionId: get().sessionId } : {}) }, { signal: ctl.signal, opId });
+      await Promise.race([doneSeen, new Promise<void>((resolve) => setTimeout(resolve, DONE_GRACE_MS))]);
       const items = get().items.map((it) => (it.kind === 'assistant' && it.live ? { ...it, live: false } : it));
       // A reply that was not streamed (e.g. a provider without deltas) still shows.
       const streamed = items.slice(start).some((it) => it.kind === 'assistant' && it.text.trim() !== '');
@@ -165,6 +175,7 @@ export const useChat = create<ChatState>((set, get) => ({
       const e = err as Error & { code?: string };
       set({ sendError: e.code === 'cancelled' ? 'Stopped.' : e.message });
     } finally {
+      doneWaiters.delete(opId);
       if (liveOpId === opId) liveOpId = undefined;
       if (sendCtl === ctl) sendCtl = undefined;
       set({ sending: false });
