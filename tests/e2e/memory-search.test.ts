@@ -67,7 +67,8 @@ describe('Search and the memory browser', () => {
     await first.locator('.result-cite').click();
     await page.getByTestId('memory-path').filter({ hasText: cite }).waitFor();
     await page.locator('.md-hl').first().waitFor();
-    expect(await page.locator('.md-hl').first().textContent()).toBeTruthy();
+    // The highlighted rendered text is the cited note's, with the searched word in it.
+    expect((await page.locator('.md-hl').allTextContents()).join(' ').toLowerCase()).toContain('restic');
     await page.getByRole('button', { name: 'Source' }).click();
     const hl = page.locator('.src-hl');
     // Every highlighted line is inside the cited range (a range may end on the final newline).

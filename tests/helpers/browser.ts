@@ -1,5 +1,5 @@
 /**
- * Debian's Chromium driven by playwright-core (never `playwright install`). Collects console
+ * Debian's Chromium driven by playwright-core (it never downloads a browser). Collects console
  * errors and page errors so a suite can fail on any of them.
  */
 import fs from 'node:fs';
