@@ -18,20 +18,10 @@ import { qmdHome } from './home';
 import { qmdManager } from './registry';
 import { QmdError } from './run';
 import { exportTranscripts, type ExportResult } from './sessions-export';
+import type { SearchRequest } from '../search/service';
 
-/** The parts of a search request the QMD backend looks at (the contract's search.query shape). */
-export interface BackendSearchRequest {
-  query: string;
-  maxResults?: number | undefined;
-  minScore?: number | undefined;
-  source?: 'memory' | 'sessions' | 'all' | undefined;
-  since?: string | undefined;
-  before?: string | undefined;
-  decay?: boolean | undefined;
-  mmr?: boolean | undefined;
-  explain?: boolean | undefined;
-  signal?: AbortSignal | undefined;
-}
+/** The parts of a search request the QMD backend looks at: the built-in search's request. */
+export type BackendSearchRequest = SearchRequest;
 
 /**
  * Run a search on the configured backend. `builtin` runs the built-in search (sync + index
