@@ -11,6 +11,9 @@ import * as sqliteVec from 'sqlite-vec';
 
 export type Db = Database.Database;
 
+/** How much of an index file SQLite may memory-map (past it, pages are read as usual). */
+export const MMAP_BYTES = 1 << 30;
+
 export interface OpenedDatabase {
   db: Db;
   /** True when `vec0` is available on this handle. */
@@ -48,6 +51,12 @@ export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): Open
     );
   }
   db.pragma('busy_timeout = 5000');
+  // Read through a memory map rather than read() into SQLite's 2 MB page cache: a vec0 KNN
+  // scan reads every stored vector (44 MB at 100k chunks × 100 d) on each query, and copying
+  // it through the page cache made up a third of the query (100k: 22 → 15 ms). The pages
+  // are the OS's file cache, shared and reclaimable; SQLite falls back to read() by itself
+  // where mmap is unavailable.
+  db.pragma(`mmap_size = ${MMAP_BYTES}`);
   if (!opts.readonly) {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');

@@ -7,7 +7,7 @@
 import type { Db } from './db';
 
 /** Bump when the table layout or what is indexed changes: forces a full reindex. */
-export const SCHEMA_VERSION = 4;
+export const SCHEMA_VERSION = 5;
 
 /** What the index was built with; any difference means a full reindex. */
 export interface IndexIdentity {
@@ -42,6 +42,9 @@ export function createBaseSchema(db: Db): void {
     );
     CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
     CREATE INDEX IF NOT EXISTS chunks_day ON chunks(day);
+    -- Covering index for the keyword side's source/date filters: the join from an FTS match
+    -- reads these narrow pages instead of the chunk rows (≈ 1.6 KB of text each).
+    CREATE INDEX IF NOT EXISTS chunks_filter ON chunks(id, source, day);
     CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
       body, tokenize = 'unicode61 remove_diacritics 2', content = '', contentless_delete = 1
     );
@@ -56,12 +59,16 @@ export function createBaseSchema(db: Db): void {
   `);
 }
 
-/** Create `chunks_vec`: `vec0` KNN index with filterable metadata, or the fallback table. */
+/**
+ * Create `chunks_vec`: `vec0` KNN index with filterable metadata, or the fallback table.
+ * Vectors are stored unit-length (store.ts) and compared by L2 distance: for unit vectors
+ * the order is the cosine order and `cosine distance = L2² / 2`, and sqlite-vec's L2 scan is
+ * ≈ 30 % cheaper than its cosine scan, which recomputes both norms for every row (measured
+ * at 109k × 100 d: 15 vs 22 ms per query).
+ */
 export function createVectorTable(db: Db, dims: number, kind: 'vec0' | 'fallback'): void {
   if (kind === 'vec0') {
-    db.exec(
-      `CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}] distance_metric=cosine, source text, day text)`,
-    );
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}], source text, day text)`);
   } else {
     db.exec('CREATE TABLE IF NOT EXISTS chunks_vec (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL, source TEXT NOT NULL, day TEXT)');
   }

@@ -37,6 +37,20 @@ export function vecBlob(v: Float32Array): Buffer {
   return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
+/**
+ * `v` scaled to unit length (a copy; the zero vector stays zero). Stored vectors are unit
+ * length so that vec0's L2 distance orders exactly as cosine does (schema.ts).
+ */
+export function unitVec(v: Float32Array): Float32Array {
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  const out = new Float32Array(v.length);
+  if (n === 0) return out;
+  const inv = 1 / Math.sqrt(n);
+  for (let i = 0; i < v.length; i++) out[i] = v[i]! * inv;
+  return out;
+}
+
 /** BLOB → Float32Array (copied: better-sqlite3 may reuse the buffer). */
 export function blobVec(b: Buffer): Float32Array {
   const out = new Float32Array(b.byteLength / 4);
@@ -112,7 +126,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       });
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
-      if (insVec && c.vector) insVec.run(id, vecBlob(c.vector), c.source, c.day);
+      if (insVec && c.vector) insVec.run(id, vecBlob(unitVec(c.vector)), c.source, c.day);
     }
   };
 

@@ -12,6 +12,7 @@ import { keywordCandidates, scanCandidates, vec0Candidates, type Candidate, type
 import { decayMultiplier } from './decay';
 import { mmrOrder } from './mmr';
 import { makeSnippet } from './snippet';
+import { readIdentity } from '../index/schema';
 import type { MergeWeights } from './score';
 
 export interface HybridBackend {
@@ -74,7 +75,9 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkInfo> {
 export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Promise<HybridOutcome> {
   const warnings: string[] = [];
   const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
-  const filter: CandidateFilter = { sources: o.sources, since: o.since, before: o.before };
+  // The index holds only its identity's sources: asking for all of them needs no filter.
+  const indexed = readIdentity(backend.db)?.sources as MemorySource[] | undefined;
+  const filter: CandidateFilter = { sources: o.sources, indexed, since: o.since, before: o.before };
   const wantVector = backend.embedder !== null && backend.vector !== 'none';
   const wantText = !wantVector || o.hybrid;
 
