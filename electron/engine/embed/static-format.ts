@@ -14,12 +14,14 @@
  *                                  entry = row + 1, 0 = empty; tableSize a power of two
  *
  * Int8 with a per-row scale keeps cosine similarity within ~1e-3 of Float32 at a quarter
- * of the size.
+ * of the size. A short-lived process that embeds only a query reads just the header and
+ * the few entries it needs instead (static-lazy.ts): same bytes, same vectors.
  */
 
 export const STATIC_MAGIC = 'CAIRNSV1';
 export const STATIC_FORMAT_VERSION = 1;
-const HEADER_BYTES = 32;
+/** Size of the fixed header at the start of the file. */
+export const HEADER_BYTES = 32;
 
 const align4 = (n: number): number => (n + 3) & ~3;
 
@@ -43,7 +45,8 @@ export interface StaticModelData {
   scales: Float32Array;
 }
 
-function sectionLayout(dims: number, count: number, stringBytes: number, tableSize: number) {
+/** Byte offsets of each section (and the total file size) for the given header fields. */
+export function sectionLayout(dims: number, count: number, stringBytes: number, tableSize: number) {
   const scales = HEADER_BYTES;
   const vectors = scales + count * 4;
   const offsets = align4(vectors + count * dims);
@@ -93,8 +96,52 @@ export async function encodeStaticModel(data: StaticModelData): Promise<Buffer> 
   return buf;
 }
 
+/** The header fields and section offsets of a model file. */
+export interface StaticHeader {
+  dims: number;
+  count: number;
+  tableSize: number;
+  stringBytes: number;
+  layout: ReturnType<typeof sectionLayout>;
+}
+
+/**
+ * Check the header (first HEADER_BYTES of `head`) against the file's `size`; throws a
+ * clear error naming `what` for a foreign, outdated, truncated or corrupt file.
+ */
+export function parseStaticHeader(head: Buffer, size: number, what: string): StaticHeader {
+  if (head.length < HEADER_BYTES || head.toString('latin1', 0, 8) !== STATIC_MAGIC) {
+    throw new Error(`${what}: not a Cairn static word-vector file (bad magic)`);
+  }
+  const version = head.readUInt32LE(8);
+  if (version !== STATIC_FORMAT_VERSION) throw new Error(`${what}: format version ${version}, expected ${STATIC_FORMAT_VERSION}`);
+  const dims = head.readUInt32LE(12);
+  const count = head.readUInt32LE(16);
+  const tableSize = head.readUInt32LE(20);
+  const stringBytes = head.readUInt32LE(24);
+  const layout = sectionLayout(dims, count, stringBytes, tableSize);
+  if (size !== layout.total || (tableSize & (tableSize - 1)) !== 0) {
+    throw new Error(`${what}: truncated or corrupt (size ${size}, expected ${layout.total})`);
+  }
+  return { dims, count, tableSize, stringBytes, layout };
+}
+
+/** What the embedder needs from a model, loaded whole (StaticModel) or read on demand. */
+export interface StaticVectors {
+  readonly dims: number;
+  readonly count: number;
+  /** Row of `word` (its frequency rank), or -1 when it is not in the vocabulary. */
+  lookup(word: string): number;
+  /** The word at `row`. */
+  word(row: number): string;
+  /** `out += weight × vector(row)` (dequantised). */
+  addTo(out: Float32Array, row: number, weight?: number): void;
+  /** Dequantised vector of `row` (a copy). */
+  vector(row: number): Float32Array;
+}
+
 /** A loaded model: typed-array views over one Buffer, plus word lookup. */
-export class StaticModel {
+export class StaticModel implements StaticVectors {
   readonly dims: number;
   readonly count: number;
   private readonly scales: Float32Array;
@@ -109,19 +156,9 @@ export class StaticModel {
   constructor(input: Buffer, what = 'static model') {
     // Typed views need 4-byte aligned offsets; a pooled small Buffer might not be.
     const buf = input.byteOffset % 4 === 0 ? input : Buffer.from(input);
-    if (buf.length < HEADER_BYTES || buf.toString('latin1', 0, 8) !== STATIC_MAGIC) {
-      throw new Error(`${what}: not a Cairn static word-vector file (bad magic)`);
-    }
-    const version = buf.readUInt32LE(8);
-    if (version !== STATIC_FORMAT_VERSION) throw new Error(`${what}: format version ${version}, expected ${STATIC_FORMAT_VERSION}`);
-    this.dims = buf.readUInt32LE(12);
-    this.count = buf.readUInt32LE(16);
-    const tableSize = buf.readUInt32LE(20);
-    const stringBytes = buf.readUInt32LE(24);
-    const L = sectionLayout(this.dims, this.count, stringBytes, tableSize);
-    if (buf.length !== L.total || (tableSize & (tableSize - 1)) !== 0) {
-      throw new Error(`${what}: truncated or corrupt (size ${buf.length}, expected ${L.total})`);
-    }
+    const { dims, count, tableSize, stringBytes, layout: L } = parseStaticHeader(buf, buf.length, what);
+    this.dims = dims;
+    this.count = count;
     const ab = buf.buffer;
     const o = buf.byteOffset;
     this.scales = new Float32Array(ab, o + L.scales, this.count);

