@@ -15,6 +15,7 @@ import type { MemorySearchSettings } from '../config/schema';
 import { expandHome } from '../config/state-dir';
 import type { Embedder } from './types';
 import { createStaticEmbedder, staticModelPath } from './static';
+import { allowWorker } from './embed-worker';
 import { findDownloadedModel } from './download';
 import type { RemoteOptions } from './remote/http';
 
@@ -138,11 +139,13 @@ function modelFor(provider: EmbedderProvider, settings: MemorySearchSettings): s
 
 async function instantiate(c: PlannedCandidate, settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<Embedder> {
   if (c.provider === 'static') {
-    return createStaticEmbedder({
+    const emb = await createStaticEmbedder({
       modelsDir: o.modelsDir,
       signal: o.signal,
       onConvertProgress: (done, total) => o.onProgress?.({ what: 'Converting word vectors', done, total }),
     });
+    // Big indexing runs may embed in a worker thread that loads the same model (embed-worker.ts).
+    return allowWorker(emb, { kind: 'static', modelsDir: o.modelsDir, weighting: emb.weighting });
   }
   if (c.provider === 'local') {
     const { createGgufEmbedder } = await import('./gguf');

@@ -3,7 +3,8 @@
  * content hash), re-chunk only those files, embed cache misses, write each file in one
  * transaction. Work is done in small batches with a yield between them so the event loop
  * (Electron's main thread) never stalls; progress is reported and the AbortSignal honoured
- * between batches.
+ * between batches. Embedding runs ahead of the writes (embed-jobs.ts), in a worker thread
+ * for big runs.
  */
 import fs from 'node:fs';
 import type { Embedder } from '../embed/types';
@@ -13,6 +14,7 @@ import type { ChunkingOptions } from './chunker';
 import { sha256 } from './chunker';
 import { prepareChunks, type PreparedChunk } from './prepare';
 import type { ChunkRow, FileRow, Store } from './store';
+import { VectorPipeline, type VectorJob } from './embed-jobs';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -30,6 +32,13 @@ export interface SyncInput {
   chunking: ChunkingOptions;
   /** Write new vectors to the embedding cache. */
   cacheWrite: boolean;
+  /**
+   * The database is private to this sync and empty (a full rebuild's temp file): write it
+   * in one transaction. Ignored when it already has files.
+   */
+  bulk?: boolean;
+  /** Embed in a worker thread: see VectorPipelineOptions.worker. */
+  embedWorker?: 'auto' | 'wait' | 'off';
   signal?: AbortSignal | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   now: () => number;
@@ -44,16 +53,23 @@ export interface SyncOutcome {
   embedded: number;
   /** Paths added, changed or removed. */
   changed: string[];
+  /** Of `embedded`, how many a worker thread embedded. */
+  embeddedInWorker: number;
 }
 
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
-/** Chunks per write transaction for a file too big to write in one. */
+/** Chunks per write transaction (or per step between yields) for a file too big to write at once. */
 const STEP_CHUNKS = 48;
-/** Texts per call for an embedder that computes synchronously on this thread. */
-const SYNC_EMBED_BATCH = 8;
+/** Batches in flight while a worker embeds: enough to keep it busy while this thread writes. */
+const MAX_IN_FLIGHT = 3;
+/**
+ * Chunks per commit in bulk mode: a commit writes out the transaction's dirty pages in one
+ * synchronous step, so it is kept to a few milliseconds.
+ */
+const BULK_COMMIT_CHUNKS = 1024;
 /** Longest stretch of synchronous work before yielding to the event loop. */
-const SLICE_MS = 12;
+const SLICE_MS = 8;
 
 /** Returns a function that yields to the event loop once `sliceMs` of work has passed. */
 export function createYielder(sliceMs = SLICE_MS): (force?: boolean) => Promise<void> {
@@ -79,43 +95,11 @@ interface PendingFile {
   chunks: PreparedChunk[];
 }
 
-/** Embed what the cache does not have, in sub-batches; returns vectors by body hash. */
-async function vectorsFor(input: SyncInput, chunks: readonly PreparedChunk[]): Promise<{ byHash: Map<string, Float32Array>; embedded: number }> {
-  const emb = input.embedder;
-  if (!emb || chunks.length === 0) return { byHash: new Map(), embedded: 0 };
-  const hashes = [...new Set(chunks.map((c) => c.bodyHash))];
-  const byHash = input.store.cacheGet(emb.provider, emb.model, hashes);
-  const missing: { hash: string; body: string }[] = [];
-  const queued = new Set<string>();
-  for (const c of chunks) {
-    const h = c.bodyHash;
-    if (!byHash.has(h) && !queued.has(h)) {
-      queued.add(h);
-      missing.push({ hash: h, body: c.body });
-    }
-  }
-  if (missing.length === 0) return { byHash, embedded: 0 };
-  // The static embedder computes synchronously: small calls with a yield between keep the
-  // event loop free. Other embedders are asynchronous (network, llama.cpp threads): one call.
-  const step = emb.provider === 'static' ? SYNC_EMBED_BATCH : missing.length;
-  const vectors: Float32Array[] = [];
-  for (let i = 0; i < missing.length; i += step) {
-    throwIfAborted(input.signal);
-    vectors.push(...(await emb.embed(missing.slice(i, i + step).map((m) => m.body), { signal: input.signal })));
-    if (step < missing.length) await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  if (vectors.length !== missing.length) {
-    throw new Error(`embedder ${emb.id} returned ${vectors.length} vectors for ${missing.length} texts`);
-  }
-  const fresh: { hash: string; vector: Float32Array }[] = [];
-  missing.forEach((m, i) => {
-    const v = vectors[i]!;
-    if (v.length !== emb.dims) throw new Error(`embedder ${emb.id} returned a ${v.length}-dim vector; expected ${emb.dims}`);
-    byHash.set(m.hash, v);
-    fresh.push({ hash: m.hash, vector: v });
-  });
-  if (input.cacheWrite) input.db.transaction(() => input.store.cachePut(emb.provider, emb.model, fresh, input.now()))();
-  return { byHash, embedded: missing.length };
+/** A batch of files whose vectors are on their way. */
+interface Batch {
+  files: PendingFile[];
+  chunks: number;
+  job: VectorJob;
 }
 
 /** Bring the index in line with `input.files`. */
@@ -127,6 +111,10 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
   for (const r of db.prepare('SELECT path, hash, mtime, size FROM files').all() as { path: string; hash: string; mtime: number; size: number }[]) {
     existing.set(r.path, r);
   }
+  // A private, empty database (a full rebuild's temp file): everything goes in one write
+  // transaction — far fewer, bigger FTS segments and no per-file commit — and files are only
+  // inserted, never replaced. A failure throws the whole file away anyway.
+  const bulk = input.bulk === true && existing.size === 0;
   const changed: string[] = [];
   const listed = new Set(input.files.map((f) => f.path));
   const filesTotal = input.files.length;
@@ -141,103 +129,145 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
   }
 
   // One streaming pass: stat each file, read and hash it only when mtime/size moved, chunk
-  // it when the content changed, and embed + write every ~BATCH_CHUNKS chunks. Only one
-  // batch of texts is held in memory, whatever the size of the memory.
-  let embedded = 0;
+  // it when the content changed, and embed + write every ~BATCH_CHUNKS chunks. Only a few
+  // batches of texts are held in memory, whatever the size of the memory.
+  const vectors = new VectorPipeline({
+    db,
+    store,
+    embedder: input.embedder,
+    cacheWrite: input.cacheWrite,
+    signal,
+    now: input.now,
+    expectMany: bulk && filesTotal > 0,
+    worker: input.embedWorker,
+  });
   let filesDone = 0;
   let chunksDone = 0;
   let chunksSeen = 0;
   let pending: PendingFile[] = [];
   let pendingChunks = 0;
+  const inFlight: Batch[] = [];
+  let uncommitted = 0;
   const touched: FileRow[] = [];
-  const flush = async () => {
-    if (pending.length === 0) return;
-    throwIfAborted(signal);
-    const all = pending.flatMap((p) => p.chunks);
-    report({ phase: 'embed', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-    const { byHash, embedded: n } = await vectorsFor(input, all);
-    embedded += n;
-    await yieldNow(true);
-    throwIfAborted(signal);
-    // One transaction per file (a file is never half-written), yielding between files.
-    const writeFile = db.transaction((p: PendingFile) => {
-      const rows: ChunkRow[] = p.chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
-      store.replaceFile(p.file, rows);
-    });
-    for (const p of pending) {
-      if (p.chunks.length <= STEP_CHUNKS) writeFile(p);
-      else await writeBigFile(p, byHash);
-      await yieldNow();
-    }
-    chunksDone += pendingChunks;
-    changed.push(...pending.map((p) => p.file.path));
-    pending = [];
-    pendingChunks = 0;
-    report({ phase: 'write', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-    await yieldNow(true);
-  };
+  const rowsOf = (chunks: readonly PreparedChunk[], byHash: Map<string, Float32Array>): ChunkRow[] =>
+    chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
+
+  // One transaction per file (a file is never half-written), yielding between files; in bulk
+  // mode the one open transaction covers them all.
+  const writeFile = db.transaction((p: PendingFile, byHash: Map<string, Float32Array>) => {
+    store.replaceFile(p.file, rowsOf(p.chunks, byHash));
+  });
 
   // A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
   // its files row is marked unfinished first, so an interruption is redone by the next sync.
   const writeBigFile = async (p: PendingFile, byHash: Map<string, Float32Array>) => {
-    db.transaction(() => {
-      store.dropChunks(p.file.path);
-      store.putFile({ ...p.file, hash: '', mtime: 0 });
-    })();
+    if (!bulk) {
+      db.transaction(() => {
+        store.dropChunks(p.file.path);
+        store.putFile({ ...p.file, hash: '', mtime: 0 });
+      })();
+    }
     for (let i = 0; i < p.chunks.length; i += STEP_CHUNKS) {
-      const rows: ChunkRow[] = p.chunks
-        .slice(i, i + STEP_CHUNKS)
-        .map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
-      db.transaction(() => store.insertChunks(rows))();
-      await yieldNow(true);
+      const rows = rowsOf(p.chunks.slice(i, i + STEP_CHUNKS), byHash);
+      if (bulk) store.insertChunks(rows);
+      else db.transaction(() => store.insertChunks(rows))();
+      await yieldNow(!bulk);
     }
     store.putFile(p.file);
   };
 
-  for (const src of input.files) {
+  const write = async (b: Batch) => {
+    const byHash = await vectors.finish(b.job);
     throwIfAborted(signal);
-    filesDone++;
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(src.abs);
-    } catch {
-      continue; // vanished since listing: handled as removed next time
+    for (const p of b.files) {
+      if (p.chunks.length > STEP_CHUNKS) await writeBigFile(p, byHash);
+      else if (bulk) {
+        store.insertChunks(rowsOf(p.chunks, byHash));
+        store.putFile(p.file);
+      } else writeFile(p, byHash);
+      await yieldNow();
     }
-    if (!st.isFile()) continue;
-    const prev = existing.get(src.path);
-    if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
-      if (filesDone % 256 === 0) {
-        report({ phase: 'scan', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-        await yieldNow();
-      }
-      continue;
+    chunksDone += b.chunks;
+    if (bulk && (uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS) {
+      await yieldNow(true);
+      db.exec('COMMIT');
+      db.exec('BEGIN');
+      uncommitted = 0;
     }
-    const text = fs.readFileSync(src.abs, 'utf8');
-    const hash = sha256(text);
-    const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
-    if (prev && prev.hash === hash) {
-      touched.push(row);
-      continue;
-    }
-    const chunks = prepareChunks(src, text, st.mtimeMs, input.chunking);
-    chunksSeen += chunks.length;
-    pending.push({ file: row, chunks });
-    pendingChunks += chunks.length;
-    if (pendingChunks >= BATCH_CHUNKS) await flush();
-    else await yieldNow();
-  }
-  await flush();
-  if (touched.length) {
-    db.transaction(() => {
-      for (const t of touched) store.touchFile(t);
-    })();
-  }
+    changed.push(...b.files.map((p) => p.file.path));
+    report({ phase: 'write', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
+    await yieldNow();
+  };
 
-  const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
-  const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
-  db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
-  report({ phase: 'done', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-  return { files, chunks, embedded, changed };
+  const flush = async () => {
+    if (pending.length === 0) return;
+    throwIfAborted(signal);
+    report({ phase: 'embed', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
+    inFlight.push({ files: pending, chunks: pendingChunks, job: vectors.start(pending.flatMap((p) => p.chunks)) });
+    pending = [];
+    pendingChunks = 0;
+    await yieldNow();
+    // In-process embedding is done by the time its vectors are awaited: write right away.
+    // With a worker, keep a few batches queued so it never waits for this thread.
+    while (inFlight.length > (vectors.offloaded ? MAX_IN_FLIGHT : 0)) await write(inFlight.shift()!);
+  };
+
+  if (bulk) db.exec('BEGIN');
+  // Whatever ran before (listing, opening the database) had its own slice.
+  await yieldNow(true);
+  try {
+    for (const src of input.files) {
+      throwIfAborted(signal);
+      filesDone++;
+      let st: fs.Stats;
+      try {
+        st = fs.lstatSync(src.abs);
+      } catch {
+        continue; // vanished since listing: handled as removed next time
+      }
+      if (!st.isFile()) continue;
+      const prev = existing.get(src.path);
+      if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
+        if (filesDone % 256 === 0) {
+          report({ phase: 'scan', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
+          await yieldNow();
+        }
+        continue;
+      }
+      const text = fs.readFileSync(src.abs, 'utf8');
+      const hash = sha256(text);
+      const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
+      if (prev && prev.hash === hash) {
+        touched.push(row);
+        continue;
+      }
+      const chunks = prepareChunks(src, text, st.mtimeMs, input.chunking);
+      chunksSeen += chunks.length;
+      pending.push({ file: row, chunks });
+      pendingChunks += chunks.length;
+      if (pendingChunks >= BATCH_CHUNKS) await flush();
+      else await yieldNow();
+    }
+    await flush();
+    while (inFlight.length) await write(inFlight.shift()!);
+    if (touched.length) {
+      db.transaction(() => {
+        for (const t of touched) store.touchFile(t);
+      })();
+    }
+
+    const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
+    const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
+    db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
+    if (bulk) {
+      await yieldNow(true);
+      db.exec('COMMIT');
+    }
+    report({ phase: 'done', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
+    return { files, chunks, embedded: vectors.embedded, embeddedInWorker: vectors.embeddedInWorker, changed };
+  } finally {
+    vectors.close();
+  }
 }
 
 /**
@@ -256,6 +286,24 @@ export function filesDiffer(db: Db, files: readonly SourceFile[]): boolean {
       if (Math.round(st.mtimeMs) !== r.mtime || st.size !== r.size) return true;
     } catch {
       return true;
+    }
+  }
+  return false;
+}
+
+/** `filesDiffer` with the stats done off the main thread, a group at a time. */
+export async function filesDifferAsync(db: Db, files: readonly SourceFile[]): Promise<boolean> {
+  const rows = db.prepare('SELECT path, mtime, size FROM files').all() as { path: string; mtime: number; size: number }[];
+  if (rows.length !== files.length) return true;
+  const byPath = new Map(rows.map((r) => [r.path, r]));
+  const GROUP = 64;
+  for (let i = 0; i < files.length; i += GROUP) {
+    const group = files.slice(i, i + GROUP);
+    const stats = await Promise.all(group.map((f) => fs.promises.lstat(f.abs).catch(() => null)));
+    for (let j = 0; j < group.length; j++) {
+      const r = byPath.get(group[j]!.path);
+      const st = stats[j];
+      if (!r || !st || Math.round(st.mtimeMs) !== r.mtime || st.size !== r.size) return true;
     }
   }
   return false;

@@ -1,0 +1,198 @@
+/**
+ * Vectors for the chunks of one sync, as a pipeline of jobs: `start` looks a batch up in
+ * the embedding cache and starts embedding the misses without waiting; `finish` (called in
+ * job order by the writer) waits for them, checks them and writes them to the cache.
+ *
+ * For a big run (a full rebuild, or once an incremental sync has queued enough misses) an
+ * offloadable embedder (the static one, see embed/embed-worker.ts) runs in a worker thread:
+ * embedding then overlaps chunking and SQLite writes on the other core and leaves the event
+ * loop. Until the worker is ready, or if it fails, batches are embedded here as before —
+ * the vectors are the same either way.
+ */
+import type { Embedder } from '../embed/types';
+import { startEmbedWorker, workerSpecOf, type EmbedWorker } from '../embed/embed-worker';
+import type { Db } from './db';
+import type { PreparedChunk } from './prepare';
+import type { Store } from './store';
+
+/** Texts per call for an embedder that computes synchronously on this thread. */
+const SYNC_EMBED_BATCH = 8;
+/** Misses in one incremental sync from which a worker pays for its start-up (~0.1–0.4 s). */
+const WORKER_MIN_TEXTS = 256;
+
+export interface VectorPipelineOptions {
+  db: Db;
+  store: Store;
+  embedder: Embedder | null;
+  /** Write new vectors to the embedding cache. */
+  cacheWrite: boolean;
+  signal?: AbortSignal | undefined;
+  now: () => number;
+  /** Many chunks are coming (a full rebuild): start a worker right away. */
+  expectMany: boolean;
+  /**
+   * `auto` (default): a worker for big runs, used once it is up. `wait`: start one now and
+   * wait for it before the first batch (tests use it to exercise the worker path). `off`:
+   * always in-process.
+   */
+  worker?: 'auto' | 'wait' | 'off' | undefined;
+}
+
+/** One batch of chunks on its way to vectors. */
+export interface VectorJob {
+  /** Vectors found in the cache, by body hash. */
+  hits: Map<string, Float32Array>;
+  /** Misses this job embeds (each hash once across the jobs in flight). */
+  own: { hash: string; body: string }[];
+  /** Misses already being embedded by an earlier job. */
+  borrowed: { hash: string; from: VectorJob }[];
+  /** The vectors of `own`, in order. */
+  vectors: Promise<Float32Array[]>;
+  /** Filled by `finish`: every vector of the job, by body hash. */
+  byHash?: Map<string, Float32Array>;
+  /** Whether the worker embedded `own`. */
+  inWorker?: boolean;
+}
+
+function abortError(): Error {
+  return Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+}
+
+export class VectorPipeline {
+  /** Texts embedded so far (cache misses), and how many of them by the worker. */
+  embedded = 0;
+  embeddedInWorker = 0;
+  private worker: Promise<EmbedWorker | null> | null = null;
+  private ready: EmbedWorker | null = null;
+  private closed = false;
+  private requested = 0;
+  /** Hashes being embedded by a job not finished yet. */
+  private readonly owner = new Map<string, VectorJob>();
+
+  constructor(private readonly o: VectorPipelineOptions) {
+    if (o.worker === 'wait' || (o.expectMany && o.worker !== 'off')) this.startWorker();
+  }
+
+  /** Resolves once the worker is up (true) or will not be (false). */
+  async workerReady(): Promise<boolean> {
+    return this.worker ? (await this.worker) !== null : false;
+  }
+
+  /** True once batches are embedded off this thread: callers then keep several in flight. */
+  get offloaded(): boolean {
+    return this.ready !== null;
+  }
+
+  private startWorker(): void {
+    const emb = this.o.embedder;
+    const spec = emb ? workerSpecOf(emb) : undefined;
+    if (!emb || !spec || this.worker || this.o.worker === 'off') return;
+    this.worker = startEmbedWorker(spec, { id: emb.id, dims: emb.dims }).then(
+      (w) => {
+        if (this.closed) {
+          void w.close();
+          return null;
+        }
+        this.ready = w;
+        return w;
+      },
+      () => null, // no worker here (e.g. a CommonJS bundle): embed in-process
+    );
+  }
+
+  /** Look `chunks` up in the cache and start embedding the misses (does not wait). */
+  start(chunks: readonly PreparedChunk[]): VectorJob {
+    const emb = this.o.embedder;
+    const job: VectorJob = { hits: new Map(), own: [], borrowed: [], vectors: Promise.resolve([]) };
+    if (!emb || chunks.length === 0) return job;
+    job.hits = this.o.store.cacheGet(emb.provider, emb.model, [...new Set(chunks.map((c) => c.bodyHash))]);
+    const seen = new Set<string>();
+    for (const c of chunks) {
+      const h = c.bodyHash;
+      if (job.hits.has(h) || seen.has(h)) continue;
+      seen.add(h);
+      const from = this.owner.get(h);
+      if (from) job.borrowed.push({ hash: h, from });
+      else job.own.push({ hash: h, body: c.body });
+    }
+    for (const m of job.own) this.owner.set(m.hash, job);
+    this.requested += job.own.length;
+    if (this.requested >= WORKER_MIN_TEXTS) this.startWorker();
+    job.vectors = this.embedTexts(job.own.map((m) => m.body), job);
+    // Awaited by `finish`; a sync that stops early (abort, error) must not leave it unhandled.
+    job.vectors.catch(() => undefined);
+    return job;
+  }
+
+  private async embedTexts(texts: string[], job: VectorJob): Promise<Float32Array[]> {
+    if (texts.length === 0) return [];
+    if (this.o.worker === 'wait') await this.worker;
+    const w = this.ready;
+    if (w) {
+      try {
+        const out = await w.embed(texts);
+        job.inWorker = true;
+        return out;
+      } catch {
+        if (this.o.signal?.aborted) throw abortError();
+        // The worker died: carry on here (same vectors), without it.
+        if (this.ready === w) this.ready = null;
+        void w.close();
+      }
+    }
+    return this.inProcess(texts);
+  }
+
+  private async inProcess(texts: string[]): Promise<Float32Array[]> {
+    const emb = this.o.embedder!;
+    // The static embedder computes synchronously: small calls with a yield between keep the
+    // event loop free. Other embedders are asynchronous (network, llama.cpp threads): one call.
+    const step = emb.provider === 'static' ? SYNC_EMBED_BATCH : texts.length;
+    const out: Float32Array[] = [];
+    for (let i = 0; i < texts.length; i += step) {
+      if (this.o.signal?.aborted) throw abortError();
+      out.push(...(await emb.embed(texts.slice(i, i + step), { signal: this.o.signal })));
+      if (step < texts.length) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return out;
+  }
+
+  /**
+   * Wait for a job's vectors (call in `start` order), write the new ones to the cache, and
+   * return every vector of the job by body hash.
+   */
+  async finish(job: VectorJob): Promise<Map<string, Float32Array>> {
+    const emb = this.o.embedder;
+    const byHash = job.hits;
+    if (!emb) return (job.byHash = byHash);
+    const vectors = await job.vectors;
+    if (vectors.length !== job.own.length) {
+      throw new Error(`embedder ${emb.id} returned ${vectors.length} vectors for ${job.own.length} texts`);
+    }
+    const fresh: { hash: string; vector: Float32Array }[] = [];
+    job.own.forEach((m, i) => {
+      const v = vectors[i]!;
+      if (v.length !== emb.dims) throw new Error(`embedder ${emb.id} returned a ${v.length}-dim vector; expected ${emb.dims}`);
+      byHash.set(m.hash, v);
+      fresh.push({ hash: m.hash, vector: v });
+    });
+    for (const b of job.borrowed) {
+      const v = b.from.byHash?.get(b.hash);
+      if (!v) throw new Error(`internal: vector of ${b.hash} not ready (jobs finished out of order)`);
+      byHash.set(b.hash, v);
+    }
+    if (this.o.cacheWrite && fresh.length) this.o.db.transaction(() => this.o.store.cachePut(emb.provider, emb.model, fresh, this.o.now()))();
+    for (const m of job.own) if (this.owner.get(m.hash) === job) this.owner.delete(m.hash);
+    this.embedded += job.own.length;
+    if (job.inWorker) this.embeddedInWorker += job.own.length;
+    return (job.byHash = byHash);
+  }
+
+  /** Stop the worker (if any; one still starting is stopped when it is up). */
+  close(): void {
+    this.closed = true;
+    const w = this.ready;
+    this.ready = null;
+    if (w) void w.close();
+  }
+}

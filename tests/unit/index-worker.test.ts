@@ -1,0 +1,183 @@
+/**
+ * Indexing with the static embedder in a worker thread (embed/embed-worker.ts,
+ * index/embed-jobs.ts): same vectors as in-process, same index content, cancellation, and
+ * the bulk (one-transaction) rebuild keeping the old index on failure.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { createStaticEmbedder, type StaticEmbedder } from '../../electron/engine/embed/static';
+import { allowWorker, startEmbedWorker, workerSpecOf } from '../../electron/engine/embed/embed-worker';
+import { defaultLoadVec } from '../../electron/engine/index/db';
+import { rebuildIndex } from '../../electron/engine/index/reindex';
+import { SCHEMA_VERSION, type IndexIdentity } from '../../electron/engine/index/schema';
+import { listSourceFiles } from '../../electron/engine/index/sources';
+import type { SyncProgress } from '../../electron/engine/index/sync';
+import { sharedStaticModelsDir } from '../helpers/static-model';
+import { tmpDir, writeTree } from '../helpers/tmp';
+
+const TEXTS = [
+  'Deployed commit a1b2c3d to production after the retry logic review.',
+  '',
+  'the and of', // stop words only: a zero vector
+  'State-of-the-art e-mail triage; naïve café notes',
+  '发布计划 東京の会議',
+  'Kenji packaging '.repeat(200),
+];
+
+async function staticEmbedder(): Promise<{ emb: StaticEmbedder; modelsDir: string }> {
+  const modelsDir = await sharedStaticModelsDir();
+  return { emb: await createStaticEmbedder({ modelsDir }), modelsDir };
+}
+
+const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
+
+/** A workspace with enough daily notes for several batches (about 60 chunks). */
+function workspace(): { root: string; ws: string } {
+  const root = tmpDir('cairn-worker-');
+  const files: Record<string, string> = { 'workspace/MEMORY.md': '# Preferences\n\nPrefers dark mode and vim keybindings.\n' };
+  for (let d = 1; d <= 20; d++) {
+    const day = `2024-05-${String(d).padStart(2, '0')}`;
+    const lines = [`# ${day}`];
+    for (let i = 0; i < 60; i++) lines.push(`- note ${i} on ${day}: deploy staging, budget review, kayak trip, retry logic ${d * 100 + i}`);
+    files[`workspace/memory/${day}.md`] = `${lines.join('\n')}\n`;
+  }
+  writeTree(root, files);
+  return { root, ws: path.join(root, 'workspace') };
+}
+
+function identity(emb: StaticEmbedder): IndexIdentity {
+  return {
+    schema: SCHEMA_VERSION,
+    provider: emb.provider,
+    model: emb.model,
+    dims: emb.dims,
+    chunking: { tokens: 400, overlap: 80, version: 2 },
+    sources: ['memory'],
+    extraPaths: [],
+    vector: 'vec0',
+  };
+}
+
+function dump(file: string): { chunks: unknown[]; vectors: string[]; cache: string[]; indexed: string[] } {
+  const db = new Database(file, { readonly: true });
+  try {
+    defaultLoadVec(db);
+    const hex = (rows: unknown[]) => (rows as Buffer[]).map((b) => b.toString('hex'));
+    const chunks = db.prepare('SELECT id, path, start_line, end_line, hash, text, heading, day FROM chunks ORDER BY id').all();
+    const vectors = hex(db.prepare('SELECT embedding FROM embedding_cache ORDER BY hash').pluck().all());
+    const cache = db.prepare('SELECT hash FROM embedding_cache ORDER BY hash').pluck().all() as string[];
+    // What KNN search reads: the vec0 table, by chunk id.
+    const indexed = hex(db.prepare('SELECT embedding FROM chunks_vec ORDER BY rowid').pluck().all());
+    return { chunks, vectors, cache, indexed };
+  } finally {
+    db.close();
+  }
+}
+
+describe('embedding in a worker thread', () => {
+  it('gives byte-identical vectors to the in-process static embedder', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    const worker = await startEmbedWorker({ kind: 'static', modelsDir, weighting: emb.weighting }, { id: emb.id, dims: emb.dims });
+    try {
+      const off = await worker.embed(TEXTS);
+      const here = await emb.embed(TEXTS);
+      expect(off).toHaveLength(TEXTS.length);
+      expect(off.map(bytes)).toEqual(here.map(bytes));
+      // Batches are answered in order, even when several are in flight.
+      const [a, b] = await Promise.all([worker.embed(TEXTS.slice(0, 2)), worker.embed(TEXTS.slice(3))]);
+      expect([...a, ...b].map(bytes)).toEqual([...here.slice(0, 2), ...here.slice(3)].map(bytes));
+    } finally {
+      await worker.close();
+    }
+  });
+
+  it('refuses a worker that would embed with another model', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    await expect(startEmbedWorker({ kind: 'static', modelsDir, weighting: 'mean' }, { id: emb.id, dims: emb.dims })).rejects.toThrow(/expected static:/);
+  });
+
+  it('only embedders marked by their factory are offloadable', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    expect(workerSpecOf(emb)).toBeUndefined();
+    const other = await createStaticEmbedder({ modelsDir });
+    allowWorker(other, { kind: 'static', modelsDir, weighting: other.weighting });
+    expect(workerSpecOf(other)).toEqual({ kind: 'static', modelsDir, weighting: 'sif' });
+  });
+
+  it('a full rebuild through the worker writes the same chunks, vectors and cache as in-process', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    const { root, ws } = workspace();
+    const files = listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const build = async (file: string, mode: 'wait' | 'off') => {
+      const embedder = allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting });
+      return rebuildIndex(
+        {
+          indexFile: file,
+          identity: identity(emb),
+          loadVec: undefined,
+          embedder,
+          files,
+          chunking: { tokens: 400, overlap: 80 },
+          cacheWrite: true,
+          now: () => 0,
+          embedWorker: mode,
+        },
+        () => {},
+      );
+    };
+    const inWorker = await build(path.join(root, 'a.sqlite'), 'wait');
+    const inProcess = await build(path.join(root, 'b.sqlite'), 'off');
+    expect(inWorker.chunks).toBeGreaterThan(40);
+    expect(inWorker.embeddedInWorker).toBe(inWorker.embedded);
+    expect(inProcess.embeddedInWorker).toBe(0);
+    expect({ ...inWorker, embeddedInWorker: 0 }).toEqual(inProcess);
+    const a = dump(path.join(root, 'a.sqlite'));
+    const b = dump(path.join(root, 'b.sqlite'));
+    expect(a.chunks).toEqual(b.chunks);
+    expect(a.cache).toEqual(b.cache);
+    expect(a.vectors).toEqual(b.vectors);
+    expect(a.indexed).toEqual(b.indexed);
+    expect(a.indexed).toHaveLength(inWorker.chunks);
+    expect(a.cache.length).toBeGreaterThan(40);
+  });
+
+  it('a rebuild cancelled while the worker embeds keeps the old index and leaves no temp file', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    const { root, ws } = workspace();
+    const files = listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const indexFile = path.join(root, 'index', 'main.sqlite');
+    const base = {
+      indexFile,
+      identity: identity(emb),
+      loadVec: undefined,
+      embedder: allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting }),
+      chunking: { tokens: 400, overlap: 80 },
+      cacheWrite: true,
+      now: () => 0,
+      embedWorker: 'wait' as const,
+    };
+    const first = await rebuildIndex({ ...base, files: files.slice(0, 3) }, () => {});
+    const before = dump(indexFile);
+    const ac = new AbortController();
+    const phases: SyncProgress['phase'][] = [];
+    const run = rebuildIndex(
+      {
+        ...base,
+        files,
+        signal: ac.signal,
+        onProgress: (p) => {
+          phases.push(p.phase);
+          if (p.phase === 'write') ac.abort();
+        },
+      },
+      () => {},
+    );
+    await expect(run).rejects.toThrow(/cancelled/);
+    expect(phases).toContain('write');
+    expect(dump(indexFile)).toEqual(before);
+    expect(first.files).toBe(3);
+    expect(fs.readdirSync(path.dirname(indexFile)).filter((f) => f.includes('.tmp-'))).toEqual([]);
+  });
+});
