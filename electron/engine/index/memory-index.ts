@@ -10,9 +10,9 @@ import type { MemorySearchSettings } from '../config/schema';
 import type { IndexStatus, IndexSyncResult, SearchMode, SearchResponse } from '../../../shared/types/search';
 import { openDatabase, type Db, type OpenedDatabase } from './db';
 import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
-import { listSourceFiles, type SourceRoots } from './sources';
+import { listSourceFiles, listSourceFilesAsync, type SourceRoots } from './sources';
 import { createStore } from './store';
-import { filesDiffer, syncFiles, type SyncProgress } from './sync';
+import { filesDiffer, filesDifferAsync, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
 import { runSearch, type SearchRequest } from '../search/service';
 import { CHUNKER_VERSION } from './chunker';
@@ -131,6 +131,13 @@ export class MemoryIndex {
     return filesDiffer(this.opened!.db, listSourceFiles(this.opts.roots));
   }
 
+  /** `isDirty` without blocking the event loop (directory reads and stats off the main thread). */
+  async isDirtyAsync(): Promise<boolean> {
+    if (this.markedDirty || this.needsRebuild()) return true;
+    const files = await listSourceFilesAsync(this.opts.roots);
+    return !this.opened || (await filesDifferAsync(this.opened.db, files));
+  }
+
   /** The watcher saw a change: the next search syncs first. */
   markDirty(): void {
     this.markedDirty = true;
@@ -150,7 +157,16 @@ export class MemoryIndex {
   private async doSync(o: SyncOptions): Promise<IndexSyncResult> {
     if (this.disposed) throw new Error('the memory index was closed');
     const started = performance.now();
-    const files = listSourceFiles(this.opts.roots);
+    // Cleared before listing: a change the watcher reports while the listing runs marks the
+    // index dirty again rather than being lost.
+    this.markedDirty = false;
+    let files;
+    try {
+      files = await listSourceFilesAsync(this.opts.roots, o.signal);
+    } catch (err) {
+      this.markedDirty = true;
+      throw err;
+    }
     const identity = this.identity();
     const full = Boolean(o.force) || this.needsRebuild();
     const common = {
@@ -162,7 +178,6 @@ export class MemoryIndex {
       onProgress: o.onProgress,
       now: () => this.now().getTime(),
     };
-    this.markedDirty = false;
     let outcome;
     try {
       if (full) {
