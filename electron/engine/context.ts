@@ -14,7 +14,7 @@ import {
   type StateDirInfo,
 } from './config/state-dir';
 import type { EventBus } from './rpc/events';
-import { EngineError } from './rpc/dispatcher';
+import { EngineError } from './rpc/errors';
 import type { MemorySearchSettings } from './config/schema';
 import type { Embedder } from './embed/types';
 

@@ -13,6 +13,7 @@ import {
   type ResponseOf,
   type Result,
 } from '../../../shared/contract';
+import { EngineError } from './errors';
 
 export interface HandlerContext {
   signal: AbortSignal;
@@ -29,15 +30,7 @@ export type Handler<C extends Channel> = (
 export type Handlers = { [C in Channel]: Handler<C> };
 
 /** A handler-side error with a code that crosses the boundary as-is. */
-export class EngineError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-  ) {
-    super(message);
-    this.name = 'EngineError';
-  }
-}
+export { EngineError };
 
 function describeZodError(channel: string, err: z.ZodError): string {
   const parts = err.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(request)'}: ${i.message}`);
