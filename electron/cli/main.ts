@@ -4,14 +4,14 @@
  * Exit codes: 0 ok, 1 runtime error, 2 usage error.
  */
 import { Command, CommanderError } from 'commander';
-import { VERSION } from '../engine/engine';
+import pkg from '../../package.json' with { type: 'json' };
 import { createRuntime, UsageError, type CliRuntime } from './runtime';
 import { commands } from './commands';
 
 export function buildProgram(rt: CliRuntime): Command {
   const program = new Command('cairn')
     .description("Cairn: an offline workbench for a personal AI assistant's context and memory")
-    .version(VERSION, '-V, --version')
+    .version(pkg.version, '-V, --version')
     .option('--state-dir <dir>', 'state directory (default: $CAIRN_STATE_DIR or ~/.cairn)')
     .showHelpAfterError()
     .exitOverride();

@@ -2,11 +2,17 @@
  * What every CLI command gets: the engine for the chosen state dir (opened lazily, disposed
  * at exit), output helpers that respect --json, a progress bar on stderr, and the exit-code
  * convention (0 ok, 1 runtime error, 2 usage error).
+ *
+ * Start-up time matters here (`cairn search` should answer in a few hundred ms): the engine
+ * and cli-progress are loaded on first use, not when the CLI starts, and a command that
+ * only needs the config and paths takes `context()` — without the engine's every handler.
  */
-import { SingleBar, Presets } from 'cli-progress';
+import { createRequire } from 'node:module';
+import pkg from '../../package.json' with { type: 'json' };
 import { resolveStateDir } from '../engine/config/state-dir';
-import { createEngine, type Engine } from '../engine/engine';
-import type { EngineDeps } from '../engine/context';
+import type { Engine } from '../engine/engine';
+import type { EngineContext, EngineDeps } from '../engine/context';
+import type { CairnApi } from '../../shared/client';
 
 export class UsageError extends Error {
   constructor(message: string) {
@@ -27,7 +33,15 @@ export interface Progress {
 
 export interface CliRuntime {
   /** The engine for `--state-dir` (resolved per SPEC §1), created on first use. */
-  engine(opts?: GlobalOptions): Engine;
+  engine(opts?: GlobalOptions): Promise<Engine>;
+  /**
+   * Just the engine context for `--state-dir` (config, paths, warnings): for commands that
+   * call engine modules directly, without loading every handler. The engine's own context
+   * when the engine is open.
+   */
+  context(opts?: GlobalOptions): Promise<EngineContext>;
+  /** The typed client over the engine for `--state-dir` (in-process, no transport). */
+  api(opts?: GlobalOptions): Promise<CairnApi>;
   stdout(text: string): void;
   stderr(text: string): void;
   /** Print a value as pretty JSON on stdout. */
@@ -50,7 +64,8 @@ export function createRuntime(io: {
 } = {}): CliRuntime {
   const stdout = io.stdout ?? ((s: string) => process.stdout.write(s));
   const stderr = io.stderr ?? ((s: string) => process.stderr.write(s));
-  const engines = new Map<string, Engine>();
+  const engines = new Map<string, Promise<Engine>>();
+  const contexts = new Map<string, EngineContext>();
   const ac = new AbortController();
   io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
   const rt: CliRuntime = {
@@ -60,10 +75,26 @@ export function createRuntime(io: {
       const dir = resolveStateDir({ flag: opts.stateDir });
       let e = engines.get(dir);
       if (!e) {
-        e = createEngine({ stateDir: dir, deps: rt.deps });
+        e = import('../engine/engine').then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps }));
         engines.set(dir, e);
       }
       return e;
+    },
+    async api(opts = {}) {
+      const [engine, { createDirectClient }] = await Promise.all([rt.engine(opts), import('../engine/rpc/direct')]);
+      return createDirectClient(engine);
+    },
+    async context(opts = {}) {
+      const dir = resolveStateDir({ flag: opts.stateDir });
+      const e = engines.get(dir);
+      if (e) return (await e).ctx;
+      let c = contexts.get(dir);
+      if (!c) {
+        const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events')]);
+        c = contexts.get(dir) ?? createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps });
+        contexts.set(dir, c);
+      }
+      return c;
     },
     stdout: (t) => stdout(t.endsWith('\n') ? t : `${t}\n`),
     stderr: (t) => stderr(t.endsWith('\n') ? t : `${t}\n`),
@@ -71,6 +102,8 @@ export function createRuntime(io: {
     progress(label, opts = {}) {
       const tty = io.isTTY ?? Boolean(process.stderr.isTTY);
       if (!tty || opts.json) return { update() {}, stop() {} };
+      // Required here, synchronously: loading it costs ~15 ms that most commands never need.
+      const { SingleBar, Presets } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
       const bar = new SingleBar(
         { format: `${label} [{bar}] {percentage}% {value}/{total} {label}`, stream: process.stderr, hideCursor: true },
         Presets.shades_classic,
@@ -91,8 +124,10 @@ export function createRuntime(io: {
       };
     },
     async dispose() {
-      for (const e of engines.values()) await e.dispose();
+      for (const e of engines.values()) await e.then((x) => x.dispose(), () => undefined);
+      for (const c of contexts.values()) await c.dispose();
       engines.clear();
+      contexts.clear();
     },
   };
   return rt;

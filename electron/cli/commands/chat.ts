@@ -7,10 +7,8 @@
  */
 import readline from 'node:readline';
 import type { Command } from 'commander';
-import { createDirectClient } from '../../engine/rpc/direct';
-import { newOpId, type CairnApi } from '../../../shared/client';
+import type { CairnApi } from '../../../shared/client';
 import type { ChatEvent } from '../../../shared/types/chat';
-import type { Engine } from '../../engine/engine';
 import type { CliRuntime, GlobalOptions } from '../runtime';
 
 export interface ReplOptions {
@@ -52,7 +50,7 @@ export async function chatRepl(api: CairnApi, o: ReplOptions): Promise<number> {
   let sessionId = o.sessionId;
   let running: AbortController | undefined;
   let failed = false;
-  const status = await api['llm.status']({});
+  const [status, { newOpId }] = await Promise.all([api['llm.status']({}), import('../../../shared/client')]);
   o.info(`cairn chat — ${status.configured ? `${status.provider} ${status.model ?? ''}`.trim() : `no model configured (${status.problem ?? 'set cairn.llm'})`}`);
   o.info(`${sessionId ? `session ${sessionId}` : 'new session'}. /compact [--all] [instructions], /new, /exit. Ctrl+C cancels a reply.`);
   const rl = readline.createInterface({ input: o.input, terminal: false, crlfDelay: Infinity });
@@ -125,8 +123,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--agent <id>', 'agent id (default: main)')
     .action(async (opts: { session?: string; agent?: string }) => {
       const g = program.opts<GlobalOptions>();
-      const engine: Engine = rt.engine(g);
-      const api = createDirectClient(engine);
+      const api = await rt.api(g);
       const code = await chatRepl(api, {
         sessionId: opts.session,
         agentId: opts.agent,

@@ -2,7 +2,6 @@
 import type { Command } from 'commander';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { CliRuntime, GlobalOptions } from '../runtime';
-import { runDoctor } from '../../engine/app/doctor';
 
 const mark = { ok: 'ok  ', warn: 'warn', fail: 'FAIL' } as const;
 
@@ -24,7 +23,8 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (opts: GlobalOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
-      const engine = rt.engine(o);
+      const engine = await rt.engine(o);
+      const { runDoctor } = await import('../../engine/app/doctor');
       const checks = await runDoctor(engine.ctx);
       if (o.json) rt.json({ stateDir: engine.ctx.stateDir, checks });
       else rt.stdout(formatChecks(checks));

@@ -25,7 +25,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .action(async (spec: string, opts: GetOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const { path: p, from, lines } = parseGetSpec(spec);
-      const engine = rt.engine(o);
+      const engine = await rt.engine(o);
       const [{ memoryGet }, { agentOf }] = await Promise.all([import('../../engine/index/memory-paths'), import('../../engine/search/handlers')]);
       const agentId = agentOf(engine.ctx, o.agent);
       const roots = { workspace: engine.ctx.paths(agentId).workspace, extraPaths: engine.ctx.config().config.agents.defaults.memorySearch.extraPaths };

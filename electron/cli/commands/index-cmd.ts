@@ -16,7 +16,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print {files, chunks, embedded, durationMs, mode}')
     .action(async (opts: IndexOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
-      const engine = rt.engine(o);
+      const engine = await rt.engine(o);
       const [{ memoryRegistry }, { agentOf }] = await Promise.all([import('../../engine/index/registry'), import('../../engine/search/handlers')]);
       const agentId = agentOf(engine.ctx, o.agent);
       const reg = memoryRegistry(engine.ctx);

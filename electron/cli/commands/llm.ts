@@ -5,8 +5,6 @@
  * is resumed next time).
  */
 import type { Command } from 'commander';
-import { createDirectClient } from '../../engine/rpc/direct';
-import { newOpId } from '../../../shared/client';
 import type { LlmStatus } from '../../../shared/types/llm';
 import type { CliRuntime, GlobalOptions } from '../runtime';
 
@@ -30,7 +28,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .description('what cairn.llm describes and whether it can work (no network)')
     .option('--json', 'print JSON')
     .action(async (o: GlobalOptions) => {
-      const api = createDirectClient(rt.engine(opts(o)));
+      const api = await rt.api(opts(o));
       const s = await api['llm.status']({});
       if (opts(o).json) rt.json(s);
       else rt.stdout(formatStatus(s));
@@ -42,7 +40,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .description('send one tiny request and report the reply and latency')
     .option('--json', 'print JSON')
     .action(async (o: GlobalOptions) => {
-      const api = createDirectClient(rt.engine(opts(o)));
+      const api = await rt.api(opts(o));
       const r = await api['llm.test']({}, { signal: rt.signal });
       if (opts(o).json) rt.json(r);
       else rt.stdout(r.ok ? `ok (${r.latencyMs} ms): ${r.message}` : `failed (${r.latencyMs} ms): ${r.message}`);
@@ -53,8 +51,8 @@ export function register(program: Command, rt: CliRuntime): void {
     .command('download')
     .description('download cairn.llm.modelUri (hf:… or https://) into cairn/models/')
     .action(async () => {
-      const engine = rt.engine(program.opts<GlobalOptions>());
-      const api = createDirectClient(engine);
+      const api = await rt.api(program.opts<GlobalOptions>());
+      const { newOpId } = await import('../../../shared/client');
       const opId = newOpId();
       const ac = new AbortController();
       const onSigint = () => ac.abort();

@@ -10,6 +10,6 @@ export function register(program: Command, rt: CliRuntime): void {
     .action(async (opts: { agent?: string }) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const { serveMcpStdio } = await import('../mcp-server');
-      await serveMcpStdio(rt.engine(o), o.agent);
+      await serveMcpStdio(await rt.engine(o), o.agent);
     });
 }

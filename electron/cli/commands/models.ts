@@ -5,8 +5,6 @@
  * progress bar — only when asked (SPEC §6). Ctrl+C cancels and removes the partial file.
  */
 import type { Command } from 'commander';
-import { createDirectClient } from '../../engine/rpc/direct';
-import { newOpId } from '../../../shared/client';
 import type { ModelsStatus } from '../../../shared/types/models';
 import type { CliRuntime, GlobalOptions } from '../runtime';
 
@@ -29,7 +27,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .description('which embedder memory search uses and why, and the models on disk (no network)')
     .option('--json', 'print JSON')
     .action(async (o: GlobalOptions) => {
-      const api = createDirectClient(rt.engine(opts(o)));
+      const api = await rt.api(opts(o));
       const s = await api['models.status']({});
       if (opts(o).json) rt.json(s);
       else rt.stdout(formatModelsStatus(s));
@@ -40,7 +38,8 @@ export function register(program: Command, rt: CliRuntime): void {
     .description('download an embedding model (default: memorySearch.local.modelUri) into cairn/models/')
     .option('--json', 'print JSON')
     .action(async (uri: string | undefined, o: GlobalOptions) => {
-      const api = createDirectClient(rt.engine(opts(o)));
+      const api = await rt.api(opts(o));
+      const { newOpId } = await import('../../../shared/client');
       const opId = newOpId();
       const ac = new AbortController();
       const onSigint = (): void => ac.abort();

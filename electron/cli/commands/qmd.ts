@@ -38,7 +38,7 @@ export function register(program: Command, rt: CliRuntime): void {
       if (action !== 'status' && action !== 'update') {
         throw new UsageError(`qmd: unknown action ${JSON.stringify(action)} (status or update)`);
       }
-      const engine = rt.engine(o);
+      const engine = await rt.engine(o);
       const call = { signal: rt.signal, opId: undefined };
       const status = action === 'update' ? await engine.handlers['qmd.update']({ agentId: o.agent }, call) : await engine.handlers['qmd.status']({ agentId: o.agent }, call);
       if (o.json) rt.json(status);

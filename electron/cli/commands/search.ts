@@ -1,10 +1,10 @@
 /**
  * `cairn search "<query>"`: hybrid memory search (syncs first when the index is missing or
  * dirty). `--json` prints exactly `{results, mode, embedder, warnings}` — other tools rely on
- * this shape.
+ * this shape. Everything heavy is imported in the action, and the search runs on the engine
+ * context alone (no handler map): this command's start-up is measured (docs/benchmarks.md).
  */
 import type { Command } from 'commander';
-import { SearchQueryRequest } from '../../../shared/contract/search';
 import type { SearchResponse, SearchResult } from '../../../shared/types/search';
 import { UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 
@@ -56,6 +56,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (query: string, opts: SearchOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
+      const { SearchQueryRequest } = await import('../../../shared/contract/search');
       const parsed = SearchQueryRequest.safeParse({
         query,
         agentId: o.agent,
@@ -71,15 +72,15 @@ export function register(program: Command, rt: CliRuntime): void {
         const msg = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? `--${String(i.path[0])}`}: ${i.message}`).join('; ');
         throw new UsageError(`search: ${msg}`);
       }
-      const engine = rt.engine(o);
-      const [{ memoryRegistry }, { agentOf, searchWithSync }] = await Promise.all([
+      const [ctx, { memoryRegistry }, { agentOf, searchWithSync }] = await Promise.all([
+        rt.context(o),
         import('../../engine/index/registry'),
         import('../../engine/search/handlers'),
       ]);
-      const agentId = agentOf(engine.ctx, o.agent);
-      const res = await searchWithSync(memoryRegistry(engine.ctx), agentId, { ...parsed.data, signal: rt.signal });
+      const agentId = agentOf(ctx, o.agent);
+      const res = await searchWithSync(memoryRegistry(ctx), agentId, { ...parsed.data, signal: rt.signal });
       if (o.json) {
-        rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...engine.ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
+        rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
         return;
       }
       rt.stdout(formatResults(res));

@@ -4,9 +4,6 @@ import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
 import type { CliRuntime, GlobalOptions } from '../runtime';
 import { UsageError } from '../runtime';
-import { startServer } from '../../server/server';
-import { openInChromiumApp } from '../../server/open-browser';
-import { startBackgroundWork } from '../../engine/startup';
 
 /** dist/renderer, found from this file whether run from source or from a bundle. */
 export function rendererDir(): string {
@@ -29,7 +26,12 @@ export function register(program: Command, rt: CliRuntime): void {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const port = o.port === undefined ? 0 : Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
-      const engine = rt.engine(o);
+      const engine = await rt.engine(o);
+      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }] = await Promise.all([
+        import('../../server/server'),
+        import('../../server/open-browser'),
+        import('../../engine/startup'),
+      ]);
       const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port });
       startBackgroundWork(engine);
       rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);

@@ -3,9 +3,7 @@
  * (with `--dry-run`): thin wrappers over the sessions channels through the typed client.
  */
 import type { Command } from 'commander';
-import { CairnError } from '../../../shared/client';
 import type { EntryView } from '../../../shared/types/sessions';
-import { createDirectClient } from '../../engine/rpc/direct';
 import { UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 import { formatEntry, formatPlan, formatPrune, formatRun, formatSessionList } from './sessions-format';
 
@@ -24,13 +22,14 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
+    const { CairnError } = await import('../../../shared/client');
     if (err instanceof CairnError && err.code === 'bad_request') throw new UsageError(err.message);
     throw err;
   }
 }
 
 export function register(program: Command, rt: CliRuntime): void {
-  const api = (o: GlobalOptions) => createDirectClient(rt.engine(o));
+  const api = (o: GlobalOptions) => rt.api(o);
   const opts = (o: Opts) => ({ ...program.opts<GlobalOptions>(), ...o });
   const sessions = program.command('sessions').description('list sessions and show their entries');
 
@@ -41,7 +40,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (o: Opts) => {
       const g = opts(o);
-      const r = await call(() => api(g)['sessions.list']({ agentId: g.agent }));
+      const r = await call(async () => (await api(g))['sessions.list']({ agentId: g.agent }));
       if (g.json) rt.json(r);
       else rt.stdout(formatSessionList(r.sessions));
     });
@@ -54,7 +53,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (sessionId: string, o: Opts) => {
       const g = opts(o);
-      const client = api(g);
+      const client = await api(g);
       const entries: EntryView[] = [];
       let first;
       for (let offset = 0; ; ) {
@@ -93,7 +92,7 @@ export function register(program: Command, rt: CliRuntime): void {
       }
       if (g.now !== undefined && !Number.isFinite(Date.parse(g.now))) throw new UsageError(`--now: expected an ISO time such as 2025-03-02T12:00:00Z, got ${JSON.stringify(g.now)}`);
       const now = g.now !== undefined ? new Date(g.now).toISOString() : undefined;
-      const r = await call(() => api(g)['prune.preview']({ agentId: g.agent, sessionId, contextWindowTokens, now, ignoreTtl: g.ignoreTtl }));
+      const r = await call(async () => (await api(g))['prune.preview']({ agentId: g.agent, sessionId, contextWindowTokens, now, ignoreTtl: g.ignoreTtl }));
       if (g.json) rt.json(r);
       else rt.stdout(formatPrune(r));
     });
@@ -109,7 +108,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (sessionId: string, o: Opts) => {
       const g = opts(o);
-      const client = api(g);
+      const client = await api(g);
       const req = { agentId: g.agent, sessionId, instructions: g.instructions, all: g.all };
       if (g.dryRun) {
         const plan = await call(() => client['compact.plan'](req));
