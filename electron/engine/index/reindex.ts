@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import crypto from 'node:crypto';
-import { openDatabase, type Db } from './db';
+import { filePageSize, openDatabase, type Db } from './db';
 import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
 import { createStore } from './store';
 import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
@@ -59,7 +59,9 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     writeMeta(db, 'identity', JSON.stringify(input.identity));
     writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
     if (input.signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
-    if (fs.existsSync(input.indexFile)) {
+    // The online backup cannot change a WAL database's page size: an index written with
+    // another page size (an older Cairn's 4 KB) is replaced by the rename below instead.
+    if (fs.existsSync(input.indexFile) && filePageSize(input.indexFile) === filePageSize(tmp)) {
       beforeSwap();
       // Pages are copied in steps (the event loop runs between them) into one transaction
       // on the destination, committed by the last step; a failure leaves it as it was.

@@ -1,0 +1,58 @@
+/**
+ * Index files are written with 64 KB pages (db.ts PAGE_SIZE); an index written by an older
+ * Cairn with 4 KB pages cannot take SQLite's online backup (a WAL file's page size is
+ * fixed), so its rebuild is swapped in by rename — the upgrade must not fail, and search
+ * must answer from the new file.
+ */
+import Database from 'better-sqlite3';
+import { describe, expect, it } from 'vitest';
+import { filePageSize, PAGE_SIZE } from '../../electron/engine/index/db';
+import { FakeEmbedder } from '../helpers/fake-embedder';
+import { memoryFixture } from '../helpers/memory-fixture';
+
+const notes = {
+  'workspace/MEMORY.md': '# Preferences\n\nThe user prefers dark mode and vim keybindings.\n',
+  'workspace/memory/2024-05-08.md': '# Deploy\n\nDeployed commit a1b2c3d to production.\n',
+};
+
+/** Rewrite an index file with 4 KB pages, as Cairn wrote them before. */
+function toSmallPages(file: string): void {
+  const db = new Database(file);
+  db.pragma('journal_mode = DELETE');
+  db.pragma('page_size = 4096');
+  db.exec('VACUUM');
+  db.pragma('journal_mode = WAL');
+  db.close();
+}
+
+describe('index page size', () => {
+  it('a new index file has 64 KB pages', async () => {
+    const fx = memoryFixture(notes);
+    const idx = fx.open({ embedder: new FakeEmbedder() });
+    await idx.sync();
+    await idx.dispose();
+    expect(filePageSize(fx.indexFile)).toBe(PAGE_SIZE);
+  });
+
+  it('an index with 4 KB pages is rebuilt with 64 KB pages, and search answers from it', async () => {
+    const fx = memoryFixture(notes);
+    const first = fx.open({ embedder: new FakeEmbedder() });
+    await first.sync();
+    await first.dispose();
+    toSmallPages(fx.indexFile);
+    expect(filePageSize(fx.indexFile)).toBe(4096);
+
+    const idx = fx.open({ embedder: new FakeEmbedder() });
+    const res = await idx.sync({ force: true });
+    expect(res.full).toBe(true);
+    expect(filePageSize(fx.indexFile)).toBe(PAGE_SIZE);
+    const hits = await idx.search({ query: 'which commit went to production', minScore: 0 });
+    expect(hits.results[0]?.citation).toBe('memory/2024-05-08.md#L1-L3');
+    await idx.dispose();
+  });
+
+  it('filePageSize is null for a file that is not a database', () => {
+    expect(filePageSize(__filename)).toBeNull();
+    expect(filePageSize('/nonexistent/index.sqlite')).toBeNull();
+  });
+});
