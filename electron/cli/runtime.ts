@@ -75,7 +75,7 @@ export function createRuntime(io: {
       const dir = resolveStateDir({ flag: opts.stateDir });
       let e = engines.get(dir);
       if (!e) {
-        e = import('../engine/engine').then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps }));
+        e = Promise.all([import('../engine/engine'), import('./zod-jitless')]).then(([{ createEngine }]) => createEngine({ stateDir: dir, deps: rt.deps }));
         engines.set(dir, e);
       }
       return e;
@@ -90,7 +90,7 @@ export function createRuntime(io: {
       if (e) return (await e).ctx;
       let c = contexts.get(dir);
       if (!c) {
-        const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events')]);
+        const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events'), import('./zod-jitless')]);
         c = contexts.get(dir) ?? createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps });
         contexts.set(dir, c);
       }

@@ -56,7 +56,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (query: string, opts: SearchOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
-      const { SearchQueryRequest } = await import('../../../shared/contract/search');
+      const [{ SearchQueryRequest }] = await Promise.all([import('../../../shared/contract/search'), import('../zod-jitless')]);
       const parsed = SearchQueryRequest.safeParse({
         query,
         agentId: o.agent,
