@@ -15,6 +15,7 @@ import { createStore } from './store';
 import { filesDiffer, filesDifferAsync, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
 import { runSearch, type SearchRequest } from '../search/service';
+import { LazyKnnWorker } from '../search/knn-worker';
 import { CHUNKER_VERSION } from './chunker';
 
 export interface MemoryIndexOptions {
@@ -29,6 +30,8 @@ export interface MemoryIndexOptions {
   /** Shown when sqlite-vec cannot load (ctx.warn in the engine). */
   warn?: (message: string) => void;
   now?: () => Date;
+  /** Chunks from which searches use a KNN worker thread (knn-worker.ts; tests lower it). */
+  knnWorkerMinChunks?: number;
 }
 
 export interface SyncOptions {
@@ -43,8 +46,11 @@ export class MemoryIndex {
   private markedDirty = false;
   private vecChecked: { loaded: boolean; error: string | null } | null = null;
   private disposed = false;
+  private readonly knn: LazyKnnWorker;
 
-  private constructor(readonly opts: MemoryIndexOptions) {}
+  private constructor(readonly opts: MemoryIndexOptions) {
+    this.knn = new LazyKnnWorker(opts.indexFile, opts.knnWorkerMinChunks);
+  }
 
   /** Open the agent's index (the file is created by the first sync). */
   static open(opts: MemoryIndexOptions): MemoryIndex {
@@ -265,7 +271,12 @@ export class MemoryIndex {
     // An index built for another embedder cannot answer vector queries: keyword side only.
     const usable = built && built.provider === (this.opts.embedder?.provider ?? null) && built.model === (this.opts.embedder?.model ?? null) && built.vector === vector;
     const out = await runSearch(
-      { db: this.opened.db, vector: usable ? vector : 'none', embedder: usable ? this.opts.embedder : null },
+      {
+        db: this.opened.db,
+        vector: usable ? vector : 'none',
+        embedder: usable ? this.opts.embedder : null,
+        knn: usable && vector === 'vec0' ? this.knn.forSearch(Number(readMeta(this.opened.db, 'chunkCount') ?? 0)) : undefined,
+      },
       this.opts.settings,
       req,
       this.now(),
@@ -279,10 +290,16 @@ export class MemoryIndex {
     return e ? { provider: e.provider, model: e.model } : null;
   }
 
+  /** Whether searches now run their KNN on a worker thread (waits for a start under way). */
+  knnWorkerReady(): Promise<boolean> {
+    return this.knn.ready();
+  }
+
   /** Close the database (waits for a running sync to finish or fail first). */
   async dispose(): Promise<void> {
     this.disposed = true;
     await this.queue;
+    await this.knn.close();
     this.opened?.db.close();
     this.opened = null;
   }

@@ -20,6 +20,8 @@ export interface HybridBackend {
   /** How vectors are stored: `vec0` KNN, `fallback` scan, or `none` (no embedder). */
   vector: 'vec0' | 'fallback' | 'none';
   embedder: Embedder | null;
+  /** The vec0 KNN on another thread (knn-worker.ts), when the index is big enough to want it. */
+  knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter) => Promise<Candidate[]>) | undefined;
 }
 
 export interface HybridOptions {
@@ -81,6 +83,29 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   const wantVector = backend.embedder !== null && backend.vector !== 'none';
   const wantText = !wantVector || o.hybrid;
 
+  // The query is embedded first so that, with a KNN worker, the vector side's scan runs on
+  // the other thread while the keyword side runs on this one (a worker failure re-runs the
+  // same query here: identical results).
+  let vectorJob: (() => Promise<Candidate[]>) | null = null;
+  let vectorError: Error | null = null;
+  if (wantVector) {
+    try {
+      const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal, kind: 'query' });
+      if (!qv) throw new Error('the embedder returned no vector');
+      // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
+      // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
+      if (qv.every((x) => x === 0)) vectorJob = () => Promise.resolve([]);
+      else if (backend.vector === 'vec0' && backend.knn) {
+        const started = backend.knn(qv, limit, filter).catch(() => vec0Candidates(backend.db, qv, limit, filter));
+        vectorJob = () => started;
+      } else if (backend.vector === 'vec0') vectorJob = async () => vec0Candidates(backend.db, qv, limit, filter);
+      else vectorJob = async () => scanCandidates(backend.db, qv, limit, filter);
+    } catch (err) {
+      if (o.signal?.aborted) throw err;
+      vectorError = err as Error;
+    }
+  }
+
   let text: Candidate[] | null = null;
   if (wantText) {
     try {
@@ -92,17 +117,9 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   let vector: Candidate[] | null = null;
   if (wantVector) {
     try {
-      const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal, kind: 'query' });
-      if (!qv) throw new Error('the embedder returned no vector');
-      // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
-      // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
-      vector = qv.every((x) => x === 0)
-        ? []
-        : backend.vector === 'vec0'
-          ? vec0Candidates(backend.db, qv, limit, filter)
-          : scanCandidates(backend.db, qv, limit, filter);
+      if (vectorError) throw vectorError;
+      vector = await vectorJob!();
     } catch (err) {
-      if (o.signal?.aborted) throw err;
       warnings.push(`vector search failed (${(err as Error).message}); showing keyword results only`);
       if (text === null && !wantText) {
         // Vector-only mode failed: fall back to the keyword side rather than nothing.
