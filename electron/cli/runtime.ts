@@ -14,6 +14,12 @@ import type { Engine } from '../engine/engine';
 import type { EngineContext, EngineDeps } from '../engine/context';
 import type { CairnApi } from '../../shared/client';
 
+/**
+ * Switch zod to jitless (zod-jitless.ts) before any schema module loads: zod decides per
+ * schema, when the schema is built. Every command's engine modules load after this.
+ */
+export const jitless = (): Promise<unknown> => import('./zod-jitless');
+
 export class UsageError extends Error {
   constructor(message: string) {
     super(message);
@@ -75,7 +81,9 @@ export function createRuntime(io: {
       const dir = resolveStateDir({ flag: opts.stateDir });
       let e = engines.get(dir);
       if (!e) {
-        e = Promise.all([import('../engine/engine'), import('./zod-jitless')]).then(([{ createEngine }]) => createEngine({ stateDir: dir, deps: rt.deps }));
+        e = jitless()
+          .then(() => import('../engine/engine'))
+          .then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps }));
         engines.set(dir, e);
       }
       return e;
@@ -90,7 +98,8 @@ export function createRuntime(io: {
       if (e) return (await e).ctx;
       let c = contexts.get(dir);
       if (!c) {
-        const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events'), import('./zod-jitless')]);
+        await jitless();
+        const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events')]);
         c = contexts.get(dir) ?? createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps });
         contexts.set(dir, c);
       }

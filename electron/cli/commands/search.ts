@@ -6,7 +6,7 @@
  */
 import type { Command } from 'commander';
 import type { SearchResponse, SearchResult } from '../../../shared/types/search';
-import { UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
+import { jitless, UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 
 interface SearchOptions extends GlobalOptions {
   agent?: string;
@@ -56,7 +56,8 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--json', 'print JSON')
     .action(async (query: string, opts: SearchOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
-      const [{ SearchQueryRequest }] = await Promise.all([import('../../../shared/contract/search'), import('../zod-jitless')]);
+      await jitless();
+      const { SearchQueryRequest } = await import('../../../shared/contract/search');
       const parsed = SearchQueryRequest.safeParse({
         query,
         agentId: o.agent,
