@@ -11,7 +11,8 @@ import { createBaseSchema, createVectorTable, writeMeta } from '../../electron/e
 import { createStore, type ChunkRow } from '../../electron/engine/index/store';
 import { keywordCandidates, scanCandidates, vec0Candidates } from '../../electron/engine/search/candidates';
 import type { MemorySource } from '../../shared/types/search';
-import { tmpDir } from '../helpers/tmp';
+import { memoryFixture } from '../helpers/memory-fixture';
+import { tmpDir, writeTree } from '../helpers/tmp';
 
 const DIMS = 4;
 
@@ -123,5 +124,31 @@ describe('keyword candidates', () => {
     expect(ids(db, { sources: ['memory'], indexed: ['memory'] })).toEqual([1, 2, 3, 5]);
     expect(ids(db, { sources: ['memory'], indexed: ['memory', 'sessions'] })).toEqual([1, 3]);
     db.close();
+  });
+});
+
+describe('keyword term pruning after the index changes', () => {
+  it('uses the new document counts once a sync has changed them (no stale cache)', async () => {
+    const files: Record<string, string> = {
+      'workspace/memory/2024-01-01.md': 'alpha release notes\n',
+      'workspace/memory/2024-01-02.md': 'beta feedback collected\n',
+      'workspace/memory/2024-01-03.md': 'garden watering\n',
+      'workspace/memory/2024-01-04.md': 'grocery list\n',
+      'workspace/memory/2024-01-05.md': 'dentist appointment\n',
+    };
+    const fx = memoryFixture(files);
+    const idx = fx.open({ embedder: null });
+    await idx.sync();
+    const paths = async () => (await idx.search({ query: 'alpha beta', minScore: 0 })).results.map((r) => r.path).sort();
+    expect(await paths()).toEqual(['memory/2024-01-01.md', 'memory/2024-01-02.md']);
+    // "alpha" now occurs in most notes: BM25 gives it no weight, so the search drops it.
+    writeTree(fx.root, {
+      'workspace/memory/2024-01-03.md': 'garden watering alpha\n',
+      'workspace/memory/2024-01-04.md': 'grocery list alpha\n',
+      'workspace/memory/2024-01-05.md': 'dentist appointment alpha\n',
+    });
+    await idx.sync();
+    expect(await paths()).toEqual(['memory/2024-01-02.md']);
+    await idx.dispose();
   });
 });
