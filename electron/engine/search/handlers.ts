@@ -4,7 +4,8 @@
  * starts fast. The first call from a long-lived client starts the agent's file watcher.
  */
 import type { EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { Handlers } from '../rpc/dispatcher';
+import { EngineError } from '../rpc/errors';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import type { MemoryRegistry } from '../index/registry';
 import type { SearchResponse } from '../../../shared/types/search';
