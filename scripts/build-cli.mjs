@@ -1,14 +1,16 @@
 // The CLI as an ESM bundle (dist/cli/bundle/), so `cairn` starts without compiling ~150
 // TypeScript files through tsx on every run (measured in docs/benchmarks.md: tsx start-up
 // alone was most of `cairn search`'s wall time). Lazy `import()`s stay lazy (code
-// splitting). Small pure-JS packages (zod, commander, json5) are bundled in: loading zod's
-// ~95 ESM files from node_modules took ~70 ms of every start. Native, large or
-// path-located packages stay external and resolve from node_modules as usual.
+// splitting). Small pure-JS packages (zod, commander, json5) are bundled too, as classic
+// scripts with a V8 code cache (scripts/cli-vendor.mjs): loading zod's ~95 ESM files from
+// node_modules took ~70 ms of every start. Native, large or path-located packages stay
+// external and resolve from node_modules as usual.
 // bin/cairn.mjs uses the bundle only while it is fresh (see bin/cli-bundle.mjs).
 import fs from 'node:fs';
 import path from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE_DIR, MANIFEST } from '../bin/cli-bundle.mjs';
+import { buildVendor, vendorPlugin } from './cli-vendor.mjs';
 
 /**
  * Packages left to node_modules: native addons, packages found by path at run time (the
@@ -58,15 +60,17 @@ export async function buildCli(root) {
     format: 'esm',
     target: 'node20',
     external: EXTERNAL.flatMap((p) => [p, `${p}/*`]),
-    // Bundled CommonJS packages (commander, json5) require Node built-ins: give them a require.
+    // A real `require` in every ESM chunk: esbuild turns `require` in the sources into a stub
+    // that throws in ESM output, and static-convert.ts resolves the wink package with it.
     banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module';\nconst require = __cairnCreateRequire(import.meta.url);" },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',
     sourcemap: 'linked',
     metafile: true,
-    plugins: [zodWithoutLocales],
+    plugins: [vendorPlugin()],
     logLevel: 'warning',
   });
+  await buildVendor(root, outdir, [zodWithoutLocales]);
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules'));
   fs.writeFileSync(path.join(root, MANIFEST), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
 }
