@@ -10,13 +10,13 @@
  * offloadable only when whoever created it said how to recreate it (`allowWorker`, called
  * by the embedder factory); anything else embeds in-process as before.
  *
- * Loading: the worker is started from a small bootstrap that imports this very module
- * (`import.meta.url`): the TypeScript source (through tsx when it is not registered yet)
- * or the CLI bundle's chunk. Where there is no module URL (a CommonJS bundle) no worker is
- * started and callers embed in-process.
+ * Loading: the worker runs this very module (`import.meta.url`): in the CLI bundle, its
+ * chunk, imported by a small bootstrap; from the TypeScript sources, the module bundled by
+ * esbuild into one script (or, without esbuild, imported through tsx). Where there is no
+ * module URL (a CommonJS bundle) no worker is started and callers embed in-process.
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Embedder } from './types';
 import { createStaticEmbedder, type StaticWeighting } from './static';
@@ -85,10 +85,47 @@ function tsxApi(): string | null {
  * Start a worker embedding like `expected` (same id and dims). Resolves once its model is
  * loaded; rejects when the worker cannot start or would embed differently.
  */
-export function startEmbedWorker(spec: WorkerEmbedderSpec, expected: { id: string; dims: number }): Promise<EmbedWorker> {
+export async function startEmbedWorker(spec: WorkerEmbedderSpec, expected: { id: string; dims: number }): Promise<EmbedWorker> {
   const url = typeof import.meta.url === 'string' ? import.meta.url : '';
-  if (!url.startsWith('file:')) return Promise.reject(new Error('no module URL to start an embed worker from'));
-  const worker = new Worker(BOOTSTRAP, { eval: true, workerData: { [MARK]: true, url, tsx: url.endsWith('.ts') ? tsxApi() : null, spec } });
+  if (!url.startsWith('file:')) throw new Error('no module URL to start an embed worker from');
+  const data = { [MARK]: true, spec };
+  const code = url.endsWith('.ts') ? await bundledSource(fileURLToPath(url)) : null;
+  const worker = code
+    ? new Worker(code, { eval: true, workerData: data })
+    : new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, url, tsx: url.endsWith('.ts') ? tsxApi() : null } });
+  return handshake(worker, expected);
+}
+
+/** The part of esbuild's API used here (imported by name at run time, see below). */
+interface EsbuildApi {
+  build(o: Record<string, unknown>): Promise<{ outputFiles?: { text: string }[] }>;
+}
+
+let bundled: Promise<string | null> | undefined;
+
+/**
+ * Running from the TypeScript sources, a worker would have to load tsx and compile these
+ * modules itself (~0.3–0.5 s of CPU before the first text is embedded). esbuild (tsx's own
+ * compiler, so present wherever tsx is) bundles this module and its few imports into one
+ * CommonJS script instead, once per process (~50 ms, in esbuild's own process). Null when
+ * esbuild is not there: then the tsx bootstrap is used.
+ */
+function bundledSource(file: string): Promise<string | null> {
+  bundled ??= (async () => {
+    try {
+      // A computed specifier: bundlers leave it alone (the CLI bundle never gets here).
+      const name = 'esbuild';
+      const esbuild = (await import(name)) as EsbuildApi;
+      const out = await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
+      return out.outputFiles?.[0]?.text ?? null;
+    } catch {
+      return null;
+    }
+  })();
+  return bundled;
+}
+
+function handshake(worker: Worker, expected: { id: string; dims: number }): Promise<EmbedWorker> {
   const pending = new Map<number, { resolve: (v: Float32Array[]) => void; reject: (e: Error) => void }>();
   let seq = 0;
   let dead: Error | null = null;
@@ -145,10 +182,16 @@ export function startEmbedWorker(spec: WorkerEmbedderSpec, expected: { id: strin
   });
 }
 
+/** Common words, repeated: enough tokens for V8 to optimise the embedding loop. */
+const WARM_UP = 'the team decided to deploy the new release after the review meeting notes budget travel plan '.repeat(60);
+
 /** Worker side: build the embedder, then embed each batch into one transferred buffer. */
 async function serve(spec: WorkerEmbedderSpec): Promise<void> {
   const port = parentPort!;
-  const emb = await createStaticEmbedder({ modelsDir: spec.modelsDir, weighting: spec.weighting });
+  // The whole model up front (the worker serves big runs), and one warm-up text so the
+  // first real batch does not also pay for compiling the hot loops.
+  const emb = await createStaticEmbedder({ modelsDir: spec.modelsDir, weighting: spec.weighting, load: 'full' });
+  await emb.embed([WARM_UP]);
   // Batches are served one at a time, in order (`embed` yields inside a batch, so a second
   // message could otherwise interleave with the first).
   let queue = Promise.resolve();

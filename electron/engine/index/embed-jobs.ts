@@ -17,8 +17,12 @@ import type { Store } from './store';
 
 /** Texts per call for an embedder that computes synchronously on this thread. */
 const SYNC_EMBED_BATCH = 8;
-/** Misses in one incremental sync from which a worker pays for its start-up (~0.1–0.4 s). */
+/** Misses in one incremental sync from which a worker pays for its start-up (~0.1–0.2 s). */
 const WORKER_MIN_TEXTS = 256;
+/** Batches in flight while the worker embeds: enough to keep it busy while this thread writes. */
+const IN_FLIGHT_WORKER = 3;
+/** Batches chunked ahead while the worker starts up. */
+const IN_FLIGHT_STARTING = 24;
 
 export interface VectorPipelineOptions {
   db: Db;
@@ -31,9 +35,9 @@ export interface VectorPipelineOptions {
   /** Many chunks are coming (a full rebuild): start a worker right away. */
   expectMany: boolean;
   /**
-   * `auto` (default): a worker for big runs, used once it is up. `wait`: start one now and
-   * wait for it before the first batch (tests use it to exercise the worker path). `off`:
-   * always in-process.
+   * `auto` (default): a worker for big runs (batches wait while it starts; in-process if
+   * it cannot). `wait`: start one now, even for a small run (tests use it to exercise the
+   * worker path). `off`: always in-process.
    */
   worker?: 'auto' | 'wait' | 'off' | undefined;
 }
@@ -78,17 +82,27 @@ export class VectorPipeline {
     return this.worker ? (await this.worker) !== null : false;
   }
 
-  /** True once batches are embedded off this thread: callers then keep several in flight. */
-  get offloaded(): boolean {
-    return this.ready !== null;
+  /**
+   * Batches a caller may keep in flight before writing the oldest: none when embedding
+   * here (its vectors are ready once awaited), a few once the worker runs (so it never
+   * waits for this thread), more while it starts up (chunking runs ahead meanwhile).
+   */
+  get maxInFlight(): number {
+    if (this.ready) return IN_FLIGHT_WORKER;
+    return this.starting ? IN_FLIGHT_STARTING : 0;
   }
+
+  /** A worker is on its way (not up, not failed). */
+  private starting = false;
 
   private startWorker(): void {
     const emb = this.o.embedder;
     const spec = emb ? workerSpecOf(emb) : undefined;
     if (!emb || !spec || this.worker || this.o.worker === 'off') return;
+    this.starting = true;
     this.worker = startEmbedWorker(spec, { id: emb.id, dims: emb.dims }).then(
       (w) => {
+        this.starting = false;
         if (this.closed) {
           void w.close();
           return null;
@@ -96,7 +110,10 @@ export class VectorPipeline {
         this.ready = w;
         return w;
       },
-      () => null, // no worker here (e.g. a CommonJS bundle): embed in-process
+      () => {
+        this.starting = false;
+        return null; // no worker here (e.g. a CommonJS bundle): embed in-process
+      },
     );
   }
 
@@ -126,7 +143,9 @@ export class VectorPipeline {
 
   private async embedTexts(texts: string[], job: VectorJob): Promise<Float32Array[]> {
     if (texts.length === 0) return [];
-    if (this.o.worker === 'wait') await this.worker;
+    // A worker on its way is waited for: embedding here meanwhile would load a second copy
+    // of the model and hold up this thread's chunking and writing.
+    if (this.starting) await this.worker;
     const w = this.ready;
     if (w) {
       try {
@@ -181,7 +200,13 @@ export class VectorPipeline {
       if (!v) throw new Error(`internal: vector of ${b.hash} not ready (jobs finished out of order)`);
       byHash.set(b.hash, v);
     }
-    if (this.o.cacheWrite && fresh.length) this.o.db.transaction(() => this.o.store.cachePut(emb.provider, emb.model, fresh, this.o.now()))();
+    if (this.o.cacheWrite && fresh.length) {
+      const put = () => this.o.store.cachePut(emb.provider, emb.model, fresh, this.o.now());
+      // Inside the caller's open transaction (a bulk rebuild) a nested one would only add a
+      // savepoint and its sub-journal.
+      if (this.o.db.inTransaction) put();
+      else this.o.db.transaction(put)();
+    }
     for (const m of job.own) if (this.owner.get(m.hash) === job) this.owner.delete(m.hash);
     this.embedded += job.own.length;
     if (job.inWorker) this.embeddedInWorker += job.own.length;

@@ -45,6 +45,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
   db.pragma('journal_mode = MEMORY');
   db.pragma('synchronous = OFF');
   db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+  db.pragma('temp_store = MEMORY');
   let outcome: SyncOutcome;
   try {
     createBaseSchema(db);

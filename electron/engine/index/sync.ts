@@ -15,6 +15,7 @@ import { sha256 } from './chunker';
 import { prepareChunks, type PreparedChunk } from './prepare';
 import type { ChunkRow, FileRow, Store } from './store';
 import { VectorPipeline, type VectorJob } from './embed-jobs';
+import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -61,13 +62,11 @@ export interface SyncOutcome {
 const BATCH_CHUNKS = 96;
 /** Chunks per write transaction (or per step between yields) for a file too big to write at once. */
 const STEP_CHUNKS = 48;
-/** Batches in flight while a worker embeds: enough to keep it busy while this thread writes. */
-const MAX_IN_FLIGHT = 3;
 /**
- * Chunks per commit in bulk mode: a commit writes out the transaction's dirty pages in one
- * synchronous step, so it is kept to a few milliseconds.
+ * Chunks per commit in bulk mode: a commit writes the dirty pages and FTS5's pending terms
+ * (a new segment; merged in steps by bulk-fts.ts) in one synchronous step of a few ms.
  */
-const BULK_COMMIT_CHUNKS = 1024;
+const BULK_COMMIT_CHUNKS = 512;
 /** Longest stretch of synchronous work before yielding to the event loop. */
 const SLICE_MS = 8;
 
@@ -189,6 +188,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     }
     chunksDone += b.chunks;
     if (bulk && (uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS) {
+      await mergeFts(db, yieldNow, signal);
       await yieldNow(true);
       db.exec('COMMIT');
       db.exec('BEGIN');
@@ -208,11 +208,14 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     pendingChunks = 0;
     await yieldNow();
     // In-process embedding is done by the time its vectors are awaited: write right away.
-    // With a worker, keep a few batches queued so it never waits for this thread.
-    while (inFlight.length > (vectors.offloaded ? MAX_IN_FLIGHT : 0)) await write(inFlight.shift()!);
+    // With a worker, keep batches queued so it never waits for this thread.
+    while (inFlight.length > vectors.maxInFlight) await write(inFlight.shift()!);
   };
 
-  if (bulk) db.exec('BEGIN');
+  if (bulk) {
+    db.exec('BEGIN');
+    pauseFtsMerging(db);
+  }
   // Whatever ran before (listing, opening the database) had its own slice.
   await yieldNow(true);
   try {
@@ -260,6 +263,8 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
     db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
     if (bulk) {
+      await mergeFts(db, yieldNow, signal);
+      resumeFtsMerging(db);
       await yieldNow(true);
       db.exec('COMMIT');
     }

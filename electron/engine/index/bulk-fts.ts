@@ -1,0 +1,50 @@
+/**
+ * FTS5 segment merging for a bulk rebuild, done in small steps between yields. FTS5's
+ * automerge does its merge work inside the flush at each commit — 30–60 ms at a time on a
+ * 10k-chunk index, a stall of the event loop — and its crisis merge (16 segments on one
+ * level) is one long step. During the rebuild both are turned off and the same merging is
+ * done with the `merge` command, a few pages per call, yielding between calls; at the end
+ * the defaults are put back, so the finished index behaves exactly like any other.
+ */
+import type { Db } from './db';
+
+/** FTS5's defaults (https://sqlite.org/fts5.html#the_automerge_configuration_option). */
+const DEFAULT_AUTOMERGE = 4;
+const DEFAULT_CRISISMERGE = 16;
+/** Pages merged per `merge` call: a few milliseconds of work. */
+const PAGES_PER_STEP = 64;
+
+function ftsCommand(db: Db, command: string, value: number): void {
+  // FTS5's special-insert syntax; the value is a literal so it is stored as an integer.
+  db.exec(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('${command}', ${Math.trunc(value)})`);
+}
+
+/** Turn FTS5's own merging off for the bulk load (merge with `mergeFts` instead). */
+export function pauseFtsMerging(db: Db): void {
+  ftsCommand(db, 'automerge', 0);
+  // The largest value FTS5 accepts: level-0 segments are merged by `mergeFts`, never all at once.
+  ftsCommand(db, 'crisismerge', 2000);
+}
+
+/** Put FTS5's default merge settings back (before the file becomes the index). */
+export function resumeFtsMerging(db: Db): void {
+  ftsCommand(db, 'automerge', DEFAULT_AUTOMERGE);
+  ftsCommand(db, 'crisismerge', DEFAULT_CRISISMERGE);
+}
+
+/**
+ * Merge segments the way automerge would (levels with `usermerge` = 4 or more segments),
+ * `PAGES_PER_STEP` pages per call, calling `yieldNow` between calls; returns when there is
+ * nothing left to merge.
+ */
+export async function mergeFts(db: Db, yieldNow: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+  const changes = db.prepare('SELECT total_changes()').pluck();
+  for (;;) {
+    if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+    const before = changes.get() as number;
+    ftsCommand(db, 'merge', PAGES_PER_STEP);
+    // FTS5 documents a delta below 2 as "found nothing to merge".
+    if ((changes.get() as number) - before < 2) return;
+    await yieldNow();
+  }
+}
