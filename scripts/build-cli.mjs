@@ -44,12 +44,14 @@ const zodWithoutLocales = {
   },
 };
 
-/** Build dist/cli/bundle/cairn-cli.js and the manifest of its inputs. */
-export async function buildCli(root) {
+/**
+ * Build dist/cli/bundle/cairn-cli.js and the manifest of its inputs (`outdir`: elsewhere,
+ * for tests — the shared dist is rebuilt by other runs).
+ */
+export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = {}) {
   const builtAt = Date.now();
   // Three levels deep on purpose: serve.ts finds dist/renderer as ../../../dist/renderer from
   // its own module, in the sources (electron/cli/commands) and in the bundle alike.
-  const outdir = path.join(root, BUNDLE_DIR);
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
@@ -72,5 +74,5 @@ export async function buildCli(root) {
   });
   await buildVendor(root, outdir, [zodWithoutLocales]);
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules'));
-  fs.writeFileSync(path.join(root, MANIFEST), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
+  fs.writeFileSync(path.join(outdir, path.relative(BUNDLE_DIR, MANIFEST)), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
 }
