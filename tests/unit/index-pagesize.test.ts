@@ -1,9 +1,11 @@
 /**
  * Index files are written with 64 KB pages (db.ts PAGE_SIZE); an index written by an older
  * Cairn with 4 KB pages cannot take SQLite's online backup (a WAL file's page size is
- * fixed), so its rebuild is swapped in by rename — the upgrade must not fail, and search
- * must answer from the new file.
+ * fixed): the file leaves WAL mode for the copy when nobody else has it open, else the
+ * rebuild is swapped in by rename — the upgrade must not fail either way, and search must
+ * answer from the new index.
  */
+import fs from 'node:fs';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { filePageSize, PAGE_SIZE } from '../../electron/engine/index/db';
@@ -42,12 +44,34 @@ describe('index page size', () => {
     toSmallPages(fx.indexFile);
     expect(filePageSize(fx.indexFile)).toBe(4096);
 
+    const inode = fs.statSync(fx.indexFile).ino;
     const idx = fx.open({ embedder: new FakeEmbedder() });
     const res = await idx.sync({ force: true });
     expect(res.full).toBe(true);
     expect(filePageSize(fx.indexFile)).toBe(PAGE_SIZE);
+    // Nobody else had it open: copied into the same file (online backup), not replaced.
+    expect(fs.statSync(fx.indexFile).ino).toBe(inode);
     const hits = await idx.search({ query: 'which commit went to production', minScore: 0 });
     expect(hits.results[0]?.citation).toBe('memory/2024-05-08.md#L1-L3');
+    await idx.dispose();
+  });
+
+  it('with another connection open on the 4 KB file, the rebuild is swapped in by rename and still succeeds', async () => {
+    const fx = memoryFixture(notes);
+    const first = fx.open({ embedder: new FakeEmbedder() });
+    await first.sync();
+    await first.dispose();
+    toSmallPages(fx.indexFile);
+    const other = new Database(fx.indexFile, { readonly: true }); // e.g. `cairn mcp` in another process
+    other.prepare('SELECT COUNT(*) FROM chunks').get();
+    const inode = fs.statSync(fx.indexFile).ino;
+
+    const idx = fx.open({ embedder: new FakeEmbedder() });
+    expect((await idx.sync({ force: true })).full).toBe(true);
+    expect(fs.statSync(fx.indexFile).ino).not.toBe(inode); // a new file
+    expect(filePageSize(fx.indexFile)).toBe(PAGE_SIZE);
+    expect((await idx.search({ query: 'dark mode', minScore: 0 })).results[0]?.path).toBe('MEMORY.md');
+    other.close();
     await idx.dispose();
   });
 

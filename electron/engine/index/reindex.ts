@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import crypto from 'node:crypto';
+import Database from 'better-sqlite3';
 import { filePageSize, openDatabase, type Db } from './db';
 import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
 import { createStore } from './store';
@@ -14,6 +15,20 @@ import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
 /** Remove a database file with its WAL and shared-memory companions. */
 export function removeDbFiles(file: string): void {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) fs.rmSync(f, { force: true });
+}
+
+/** Switch a database file out of WAL mode; false when another connection has it open. */
+function leaveWal(file: string): boolean {
+  try {
+    const db = new Database(file, { fileMustExist: true, timeout: 0 });
+    try {
+      return db.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
+    } finally {
+      db.close();
+    }
+  } catch {
+    return false;
+  }
 }
 
 /** Page cache of the temp file while it is built (KiB; SQLite's default is 2 MiB). */
@@ -60,10 +75,12 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     writeMeta(db, 'identity', JSON.stringify(input.identity));
     writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
     if (input.signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
-    // The online backup cannot change a WAL database's page size: an index written with
-    // another page size (an older Cairn's 4 KB) is replaced by the rename below instead.
-    if (fs.existsSync(input.indexFile) && filePageSize(input.indexFile) === filePageSize(tmp)) {
-      beforeSwap();
+    if (fs.existsSync(input.indexFile)) beforeSwap();
+    // The online backup cannot change the page size of a file in WAL mode (an index an older
+    // Cairn wrote with 4 KB pages): out of WAL it can, which needs no other connection on it.
+    // If another one is open (another process, a KNN worker), the rename below is used.
+    const samePages = () => filePageSize(input.indexFile) === filePageSize(tmp);
+    if (fs.existsSync(input.indexFile) && (samePages() || leaveWal(input.indexFile))) {
       // Pages are copied in steps (the event loop runs between them) into one transaction
       // on the destination, committed by the last step; a failure leaves it as it was.
       await db.backup(input.indexFile, { progress: () => 64 });
