@@ -12,7 +12,7 @@
  *
  * Loading: the worker runs this very module (`import.meta.url`): in the CLI bundle, its
  * chunk, imported by a small bootstrap; from the TypeScript sources, the module bundled by
- * esbuild into one script (or, without esbuild, imported through tsx). Where there is no
+ * esbuild into one script (worker-bundle.ts; without esbuild, imported through tsx). Where there is no
  * module URL (a CommonJS bundle) no worker is started and callers embed in-process.
  */
 import { createRequire } from 'node:module';
@@ -20,6 +20,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
 import type { Embedder } from './types';
 import { createStaticEmbedder, type StaticWeighting } from './static';
+import { bundledSource } from './worker-bundle';
 
 /** How to recreate an embedder inside a worker. */
 export interface WorkerEmbedderSpec {
@@ -94,35 +95,6 @@ export async function startEmbedWorker(spec: WorkerEmbedderSpec, expected: { id:
     ? new Worker(code, { eval: true, workerData: data })
     : new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, url, tsx: url.endsWith('.ts') ? tsxApi() : null } });
   return handshake(worker, expected);
-}
-
-/** The part of esbuild's API used here (imported by name at run time, see below). */
-interface EsbuildApi {
-  build(o: Record<string, unknown>): Promise<{ outputFiles?: { text: string }[] }>;
-}
-
-let bundled: Promise<string | null> | undefined;
-
-/**
- * Running from the TypeScript sources, a worker would have to load tsx and compile these
- * modules itself (~0.3–0.5 s of CPU before the first text is embedded). esbuild (tsx's own
- * compiler, so present wherever tsx is) bundles this module and its few imports into one
- * CommonJS script instead, once per process (~50 ms, in esbuild's own process). Null when
- * esbuild is not there: then the tsx bootstrap is used.
- */
-function bundledSource(file: string): Promise<string | null> {
-  bundled ??= (async () => {
-    try {
-      // A computed specifier: bundlers leave it alone (the CLI bundle never gets here).
-      const name = 'esbuild';
-      const esbuild = (await import(name)) as EsbuildApi;
-      const out = await esbuild.build({ entryPoints: [file], bundle: true, platform: 'node', format: 'cjs', target: 'node20', write: false, logLevel: 'silent' });
-      return out.outputFiles?.[0]?.text ?? null;
-    } catch {
-      return null;
-    }
-  })();
-  return bundled;
 }
 
 function handshake(worker: Worker, expected: { id: string; dims: number }): Promise<EmbedWorker> {
