@@ -48,7 +48,7 @@ export async function searchWithSync(
   // Backend seam (issue 5, qmd/backend.ts): with memory.backend "qmd" QMD serves the search
   // and any QMD failure falls back to builtinSearch for this search, with a warning;
   // with "builtin" it just runs builtinSearch. Either way the response says which `backend`.
-  const { searchViaBackend } = await import('../qmd/backend');
+  const { searchViaBackend } = await import('../qmd/search-backend');
   return searchViaBackend(reg.ctx, agentId, req, () => builtinSearch(reg, agentId, req));
 }
 
