@@ -5,7 +5,6 @@
  * `/compact [--all] [instructions]` compacts, `/new` starts a new session, `/exit` quits.
  * Ctrl+C cancels the running reply; at the prompt it exits (so does Ctrl+D).
  */
-import readline from 'node:readline';
 import type { Command } from 'commander';
 import type { CairnApi } from '../../../shared/client';
 import type { ChatEvent } from '../../../shared/types/chat';
@@ -50,7 +49,7 @@ export async function chatRepl(api: CairnApi, o: ReplOptions): Promise<number> {
   let sessionId = o.sessionId;
   let running: AbortController | undefined;
   let failed = false;
-  const [status, { newOpId }] = await Promise.all([api['llm.status']({}), import('../../../shared/client')]);
+  const [status, { newOpId }, { default: readline }] = await Promise.all([api['llm.status']({}), import('../../../shared/client'), import('node:readline')]);
   o.info(`cairn chat — ${status.configured ? `${status.provider} ${status.model ?? ''}`.trim() : `no model configured (${status.problem ?? 'set cairn.llm'})`}`);
   o.info(`${sessionId ? `session ${sessionId}` : 'new session'}. /compact [--all] [instructions], /new, /exit. Ctrl+C cancels a reply.`);
   const rl = readline.createInterface({ input: o.input, terminal: false, crlfDelay: Infinity });
