@@ -10,10 +10,12 @@ import { describe, expect, it } from 'vitest';
 import { createStaticEmbedder, type StaticEmbedder } from '../../electron/engine/embed/static';
 import { allowWorker, startEmbedWorker, workerSpecOf } from '../../electron/engine/embed/embed-worker';
 import { defaultLoadVec } from '../../electron/engine/index/db';
+import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { rebuildIndex } from '../../electron/engine/index/reindex';
 import { SCHEMA_VERSION, type IndexIdentity } from '../../electron/engine/index/schema';
 import { listSourceFiles } from '../../electron/engine/index/sources';
 import type { SyncProgress } from '../../electron/engine/index/sync';
+import { settingsWith } from '../helpers/memory-fixture';
 import { sharedStaticModelsDir } from '../helpers/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
@@ -141,6 +143,34 @@ describe('embedding in a worker thread', () => {
     expect(a.indexed).toEqual(b.indexed);
     expect(a.indexed).toHaveLength(inWorker.chunks);
     expect(a.cache.length).toBeGreaterThan(40);
+  });
+
+  it('MemoryIndex: a full sync with an offloadable embedder answers searches exactly like an in-process one', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    const { root } = workspace();
+    const open = (file: string, embedder: StaticEmbedder) =>
+      MemoryIndex.open({
+        agentId: 'main',
+        indexFile: path.join(root, file),
+        roots: { workspace: path.join(root, 'workspace'), sessionsDir: '', extraPaths: [], sources: ['memory'] },
+        settings: settingsWith(),
+        embedder,
+        now: () => new Date('2024-06-01T12:00:00Z'),
+      });
+    const offloaded = open('w.sqlite', allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting }));
+    const local = open('p.sqlite', emb);
+    try {
+      const [a, b] = [await offloaded.sync(), await local.sync()];
+      expect({ ...a, durationMs: 0 }).toEqual({ ...b, durationMs: 0 });
+      for (const query of ['kayak trip', 'what did we decide about the retry logic', 'budget review 2024-05-03']) {
+        const [x, y] = [await offloaded.search({ query, minScore: 0 }), await local.search({ query, minScore: 0 })];
+        expect(x.results.length).toBeGreaterThan(0);
+        expect(x.results).toEqual(y.results);
+      }
+    } finally {
+      await offloaded.dispose();
+      await local.dispose();
+    }
   });
 
   it('a rebuild cancelled while the worker embeds keeps the old index and leaves no temp file', async () => {

@@ -62,6 +62,35 @@ function abortError(): Error {
   return Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
 }
 
+/** Workers started ahead of a sync (see `prestartEmbedWorker`), by embedder. */
+const prestarted = new WeakMap<Embedder, Promise<EmbedWorker>>();
+
+function launch(emb: Embedder): Promise<EmbedWorker> | null {
+  const spec = workerSpecOf(emb);
+  return spec ? startEmbedWorker(spec, { id: emb.id, dims: emb.dims }) : null;
+}
+
+/**
+ * Start the embed worker for a coming full rebuild now, so it loads while the files are
+ * listed and the database is opened; the rebuild's pipeline adopts it. Pair with
+ * `releasePrestarted` (closes it if nothing adopted it).
+ */
+export function prestartEmbedWorker(emb: Embedder | null): void {
+  if (!emb || prestarted.has(emb)) return;
+  const job = launch(emb);
+  if (!job) return;
+  job.catch(() => undefined);
+  prestarted.set(emb, job);
+}
+
+/** Close a prestarted worker nothing adopted. */
+export function releasePrestarted(emb: Embedder | null): void {
+  const job = emb ? prestarted.get(emb) : undefined;
+  if (!emb || !job) return;
+  prestarted.delete(emb);
+  job.then((w) => w.close(), () => undefined);
+}
+
 export class VectorPipeline {
   /** Texts embedded so far (cache misses), and how many of them by the worker. */
   embedded = 0;
@@ -97,10 +126,13 @@ export class VectorPipeline {
 
   private startWorker(): void {
     const emb = this.o.embedder;
-    const spec = emb ? workerSpecOf(emb) : undefined;
-    if (!emb || !spec || this.worker || this.o.worker === 'off') return;
+    if (!emb || this.worker || this.o.worker === 'off') return;
+    const pre = prestarted.get(emb);
+    prestarted.delete(emb);
+    const job = pre ?? launch(emb);
+    if (!job) return;
     this.starting = true;
-    this.worker = startEmbedWorker(spec, { id: emb.id, dims: emb.dims }).then(
+    this.worker = job.then(
       (w) => {
         this.starting = false;
         if (this.closed) {

@@ -14,6 +14,7 @@ import { listSourceFiles, listSourceFilesAsync, type SourceRoots } from './sourc
 import { createStore } from './store';
 import { filesDiffer, filesDifferAsync, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
+import { prestartEmbedWorker, releasePrestarted } from './embed-jobs';
 import { runSearch, type SearchRequest } from '../search/service';
 import { LazyKnnWorker } from '../search/knn-worker';
 import { CHUNKER_VERSION } from './chunker';
@@ -166,15 +167,18 @@ export class MemoryIndex {
     // Cleared before listing: a change the watcher reports while the listing runs marks the
     // index dirty again rather than being lost.
     this.markedDirty = false;
+    const identity = this.identity();
+    const full = Boolean(o.force) || this.needsRebuild();
+    // A full rebuild embeds everything: its worker (if the embedder has one) loads meanwhile.
+    if (full) prestartEmbedWorker(this.opts.embedder);
     let files;
     try {
       files = await listSourceFilesAsync(this.opts.roots, o.signal);
     } catch (err) {
       this.markedDirty = true;
+      releasePrestarted(this.opts.embedder);
       throw err;
     }
-    const identity = this.identity();
-    const full = Boolean(o.force) || this.needsRebuild();
     const common = {
       embedder: this.opts.embedder,
       files,
@@ -200,11 +204,13 @@ export class MemoryIndex {
       }
     } catch (err) {
       this.markedDirty = true;
+      releasePrestarted(this.opts.embedder);
       // A failure after the old handle was closed for the swap (e.g. the rename was refused):
       // the old file is still in place, so keep answering from it.
       if (!this.opened && fs.existsSync(this.opts.indexFile)) this.openExisting();
       throw err;
     }
+    releasePrestarted(this.opts.embedder); // not adopted (e.g. nothing to embed)
     this.pruneCache();
     return {
       files: outcome.files,

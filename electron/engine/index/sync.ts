@@ -212,13 +212,13 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
     while (inFlight.length > vectors.maxInFlight) await write(inFlight.shift()!);
   };
 
-  if (bulk) {
-    db.exec('BEGIN');
-    pauseFtsMerging(db);
-  }
-  // Whatever ran before (listing, opening the database) had its own slice.
-  await yieldNow(true);
   try {
+    if (bulk) {
+      db.exec('BEGIN');
+      pauseFtsMerging(db);
+    }
+    // Whatever ran before (listing, opening the database) had its own slice.
+    await yieldNow(true);
     for (const src of input.files) {
       throwIfAborted(signal);
       filesDone++;
