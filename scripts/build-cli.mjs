@@ -73,6 +73,7 @@ export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = 
     logLevel: 'warning',
   });
   await buildVendor(root, outdir, [zodWithoutLocales]);
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules'));
+  // Source files only: not npm packages, not plugins' virtual modules ("namespace:name").
+  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules') && !/^[\w-]+:/.test(f));
   fs.writeFileSync(path.join(outdir, path.relative(BUNDLE_DIR, MANIFEST)), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
 }

@@ -64,6 +64,12 @@ afterAll(() => {
 });
 
 describe('CLI bundle', () => {
+  it('lists only existing source files as its inputs (bin/cairn.mjs runs it only while they are older)', () => {
+    const { inputs } = JSON.parse(fs.readFileSync(path.join(outdir, 'inputs.json'), 'utf8')) as { inputs: string[] };
+    expect(inputs).toContain('electron/cli/main.ts');
+    for (const f of inputs) expect(fs.existsSync(path.join(root, f)), f).toBe(true);
+  });
+
   it('builds the vendored packages with their code caches', () => {
     for (const name of ['zod', 'commander', 'json5']) {
       expect(fs.statSync(path.join(outdir, 'vendor', `${name}.js`)).size).toBeGreaterThan(0);
