@@ -106,11 +106,6 @@ export class VectorPipeline {
     if (o.worker === 'wait' || (o.expectMany && o.worker !== 'off')) this.startWorker();
   }
 
-  /** Resolves once the worker is up (true) or will not be (false). */
-  async workerReady(): Promise<boolean> {
-    return this.worker ? (await this.worker) !== null : false;
-  }
-
   /**
    * Batches a caller may keep in flight before writing the oldest: none when embedding
    * here (its vectors are ready once awaited), a few once the worker runs (so it never
