@@ -9,12 +9,13 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createStaticEmbedder, type StaticEmbedder } from '../../electron/engine/embed/static';
 import { allowWorker, startEmbedWorker, workerSpecOf } from '../../electron/engine/embed/embed-worker';
-import { defaultLoadVec } from '../../electron/engine/index/db';
+import { defaultLoadVec, openDatabase } from '../../electron/engine/index/db';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { rebuildIndex } from '../../electron/engine/index/reindex';
-import { SCHEMA_VERSION, type IndexIdentity } from '../../electron/engine/index/schema';
+import { createBaseSchema, createVectorTable, SCHEMA_VERSION, type IndexIdentity } from '../../electron/engine/index/schema';
+import { createStore } from '../../electron/engine/index/store';
 import { listSourceFiles } from '../../electron/engine/index/sources';
-import type { SyncProgress } from '../../electron/engine/index/sync';
+import { syncFiles, type SyncProgress } from '../../electron/engine/index/sync';
 import { settingsWith } from '../helpers/memory-fixture';
 import { sharedStaticModelsDir } from '../helpers/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
@@ -171,6 +172,30 @@ describe('embedding in a worker thread', () => {
       await offloaded.dispose();
       await local.dispose();
     }
+  });
+
+  it('an incremental sync with many misses moves to the worker part-way, with the same vectors', async () => {
+    const { emb, modelsDir } = await staticEmbedder();
+    const { root, ws } = workspace();
+    const files = listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const build = async (file: string, embedder: StaticEmbedder) => {
+      const { db } = openDatabase(path.join(root, file), {});
+      createBaseSchema(db);
+      createVectorTable(db, emb.dims, 'vec0');
+      const store = createStore(db, { model: emb.model, vectors: 'vec0' });
+      // Small chunks: several hundred misses in one (non-bulk) sync.
+      const out = await syncFiles({ db, store, embedder, files, chunking: { tokens: 40, overlap: 8 }, cacheWrite: true, now: () => 0 });
+      db.close();
+      return out;
+    };
+    const offloaded = await build('w.sqlite', allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting }));
+    const local = await build('p.sqlite', emb);
+    expect(offloaded.embedded).toBeGreaterThan(400);
+    expect(offloaded.embeddedInWorker).toBeGreaterThan(0);
+    expect(offloaded.embeddedInWorker).toBeLessThan(offloaded.embedded);
+    expect({ ...offloaded, embeddedInWorker: 0 }).toEqual(local);
+    const [a, b] = [dump(path.join(root, 'w.sqlite')), dump(path.join(root, 'p.sqlite'))];
+    expect(a).toEqual(b);
   });
 
   it('a rebuild cancelled while the worker embeds keeps the old index and leaves no temp file', async () => {
