@@ -10,9 +10,9 @@
  * callers run the same query in-process (`vec0Candidates`, identical results).
  */
 import fs from 'node:fs';
-import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { openDatabase, type OpenedDatabase } from '../index/db';
-import { startModuleWorker } from '../util/module-worker';
+import { connectWorker, reportStartFailure, serveWorker, startModuleWorker } from '../util/module-worker';
 import { vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
 
 /** A KNN worker bound to one index file. */
@@ -23,9 +23,7 @@ export interface KnnWorker {
   close(): Promise<void>;
 }
 
-type ToMain = { type: 'ready' } | { type: 'done'; seq: number; rows: Candidate[] } | { type: 'failed'; seq?: number; message: string };
-interface ToWorker {
-  seq: number;
+interface KnnRequest {
   vec: Float32Array;
   limit: number;
   filter: CandidateFilter;
@@ -37,59 +35,12 @@ const MARK = 'cairnKnnWorker';
  * Start a KNN worker on `indexFile`; resolves once it has opened the file with sqlite-vec,
  * rejects when it cannot (no module URL in a CommonJS bundle, sqlite-vec missing, …).
  */
-export function startKnnWorker(indexFile: string): Promise<KnnWorker> {
-  let worker: Worker | null;
-  try {
-    worker = startModuleWorker(import.meta.url, MARK, { indexFile });
-  } catch (err) {
-    return Promise.reject(err as Error);
-  }
-  if (!worker) return Promise.reject(new Error('no module URL to start a KNN worker from'));
-  const w = worker;
-  w.unref(); // never keeps a process alive on its own
-  const pending = new Map<number, { resolve: (r: Candidate[]) => void; reject: (e: Error) => void }>();
-  let seq = 0;
-  let dead: Error | null = null;
-  const failAll = (err: Error) => {
-    dead ??= err;
-    for (const p of pending.values()) p.reject(err);
-    pending.clear();
-  };
-  return new Promise<KnnWorker>((resolve, reject) => {
-    let started = false;
-    const fail = (err: Error) => {
-      failAll(err);
-      if (!started) reject(err);
-      void w.terminate();
-    };
-    w.on('error', fail);
-    w.on('exit', (code) => fail(new Error(`KNN worker exited (code ${code})`)));
-    w.on('message', (m: ToMain) => {
-      if (m.type === 'ready') {
-        started = true;
-        resolve({
-          query(vec, limit, filter) {
-            if (dead) return Promise.reject(dead);
-            const id = ++seq;
-            return new Promise<Candidate[]>((res, rej) => {
-              pending.set(id, { resolve: res, reject: rej });
-              w.postMessage({ seq: id, vec, limit, filter } satisfies ToWorker);
-            });
-          },
-          async close() {
-            failAll(new Error('KNN worker closed'));
-            await w.terminate();
-          },
-        });
-      } else if (m.type === 'done') {
-        pending.get(m.seq)?.resolve(m.rows);
-        pending.delete(m.seq);
-      } else if (m.seq !== undefined) {
-        pending.get(m.seq)?.reject(new Error(`KNN worker: ${m.message}`));
-        pending.delete(m.seq);
-      } else fail(new Error(`KNN worker failed to start: ${m.message}`));
-    });
-  });
+export async function startKnnWorker(indexFile: string): Promise<KnnWorker> {
+  const worker = await startModuleWorker(import.meta.url, MARK, { indexFile });
+  if (!worker) throw new Error('no module URL to start a KNN worker from');
+  worker.unref(); // never keeps a process alive on its own
+  const client = await connectWorker<KnnRequest, Candidate[]>(worker, 'KNN worker');
+  return { query: (vec, limit, filter) => client.call({ vec, limit, filter }), close: () => client.close() };
 }
 
 /** Index size from which a KNN worker pays for itself (vectors; ≈ 3 ms of scan at 100 d). */
@@ -145,7 +96,6 @@ export class LazyKnnWorker {
 
 /** Worker side: one read connection, reopened when the file at `indexFile` is replaced. */
 function serve(indexFile: string): void {
-  const port = parentPort!;
   let current: { opened: OpenedDatabase; ino: number } | null = null;
   const db = () => {
     const ino = fs.statSync(indexFile).ino;
@@ -162,20 +112,13 @@ function serve(indexFile: string): void {
     return current.opened.db;
   };
   db();
-  port.on('message', (m: ToWorker) => {
-    try {
-      port.postMessage({ type: 'done', seq: m.seq, rows: vec0Candidates(db(), m.vec, m.limit, m.filter) } satisfies ToMain);
-    } catch (err) {
-      port.postMessage({ type: 'failed', seq: m.seq, message: (err as Error).message } satisfies ToMain);
-    }
-  });
-  port.postMessage({ type: 'ready' } satisfies ToMain);
+  serveWorker<KnnRequest, Candidate[]>({}, (m) => vec0Candidates(db(), m.vec, m.limit, m.filter));
 }
 
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === true) {
   try {
     serve((workerData as { indexFile: string }).indexFile);
   } catch (err) {
-    parentPort?.postMessage({ type: 'failed', message: (err as Error).stack ?? (err as Error).message } satisfies ToMain);
+    reportStartFailure(err);
   }
 }

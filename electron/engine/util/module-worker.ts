@@ -1,16 +1,24 @@
 /**
- * Start a worker thread that runs an engine module (given by its `import.meta.url`), in the
- * TypeScript sources (through tsx) and in the CLI's ESM bundle alike. The module checks
- * `workerData[mark]` on import to know it is the worker and starts serving.
+ * Worker threads that run an engine module (given by its `import.meta.url`), in the
+ * TypeScript sources and in the CLI's ESM bundle alike, and the small request/response
+ * protocol the engine's workers speak (the embed worker, the KNN worker).
  *
- * The bootstrap is a CommonJS script: a `.ts` module URL needs tsx registered in the worker
- * first (on Node 20 neither a parent's `--import tsx` nor `register()` reaches a worker).
- * Where there is no module URL (the Electron main process is a CommonJS bundle, where
- * `import.meta.url` is empty) no worker can start: `null`, and callers work in-process.
+ * Starting: a module in the CLI bundle is imported by a tiny CommonJS bootstrap. A `.ts`
+ * module (Cairn run from its sources through tsx) is imported after registering tsx in the
+ * worker (on Node 20 neither a parent's `--import tsx` nor `register()` reaches a worker),
+ * unless the caller can give it as one script (`opts.bundled`: the embed worker's esbuild
+ * bundle, `embed/worker-bundle.ts`, which starts faster). Where there is no module URL (the Electron main process
+ * is a CommonJS bundle, `import.meta.url` is empty) no worker starts: `null`, and callers
+ * do the work in-process.
+ *
+ * Protocol: the worker posts `{type: 'ready', ...}` once set up; each call is
+ * `{seq, ...request}` and is answered `{type: 'done', seq, result}` or
+ * `{type: 'failed', seq, message}`; `{type: 'failed', message}` without a seq means it could
+ * not start. The worker module checks `workerData[mark]` on import to know it is the worker.
  */
 import { createRequire } from 'node:module';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { parentPort, Worker } from 'node:worker_threads';
 
 const BOOTSTRAP = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -37,12 +45,120 @@ function tsxApi(from: string): string | null {
 
 /**
  * A worker running the module at `moduleUrl` with `data` (plus `[mark]: true`) as its
- * workerData, or null when `moduleUrl` is not a file URL. If the module fails to load the
- * worker posts `{type: 'failed', message}`.
+ * workerData, or null when `moduleUrl` is not a file URL. `opts.bundled` may turn a `.ts`
+ * module's path into one CommonJS script to run instead (null: not available).
  */
-export function startModuleWorker(moduleUrl: string | undefined, mark: string, data: Record<string, unknown>): Worker | null {
+export async function startModuleWorker(
+  moduleUrl: string | undefined,
+  mark: string,
+  data: Record<string, unknown>,
+  opts: { bundled?: (entry: string) => Promise<string | null> } = {},
+): Promise<Worker | null> {
   const url = typeof moduleUrl === 'string' ? moduleUrl : '';
   if (!url.startsWith('file:')) return null;
-  const tsx = url.endsWith('.ts') ? tsxApi(url) : null;
-  return new Worker(BOOTSTRAP, { eval: true, workerData: { ...data, [mark]: true, url, tsx } });
+  const workerData = { ...data, [mark]: true };
+  if (url.endsWith('.ts') && opts.bundled) {
+    const code = await opts.bundled(fileURLToPath(url));
+    if (code) return new Worker(code, { eval: true, workerData });
+  }
+  return new Worker(BOOTSTRAP, { eval: true, workerData: { ...workerData, url, tsx: url.endsWith('.ts') ? tsxApi(url) : null } });
+}
+
+/** The main thread's side of a started worker. */
+export interface WorkerClient<Req, Res> {
+  call(request: Req): Promise<Res>;
+  /** Stop the worker; calls still pending reject. */
+  close(): Promise<void>;
+}
+
+type FromWorker<Ready, Res> =
+  | ({ type: 'ready' } & Ready)
+  | { type: 'done'; seq: number; result: Res }
+  | { type: 'failed'; seq?: number; message: string };
+
+/**
+ * Wait for `worker`'s ready message, then serve calls. `check` may refuse what the worker
+ * reports (returns why); the worker is then stopped and the promise rejects.
+ */
+export function connectWorker<Req extends object, Res, Ready extends object = object>(
+  worker: Worker,
+  name: string,
+  check: (ready: Ready) => string | null = () => null,
+): Promise<WorkerClient<Req, Res>> {
+  const pending = new Map<number, { resolve: (r: Res) => void; reject: (e: Error) => void }>();
+  let seq = 0;
+  let dead: Error | null = null;
+  const failAll = (err: Error) => {
+    dead ??= err;
+    for (const p of pending.values()) p.reject(err);
+    pending.clear();
+  };
+  return new Promise<WorkerClient<Req, Res>>((resolve, reject) => {
+    let started = false;
+    const fail = (err: Error) => {
+      failAll(err);
+      if (!started) reject(err);
+      void worker.terminate();
+    };
+    worker.on('error', fail);
+    worker.on('exit', (code) => fail(new Error(`${name} exited (code ${code})`)));
+    worker.on('message', (m: FromWorker<Ready, Res>) => {
+      if (m.type === 'ready') {
+        const refused = check(m);
+        if (refused) return fail(new Error(`${name}: ${refused}`));
+        started = true;
+        resolve({
+          call(request) {
+            if (dead) return Promise.reject(dead);
+            const id = ++seq;
+            return new Promise<Res>((res, rej) => {
+              pending.set(id, { resolve: res, reject: rej });
+              worker.postMessage({ ...request, seq: id });
+            });
+          },
+          async close() {
+            failAll(new Error(`${name} closed`));
+            await worker.terminate();
+          },
+        });
+      } else if (m.type === 'done') {
+        pending.get(m.seq)?.resolve(m.result);
+        pending.delete(m.seq);
+      } else if (m.seq !== undefined) {
+        pending.get(m.seq)?.reject(new Error(`${name}: ${m.message}`));
+        pending.delete(m.seq);
+      } else fail(new Error(`${name} failed to start: ${m.message}`));
+    });
+  });
+}
+
+/**
+ * Worker side: answer each call with `handle` (in arrival order when `serial`), after
+ * posting `ready`. Results are transferred when `transfer` names their buffers.
+ */
+export function serveWorker<Req, Res>(
+  ready: object,
+  handle: (request: Req) => Res | Promise<Res>,
+  opts: { serial?: boolean; transfer?: (result: Res) => ArrayBuffer[] } = {},
+): void {
+  const port = parentPort!;
+  let queue = Promise.resolve();
+  const answer = async (m: Req & { seq: number }) => {
+    try {
+      const result = await handle(m);
+      port.postMessage({ type: 'done', seq: m.seq, result }, opts.transfer?.(result) ?? []);
+    } catch (err) {
+      port.postMessage({ type: 'failed', seq: m.seq, message: (err as Error).message });
+    }
+  };
+  port.on('message', (m: Req & { seq: number }) => {
+    if (opts.serial) queue = queue.then(() => answer(m));
+    else void answer(m);
+  });
+  port.postMessage({ type: 'ready', ...ready });
+}
+
+/** Worker side: report a failure to start. */
+export function reportStartFailure(err: unknown): void {
+  parentPort?.postMessage({ type: 'failed', message: (err as Error)?.stack ?? String(err) });
 }
