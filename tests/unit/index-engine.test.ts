@@ -112,6 +112,25 @@ describe('search and index channels', () => {
   });
 });
 
+describe('searching while the watcher runs', () => {
+  it('an edit is found by a search made before the debounce fires (the watcher marks the index dirty at once)', async () => {
+    const { api, engine, stateDir } = start({ config: { agents: { defaults: { memorySearch: { sync: { watchDebounceMs: 60_000 } } } } } });
+    await api['index.sync']({});
+    const reg = memoryRegistry(engine.ctx);
+    await reg.watch('main');
+    expect(await reg.isWatched('main')).toBe(true);
+    // Nothing changed: the index is clean without a stat pass.
+    expect((await reg.get('main')).isDirty({ stat: false })).toBe(false);
+    const idle = next(engine, 'index.idle');
+    fs.appendFileSync(path.join(stateDir, 'workspace/memory/2024-05-08.md'), '\nThe narwhal migration is done.\n');
+    // The debounce (60 s) has not fired; the search must still sync first and find it.
+    await expect.poll(async () => (await reg.get('main')).isDirty({ stat: false })).toBe(true);
+    const res = await api['search.query']({ query: 'narwhal' });
+    expect(res.results[0]?.path).toBe('memory/2024-05-08.md');
+    expect((await idle).result).toMatchObject({ full: false });
+  });
+});
+
 describe('sessions source through the engine', () => {
   it('watches transcripts when the sessions source is on: an appended message becomes findable, secrets redacted', async () => {
     const { api, engine, stateDir } = start({

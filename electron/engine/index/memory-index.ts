@@ -132,9 +132,13 @@ export class MemoryIndex {
     return !this.opened || !sameIdentity(readIdentity(this.opened.db), this.identity());
   }
 
-  /** Files changed on disk since the last sync (a stat pass), or the watcher said so. */
-  isDirty(): boolean {
+  /**
+   * Files changed on disk since the last sync (a stat pass), or the watcher said so.
+   * `stat: false` trusts the watcher alone (the caller knows it is running).
+   */
+  isDirty(o: { stat?: boolean } = {}): boolean {
     if (this.markedDirty || this.needsRebuild()) return true;
+    if (o.stat === false) return false;
     return filesDiffer(this.opened!.db, listSourceFiles(this.opts.roots));
   }
 

@@ -20,8 +20,16 @@ function inside(parent: string, child: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
-/** Start watching; `onChange` gets the changed display paths after `debounceMs` of quiet. */
-export async function watchMemory(roots: SourceRoots, debounceMs: number, onChange: (paths: string[]) => void): Promise<MemoryWatcher> {
+/**
+ * Start watching; `onChange` gets the changed display paths after `debounceMs` of quiet,
+ * `onEvent` is told at once of every event (so a search in the debounce window knows).
+ */
+export async function watchMemory(
+  roots: SourceRoots,
+  debounceMs: number,
+  onChange: (paths: string[]) => void,
+  onEvent?: () => void,
+): Promise<MemoryWatcher> {
   const { watch } = await import('chokidar');
   const ws = path.resolve(roots.workspace);
   const memoryDir = path.join(ws, 'memory');
@@ -53,15 +61,16 @@ export async function watchMemory(roots: SourceRoots, debounceMs: number, onChan
     pending = new Set();
     if (paths.length) onChange(paths);
   };
-  const onEvent = (p: string) => {
+  const handle = (p: string) => {
+    onEvent?.();
     const abs = path.resolve(p);
     const shown = sessions && inside(sessions, abs) ? `sessions/${path.basename(abs)}` : displayPath(ws, abs);
     pending.add(shown);
     if (timer) clearTimeout(timer);
     timer = setTimeout(fire, debounceMs);
   };
-  for (const ev of ['add', 'change', 'unlink'] as const) watcher.on(ev, onEvent);
-  watcher.on('unlinkDir', onEvent);
+  for (const ev of ['add', 'change', 'unlink'] as const) watcher.on(ev, handle);
+  watcher.on('unlinkDir', handle);
   const ready = new Promise<void>((resolve) => watcher.once('ready', () => resolve()));
   return {
     ready,

@@ -64,7 +64,8 @@ async function builtinSearch(
   // Not `status().exists`: status() runs its own dirty check (a stat of every file), and
   // isDirty() below runs another — measured 10–20 ms CPU each on a 900-file workspace.
   const missing = !index.built;
-  if (missing || (s.sync.onSearch && index.isDirty())) {
+  // With the watcher up (long-lived clients), edits have marked the index dirty already.
+  if (missing || (s.sync.onSearch && index.isDirty({ stat: !(await reg.isWatched(agentId)) }))) {
     try {
       await reg.sync(agentId, { signal: req.signal });
     } catch (err) {
