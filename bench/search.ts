@@ -130,7 +130,7 @@ function report(results: ChildResult[], cli: CliTiming | null): void {
     const i = r.incremental;
     const inc = i ? `${ms(i.medianMs)} / ${ms(i.maxMs)} / ${ms(i.cpuMedianMs)} ms` : '—';
     console.log(
-      `| ${r.size} | ${r.files} | ${r.chunks} | ${(r.indexMs / 1000).toFixed(1)} / ${(r.indexCpuMs / 1000).toFixed(1)} s (main thread ${(r.indexMainCpuMs / 1000).toFixed(1)} s) | ${Math.round(r.chunksPerSec)} / ${Math.round(r.chunksPerCpuSec)} (main thread ${Math.round(r.chunks / (r.indexMainCpuMs / 1000))}) | ${ms(r.stallMs)} / ${ms(r.stallProbeMs)} / ${ms(r.stallCpuMs)} ms | ${inc} | ${Math.round(r.peakRssMb)} MB | ${Math.round(r.indexFileMb)} MB |`,
+      `| ${r.size} | ${r.files} | ${r.chunks} | ${(r.indexMs / 1000).toFixed(1)} / ${(r.indexCpuMs / 1000).toFixed(1)} s (main thread ${(r.indexMainCpuMs / 1000).toFixed(1)} s) | ${Math.round(r.chunksPerSec)}${r.indexRunsMs.length > 1 ? ` (median of ${r.indexRunsMs.map((x) => (x / 1000).toFixed(2)).join(' / ')} s)` : ''} / ${Math.round(r.chunksPerCpuSec)} (main thread ${Math.round(r.chunks / (r.indexMainCpuMs / 1000))}) | ${ms(r.stallMs)} / ${ms(r.stallProbeMs)} / ${ms(r.stallCpuMs)} ms | ${inc} | ${Math.round(r.peakRssMb)} MB | ${Math.round(r.indexFileMb)} MB |`,
     );
   }
   console.log('\nSearch latency in ms, p50 / p95 wall (p50 / p95 CPU); default maxResults 6, candidateMultiplier 4, 30 queries × rounds:\n');
@@ -155,16 +155,21 @@ function report(results: ChildResult[], cli: CliTiming | null): void {
   const by = (s: CorpusSize) => results.find((r) => r.size === s);
   const big = by('100k') ?? results[results.length - 1]!;
   const slow = results.reduce((a, b) => (b.chunksPerSec < a.chunksPerSec ? b : a));
-  console.log(`| index ≥ 2,000 chunks/s (slowest size: ${slow.size}) | ${Math.round(slow.chunksPerSec)} | ${Math.round(slow.chunksPerCpuSec)} | ${v(slow.chunksPerSec >= 2000, slow.chunksPerCpuSec >= 2000)} |`);
+  // Embedding runs on a worker thread beside the main thread's chunking and writing: the
+  // main thread is the critical path, so its CPU time (not the process's, which counts
+  // both threads) is what the wall time would be on an idle machine.
+  const mainRate = slow.chunks / (slow.indexMainCpuMs / 1000);
+  console.log(`| index ≥ 2,000 chunks/s (slowest size: ${slow.size}; CPU = main thread) | ${Math.round(slow.chunksPerSec)} | ${Math.round(mainRate)} | ${v(slow.chunksPerSec >= 2000, mainRate >= 2000)} |`);
   const inc = by('10k')?.incremental;
   if (inc) console.log(`| one changed file among 10k ≤ 100 ms | ${ms(inc.medianMs)} ms | ${ms(inc.cpuMedianMs)} ms | ${v(inc.medianMs <= 100, inc.cpuMedianMs <= 100)} |`);
   const f = results.reduce((a, b) => (b.latency.fts.p50 > a.latency.fts.p50 ? b : a));
   console.log(`| FTS-only p50 ≤ 10 ms (worst size: ${f.size}) | ${ms(f.latency.fts.p50)} ms | ${ms(f.latency.fts.cpuP50)} ms | ${v(f.latency.fts.p50 <= 10, f.latency.fts.cpuP50 <= 10)} |`);
   const h = big.latency.hybrid;
+  // Hybrid CPU counts both threads when the KNN worker runs beside the keyword side.
   console.log(`| hybrid at ${big.size} p50 ≤ 25 ms | ${ms(h.p50)} ms | ${ms(h.cpuP50)} ms | ${v(h.p50 <= 25, h.cpuP50 <= 25)} |`);
   console.log(`| hybrid at ${big.size} p95 ≤ 60 ms | ${ms(h.p95)} ms | ${ms(h.cpuP95)} ms | ${v(h.p95 <= 60, h.cpuP95 <= 60)} |`);
   if (cli) {
-    for (const [name, c] of [['tsx', cli.tsx], ['bundle', cli.bundle]] as const) {
+    for (const [name, c] of [['tsx: from the sources, the fallback while the bundle is stale', cli.tsx], ['bundle: what `npm install` builds and `cairn` runs', cli.bundle]] as const) {
       console.log(`| \`cairn search\` on 10k ≤ 400 ms (${name}) | ${ms(c.p50)} ms | ${ms(c.cpuP50)} ms | ${v(c.p50 <= 400, c.cpuP50 <= 400)} |`);
     }
   }

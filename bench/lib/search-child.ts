@@ -45,6 +45,9 @@ export interface ChildResult {
   files: number;
   chunks: number;
   indexMs: number;
+  /** Wall time of each full build from scratch (the first is `indexMs`; 1k does three). */
+  indexRunsMs: number[];
+  /** Chunks per second of the median build. */
   chunksPerSec: number;
   /** Process CPU time of the full index, and chunks per CPU second. */
   indexCpuMs: number;
@@ -152,7 +155,7 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
     MemoryIndex.open({ agentId: 'main', indexFile: paths.indexFile, roots, settings: s, embedder: withEmbedder ? embedder : null, now: () => CORPUS_NOW });
 
   for (const f of [paths.indexFile, `${paths.indexFile}-wal`, `${paths.indexFile}-shm`]) fs.rmSync(f, { force: true });
-  const idx = open(settings);
+  let idx = open(settings);
   // Two stall probes: the perf_hooks histogram and a 2 ms interval's largest late tick.
   const hist = monitorEventLoopDelay({ resolution: 5 });
   // On a loaded machine a late tick is often the OS running someone else: the CPU time the
@@ -179,6 +182,21 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
   const indexMainCpuMs = threadCpuMs() - main0;
   hist.disable();
   clearInterval(probe);
+  // A 1k build lasts ~0.5 s, so one run is at the mercy of a scheduling hiccup: two more
+  // builds from scratch (index files deleted: no embedding cache to carry over), in this
+  // now warm process; the verdict takes the median of the three.
+  const indexRunsMs = [indexMs];
+  if (size === '1k') {
+    for (let i = 0; i < 2; i++) {
+      await idx.dispose();
+      for (const f of [paths.indexFile, `${paths.indexFile}-wal`, `${paths.indexFile}-shm`]) fs.rmSync(f, { force: true });
+      idx = open(settings);
+      const t = performance.now();
+      await idx.sync({ force: true });
+      indexRunsMs.push(performance.now() - t);
+    }
+  }
+  const indexMedianMs = [...indexRunsMs].sort((a, b) => a - b)[Math.floor(indexRunsMs.length / 2)]!;
 
   const inc = size === '1k' ? null : await incremental(idx, corpus.workspace, 5);
 
@@ -198,7 +216,8 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
     files: built.files,
     chunks: built.chunks,
     indexMs,
-    chunksPerSec: built.chunks / (indexMs / 1000),
+    indexRunsMs,
+    chunksPerSec: built.chunks / (indexMedianMs / 1000),
     indexCpuMs,
     chunksPerCpuSec: built.chunks / (indexCpuMs / 1000),
     indexMainCpuMs,
