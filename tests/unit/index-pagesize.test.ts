@@ -17,14 +17,20 @@ const notes = {
   'workspace/memory/2024-05-08.md': '# Deploy\n\nDeployed commit a1b2c3d to production.\n',
 };
 
-/** Rewrite an index file with 4 KB pages, as Cairn wrote them before. */
-function toSmallPages(file: string): void {
-  const db = new Database(file);
+/** An index as an older Cairn left it: built, then rewritten with 4 KB pages. */
+async function smallPageIndex() {
+  const fx = memoryFixture(notes);
+  const first = fx.open({ embedder: new FakeEmbedder() });
+  await first.sync();
+  await first.dispose();
+  const db = new Database(fx.indexFile);
   db.pragma('journal_mode = DELETE');
   db.pragma('page_size = 4096');
   db.exec('VACUUM');
   db.pragma('journal_mode = WAL');
   db.close();
+  expect(filePageSize(fx.indexFile)).toBe(4096);
+  return fx;
 }
 
 describe('index page size', () => {
@@ -37,13 +43,7 @@ describe('index page size', () => {
   });
 
   it('an index with 4 KB pages is rebuilt with 64 KB pages, and search answers from it', async () => {
-    const fx = memoryFixture(notes);
-    const first = fx.open({ embedder: new FakeEmbedder() });
-    await first.sync();
-    await first.dispose();
-    toSmallPages(fx.indexFile);
-    expect(filePageSize(fx.indexFile)).toBe(4096);
-
+    const fx = await smallPageIndex();
     const inode = fs.statSync(fx.indexFile).ino;
     const idx = fx.open({ embedder: new FakeEmbedder() });
     const res = await idx.sync({ force: true });
@@ -57,11 +57,7 @@ describe('index page size', () => {
   });
 
   it('with another connection open on the 4 KB file, the rebuild is swapped in by rename and still succeeds', async () => {
-    const fx = memoryFixture(notes);
-    const first = fx.open({ embedder: new FakeEmbedder() });
-    await first.sync();
-    await first.dispose();
-    toSmallPages(fx.indexFile);
+    const fx = await smallPageIndex();
     const other = new Database(fx.indexFile, { readonly: true }); // e.g. `cairn mcp` in another process
     other.prepare('SELECT COUNT(*) FROM chunks').get();
     const inode = fs.statSync(fx.indexFile).ino;
