@@ -9,6 +9,7 @@ import type { Engine } from '../engine/engine';
 import { memoryRegistry } from '../engine/index/registry';
 import { memoryGet } from '../engine/index/memory-paths';
 import { agentOf, searchWithSync } from '../engine/search/handlers';
+import { MEMORY_GET_SPEC, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC } from '../engine/search/memory-tool-spec';
 
 function toolError(err: unknown) {
   return { isError: true, content: [{ type: 'text' as const, text: (err as Error).message }] };
@@ -19,21 +20,22 @@ export function createMcpServer(engine: Engine, agent?: string): McpServer {
   const server = new McpServer({ name: 'cairn', version: engine.ctx.version });
   const agentId = agentOf(engine.ctx, agent);
   const reg = memoryRegistry(engine.ctx);
+  const S = MEMORY_SEARCH_SPEC;
   server.registerTool(
-    'memory_search',
+    S.name,
     {
-      description:
-        "Search the assistant's long-term memory (MEMORY.md, daily notes, and transcripts when enabled) with hybrid keyword + semantic search. Returns snippets with path#Lstart-Lend citations; use memory_get to read more.",
+      description: S.description,
       inputSchema: {
-        query: z.string().min(1).describe('what to look for, in words'),
-        maxResults: z.number().int().positive().max(100).optional(),
-        minScore: z.number().min(0).max(1).optional(),
-        source: z.enum(['memory', 'sessions', 'all']).optional(),
+        query: z.string().min(1).describe(S.args.query),
+        maxResults: z.number().int().positive().optional().describe(S.args.maxResults),
+        minScore: z.number().min(0).max(1).optional().describe(S.args.minScore),
+        source: z.enum(S.sources).optional().describe(S.args.source),
       },
     },
     async (args) => {
       try {
-        const res = await searchWithSync(reg, agentId, args);
+        const req = { ...args, maxResults: args.maxResults === undefined ? undefined : Math.min(args.maxResults, MEMORY_SEARCH_MAX_RESULTS) };
+        const res = await searchWithSync(reg, agentId, req);
         const payload = { results: res.results, mode: res.mode, embedder: res.embedder, warnings: res.warnings };
         return { content: [{ type: 'text' as const, text: JSON.stringify(payload, null, 2) }], structuredContent: payload };
       } catch (err) {
@@ -41,21 +43,20 @@ export function createMcpServer(engine: Engine, agent?: string): McpServer {
       }
     },
   );
+  const G = MEMORY_GET_SPEC;
   server.registerTool(
-    'memory_get',
+    G.name,
     {
-      description:
-        'Read a memory file (MEMORY.md, memory/*.md) by its workspace-relative path, optionally `lines` lines from line `from` (1-based), e.g. after memory_search.',
+      description: G.description,
       inputSchema: {
-        path: z.string().min(1),
-        from: z.number().int().positive().optional(),
-        lines: z.number().int().nonnegative().optional(),
+        path: z.string().min(1).describe(G.args.path),
+        from: z.number().int().positive().optional().describe(G.args.from),
+        lines: z.number().int().nonnegative().optional().describe(G.args.lines),
       },
     },
     async (args) => {
       try {
-        const roots = { workspace: engine.ctx.paths(agentId).workspace, extraPaths: reg.settings(agentId).extraPaths };
-        const out = memoryGet(roots, args.path, args.from, args.lines);
+        const out = memoryGet(reg.pathRoots(agentId), args.path, args.from, args.lines);
         return { content: [{ type: 'text' as const, text: out.text }], structuredContent: out };
       } catch (err) {
         return toolError(err);

@@ -2,6 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { memoryTools } from '../../electron/engine/chat/tools/memory';
 import { CAIRN_BIN } from '../helpers/cli';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
@@ -34,6 +35,20 @@ describe('cairn mcp', () => {
     const search = tools.find((t) => t.name === 'memory_search')!;
     expect(Object.keys(search.inputSchema.properties ?? {}).sort()).toEqual(['maxResults', 'minScore', 'query', 'source']);
     expect(search.inputSchema.required).toEqual(['query']);
+  });
+
+  it('describes both tools exactly as the chat loop does (names, descriptions, arguments)', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    const chat = memoryTools({ search: () => Promise.reject(new Error('unused')), get: () => ({ path: '', text: '' }) });
+    for (const t of chat) {
+      const mcp = tools.find((x) => x.name === t.spec.name)!;
+      expect(mcp.description).toBe(t.spec.description);
+      const props = (t.spec.parameters as { properties: Record<string, { description: string }> }).properties;
+      const mcpProps = mcp.inputSchema.properties as Record<string, { description?: string }>;
+      expect(Object.keys(mcpProps).sort()).toEqual(Object.keys(props).sort());
+      for (const [name, p] of Object.entries(props)) expect(mcpProps[name]?.description).toBe(p.description);
+    }
   });
 
   it('memory_search returns the result list with citations (CJK too), memory_get reads the cited lines', async () => {

@@ -6,6 +6,7 @@
 import type { SearchResponse } from '../../../../shared/types/search';
 import type { EngineContext } from '../../context';
 import { fail, intArg, invalidJson, isErr, ok, strArg, type Tool } from './types';
+import { MEMORY_GET_SPEC as G, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC as S } from '../../search/memory-tool-spec';
 
 export interface MemoryBackend {
   search(req: { query: string; maxResults?: number; minScore?: number; source?: 'memory' | 'sessions' | 'all' }, signal?: AbortSignal): Promise<SearchResponse>;
@@ -30,16 +31,15 @@ export function engineMemoryBackend(ctx: EngineContext, agentId: string): Memory
 function searchTool(b: MemoryBackend): Tool {
   return {
     spec: {
-      name: 'memory_search',
-      description:
-        'Search long-term memory (MEMORY.md, daily notes memory/YYYY-MM-DD.md, other notes; past sessions when enabled). Ask in words or exact tokens (ids, paths, error strings). Returns ranked snippets with path#Lstart-Lend citations; read more with memory_get.',
+      name: S.name,
+      description: S.description,
       parameters: {
         type: 'object',
         properties: {
-          query: { type: 'string', description: 'What to look for' },
-          maxResults: { type: 'integer', description: 'At most this many results (default from settings)' },
-          minScore: { type: 'number', description: 'Minimum relevance 0..1' },
-          source: { type: 'string', enum: ['memory', 'sessions', 'all'], description: 'Where to search (default: every enabled source)' },
+          query: { type: 'string', description: S.args.query },
+          maxResults: { type: 'integer', description: S.args.maxResults },
+          minScore: { type: 'number', description: S.args.minScore },
+          source: { type: 'string', enum: [...S.sources], description: S.args.source },
         },
         required: ['query'],
       },
@@ -52,7 +52,7 @@ function searchTool(b: MemoryBackend): Tool {
       for (const v of [query, maxResults]) if (isErr(v)) return fail(v.error);
       if (!(query as string).trim()) return fail('query must not be empty');
       const req: Parameters<MemoryBackend['search']>[0] = { query: query as string };
-      if (typeof maxResults === 'number' && maxResults > 0) req.maxResults = Math.min(maxResults, 50);
+      if (typeof maxResults === 'number' && maxResults > 0) req.maxResults = Math.min(maxResults, MEMORY_SEARCH_MAX_RESULTS);
       if (typeof args.minScore === 'number' && args.minScore >= 0 && args.minScore <= 1) req.minScore = args.minScore;
       if (args.source === 'memory' || args.source === 'sessions' || args.source === 'all') req.source = args.source;
       try {
@@ -72,14 +72,14 @@ function searchTool(b: MemoryBackend): Tool {
 function getTool(b: MemoryBackend): Tool {
   return {
     spec: {
-      name: 'memory_get',
-      description: 'Read a memory file (MEMORY.md, memory/*.md, configured extra paths), whole or `lines` lines from line `from` (1-based), e.g. after memory_search.',
+      name: G.name,
+      description: G.description,
       parameters: {
         type: 'object',
         properties: {
-          path: { type: 'string', description: 'Workspace-relative path, e.g. "memory/2026-01-31.md"' },
-          from: { type: 'integer', description: 'First line (1-based)' },
-          lines: { type: 'integer', description: 'Number of lines' },
+          path: { type: 'string', description: G.args.path },
+          from: { type: 'integer', description: G.args.from },
+          lines: { type: 'integer', description: G.args.lines },
         },
         required: ['path'],
       },
