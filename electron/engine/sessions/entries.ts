@@ -37,7 +37,8 @@ function derive(t: Transcript): Derived {
       if (m) tokens[i] = estimateMessageTokens(m.message);
     }
   }
-  const at = new Map(tokenLife(t).points.map((p) => [p.index, p.tokens]));
+  // The same estimates feed the running context size (each message is estimated once).
+  const at = new Map(tokenLife(t, tokens).points.map((p) => [p.index, p.tokens]));
   const onBranch = new Array<boolean>(n).fill(false);
   for (const i of branchPath(t)) onBranch[i] = true;
   const contextTokens = new Array<number | null>(n).fill(null);

@@ -15,8 +15,11 @@ export interface TokenLife {
   compactions: CompactionView[];
 }
 
-/** Walk the branch once, keeping the running context like buildContext() would rebuild it. */
-export function tokenLife(t: Transcript): TokenLife {
+/**
+ * Walk the branch once, keeping the running context like buildContext() would rebuild it.
+ * `tokensAt[i]`, when given, is entry i's estimate already computed by the caller.
+ */
+export function tokenLife(t: Transcript, tokensAt?: readonly number[]): TokenLife {
   const path = branchPath(t);
   const points: TokenPoint[] = [];
   const compactions: CompactionView[] = [];
@@ -30,7 +33,7 @@ export function tokenLife(t: Transcript): TokenLife {
       const before = total;
       const from = live.findIndex((m) => m.id === e.firstKeptEntryId);
       live = from >= 0 ? live.slice(from) : [];
-      summaryTokens = estimateMessageTokens(summaryMessage(e.summary));
+      summaryTokens = tokensAt?.[i] ?? estimateMessageTokens(summaryMessage(e.summary));
       total = summaryTokens + live.reduce((n, m) => n + m.tokens, 0);
       compactions.push({
         id: e.id,
@@ -49,7 +52,7 @@ export function tokenLife(t: Transcript): TokenLife {
     }
     const m = entryToMessage(e);
     if (!m) continue;
-    const tokens = estimateMessageTokens(m.message);
+    const tokens = tokensAt?.[i] ?? estimateMessageTokens(m.message);
     live.push({ id: e.id, tokens });
     total += tokens;
     points.push({ index: i, entryId: e.id, tokens: total, compaction: false });
