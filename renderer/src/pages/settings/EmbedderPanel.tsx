@@ -4,69 +4,20 @@
  * with a progress bar and Cancel (models.download + models.progress). A local GGUF file is
  * chosen by its path in "Memory search → modelPath" below.
  */
-import { useEffect, useRef, useState } from 'react';
 import type { ModelDownloadProgress, ModelsStatus } from '../../../../shared/types/models';
 import { api } from '../../api';
+import { DownloadProgress, mb } from './DownloadProgress';
+import { useModelDownload, type ModelDownloadSource } from './useModelDownload';
 
-function mb(n: number): string {
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+const embedderSource: ModelDownloadSource<ModelsStatus, ModelDownloadProgress> = {
+  loadStatus: () => api['models.status']({}),
+  onProgress: (listener) => api.on('models.progress', listener),
+  download: (options) => api['models.download']({}, options),
+  doneMessage: (path) => `Downloaded to ${path}. Rebuild the index to embed with it.`,
+};
 
 export function EmbedderPanel() {
-  const [status, setStatus] = useState<ModelsStatus | undefined>();
-  const [error, setError] = useState<string | undefined>();
-  const [progress, setProgress] = useState<ModelDownloadProgress | undefined>();
-  const [downloading, setDownloading] = useState(false);
-  const [message, setMessage] = useState<string | undefined>();
-  const ctl = useRef<AbortController | undefined>(undefined);
-  const opId = useRef<string | undefined>(undefined);
-
-  async function load() {
-    try {
-      setStatus(await api['models.status']({}));
-      setError(undefined);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }
-
-  useEffect(() => {
-    void load();
-    const offs = [api.on('config.changed', () => void load())];
-    try {
-      offs.push(
-        api.on('models.progress', (p) => {
-          if (!p.opId || p.opId === opId.current) setProgress(p);
-        }),
-      );
-    } catch (err) {
-      // An engine without the models events: the download still works, without a bar.
-      setError((err as Error).message);
-    }
-    return () => {
-      offs.forEach((off) => off());
-      ctl.current?.abort();
-    };
-  }, []);
-
-  async function download() {
-    const c = new AbortController();
-    ctl.current = c;
-    opId.current = globalThis.crypto.randomUUID();
-    setDownloading(true);
-    setProgress(undefined);
-    setMessage(undefined);
-    try {
-      const res = await api['models.download']({}, { signal: c.signal, opId: opId.current });
-      setMessage(`Downloaded to ${res.path}. Rebuild the index to embed with it.`);
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      setMessage(e.code === 'cancelled' ? 'Download cancelled; nothing was kept.' : `Download failed: ${e.message}`);
-    } finally {
-      setDownloading(false);
-      void load();
-    }
-  }
+  const { status, error, progress, downloading, message, download, cancel } = useModelDownload(embedderSource);
 
   return (
     <section className="panel" aria-labelledby="embedder-title">
@@ -106,7 +57,7 @@ export function EmbedderPanel() {
               </button>
             )}
             {downloading && (
-              <button type="button" onClick={() => ctl.current?.abort()}>
+              <button type="button" onClick={cancel}>
                 Cancel download
               </button>
             )}
@@ -116,12 +67,7 @@ export function EmbedderPanel() {
           </div>
         </>
       )}
-      {downloading && (
-        <div className="sync-progress">
-          <progress max={progress?.totalBytes || 1} value={progress?.downloadedBytes ?? 0} aria-label="Embedding model download progress" />
-          <span className="muted">{progress ? `${mb(progress.downloadedBytes)} of ${progress.totalBytes ? mb(progress.totalBytes) : '?'}` : 'starting…'}</span>
-        </div>
-      )}
+      {downloading && <DownloadProgress progress={progress} label="Embedding model download progress" />}
       {message && <p role="status">{message}</p>}
     </section>
   );

@@ -4,50 +4,26 @@
  * with a progress bar and Cancel (llm.download + llm.downloadProgress). The keys themselves
  * are edited in the generated "Model" section below.
  */
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import type { LlmDownloadProgress, LlmStatus, LlmTestResult } from '../../../../shared/types/llm';
 import { api } from '../../api';
+import { DownloadProgress, mb } from './DownloadProgress';
+import { useModelDownload, type ModelDownloadSource } from './useModelDownload';
 
-function mb(n: number): string {
-  return `${(n / 1024 / 1024).toFixed(1)} MB`;
-}
+const llmSource: ModelDownloadSource<LlmStatus, LlmDownloadProgress> = {
+  loadStatus: () => api['llm.status']({}),
+  onProgress: (listener) => api.on('llm.downloadProgress', listener),
+  download: (options) => api['llm.download']({}, options),
+  doneMessage: (path) => `Downloaded to ${path}`,
+};
 
 export function ModelPanel() {
-  const [status, setStatus] = useState<LlmStatus | undefined>();
-  const [error, setError] = useState<string | undefined>();
+  const { status, error, progress, downloading, message: dlMessage, download, cancel } = useModelDownload(llmSource);
   const [test, setTest] = useState<LlmTestResult | undefined>();
   const [testing, setTesting] = useState(false);
-  const [progress, setProgress] = useState<LlmDownloadProgress | undefined>();
-  const [downloading, setDownloading] = useState(false);
-  const [dlMessage, setDlMessage] = useState<string | undefined>();
-  const ctl = useRef<AbortController | undefined>(undefined);
-  const opId = useRef<string | undefined>(undefined);
 
-  async function load() {
-    try {
-      setStatus(await api['llm.status']({}));
-      setError(undefined);
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  }
-
-  useEffect(() => {
-    void load();
-    const offs = [
-      api.on('config.changed', () => {
-        setTest(undefined);
-        void load();
-      }),
-      api.on('llm.downloadProgress', (p) => {
-        if (!p.opId || p.opId === opId.current) setProgress(p);
-      }),
-    ];
-    return () => {
-      offs.forEach((off) => off());
-      ctl.current?.abort();
-    };
-  }, []);
+  // A changed config may name another model: the last test result no longer applies.
+  useEffect(() => api.on('config.changed', () => setTest(undefined)), []);
 
   async function runTest() {
     setTesting(true);
@@ -58,25 +34,6 @@ export function ModelPanel() {
       setTest({ ok: false, message: (err as Error).message, latencyMs: 0, provider: (status?.provider ?? 'none') as LlmTestResult['provider'] });
     } finally {
       setTesting(false);
-    }
-  }
-
-  async function download() {
-    const c = new AbortController();
-    ctl.current = c;
-    opId.current = globalThis.crypto.randomUUID();
-    setDownloading(true);
-    setProgress(undefined);
-    setDlMessage(undefined);
-    try {
-      const res = await api['llm.download']({}, { signal: c.signal, opId: opId.current });
-      setDlMessage(`Downloaded to ${res.path}`);
-    } catch (err) {
-      const e = err as Error & { code?: string };
-      setDlMessage(e.code === 'cancelled' ? 'Download cancelled; nothing was kept.' : `Download failed: ${e.message}`);
-    } finally {
-      setDownloading(false);
-      void load();
     }
   }
 
@@ -142,17 +99,12 @@ export function ModelPanel() {
           </button>
         )}
         {downloading && (
-          <button type="button" onClick={() => ctl.current?.abort()}>
+          <button type="button" onClick={cancel}>
             Cancel download
           </button>
         )}
       </div>
-      {downloading && (
-        <div className="sync-progress">
-          <progress max={progress?.totalBytes || 1} value={progress?.downloadedBytes ?? 0} aria-label="Model download progress" />
-          <span className="muted">{progress ? `${mb(progress.downloadedBytes)} of ${progress.totalBytes ? mb(progress.totalBytes) : '?'}` : 'starting…'}</span>
-        </div>
-      )}
+      {downloading && <DownloadProgress progress={progress} label="Model download progress" />}
       {dlMessage && <p role="status">{dlMessage}</p>}
       {test && (
         <p role="status" className={test.ok ? 'ok-text' : 'error'} data-testid="llm-test-result">
