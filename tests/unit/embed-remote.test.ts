@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createOpenAiEmbedder } from '../../electron/engine/embed/remote/openai';
 import { createGeminiEmbedder } from '../../electron/engine/embed/remote/gemini';
 import { createVoyageEmbedder } from '../../electron/engine/embed/remote/voyage';
-import { backoffDelay, parseRetryAfter, type RemoteOptions } from '../../electron/engine/embed/remote/http';
+import type { RemoteOptions } from '../../electron/engine/embed/remote/http';
 import { dot } from '../../electron/engine/embed/vector';
 import { startFixture, type RecordedRequest } from '../helpers/http-fixture';
 
@@ -185,16 +185,5 @@ describe('Voyage embedder', () => {
     const fx = await startFixture(() => ({ status: 401, json: { detail: 'Provided API key is invalid.' } }));
     const e = await createVoyageEmbedder({ apiKey: 'bad', keySource: 'memorySearch.remote.apiKey', baseUrl: fx.url, dims: 4 });
     await expect(e.embed(['x'])).rejects.toThrow(/HTTP 401: Provided API key is invalid\.\). Check memorySearch\.remote\.apiKey/);
-  });
-});
-
-describe('retry helpers', () => {
-  it('parses Retry-After seconds and dates, and caps exponential backoff', () => {
-    expect(parseRetryAfter('3')).toBe(3000);
-    expect(parseRetryAfter(new Date(10_000).toUTCString(), 4_000)).toBe(6000);
-    expect(parseRetryAfter('soon')).toBeUndefined();
-    expect(backoffDelay(0, { baseDelayMs: 100, random: () => 1 })).toBe(100);
-    expect(backoffDelay(3, { baseDelayMs: 100, random: () => 0 })).toBe(400);
-    expect(backoffDelay(20, { baseDelayMs: 100, maxDelayMs: 1000, random: () => 1 })).toBe(1000);
   });
 });

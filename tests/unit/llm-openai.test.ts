@@ -121,6 +121,16 @@ describe('OpenAI-compatible client', () => {
     expect(delays).toHaveLength(2);
   });
 
+  it('does not wait for a Retry-After beyond a minute: it says to try again later', async () => {
+    const fx = await startFixture([{ status: 429, json: { error: { message: 'Rate limit reached' } }, headers: { 'retry-after': '3600' } }]);
+    const { llm, delays } = client(fx.url);
+    const err = await llm.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LlmHttpError);
+    expect((err as Error).message).toMatch(/HTTP 429: Rate limit reached \(the server asks to retry after 3600 s; try again later\)/);
+    expect(fx.requests).toHaveLength(1);
+    expect(delays).toEqual([]);
+  });
+
   it('throws AuthError on 401 naming the key to check, without retrying', async () => {
     const fx = await startFixture([{ status: 401, json: { error: { message: 'Incorrect API key provided: sk-test.', type: 'invalid_request_error', code: 'invalid_api_key' } } }]);
     const err = await client(fx.url).llm.chat({ messages: [{ role: 'user', content: 'hi' }] }).catch((e: unknown) => e);

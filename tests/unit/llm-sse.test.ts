@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { readSse } from '../../electron/engine/llm/sse';
-import { backoffMs, DEFAULT_RETRY, retryAfterMs } from '../../electron/engine/llm/http';
 import { isOverflowText } from '../../electron/engine/llm/errors';
 
 function stream(chunks: string[]): ReadableStream<Uint8Array> {
@@ -44,21 +43,7 @@ describe('SSE reader', () => {
   });
 });
 
-describe('retry timing', () => {
-  it('reads Retry-After as seconds, an HTTP date, or retry-after-ms', () => {
-    const now = Date.parse('2026-11-30T10:00:00Z');
-    expect(retryAfterMs(new Headers({ 'retry-after': '7' }), now)).toBe(7000);
-    expect(retryAfterMs(new Headers({ 'retry-after': 'Mon, 30 Nov 2026 10:00:30 GMT' }), now)).toBe(30_000);
-    expect(retryAfterMs(new Headers({ 'retry-after-ms': '250', 'retry-after': '9' }), now)).toBe(250);
-    expect(retryAfterMs(new Headers({}), now)).toBeUndefined();
-  });
-
-  it('backs off exponentially with jitter, capped', () => {
-    const p = { ...DEFAULT_RETRY, baseDelayMs: 100, maxDelayMs: 1000 };
-    expect([0, 1, 2, 3, 10].map((a) => backoffMs(a, p, () => 0))).toEqual([50, 100, 200, 400, 500]);
-    expect([0, 1, 2, 3, 10].map((a) => backoffMs(a, p, () => 1))).toEqual([100, 200, 400, 800, 1000]);
-  });
-
+describe('provider errors', () => {
   it('does not mistake ordinary errors for a context overflow', () => {
     expect(isOverflowText('{"error":{"message":"Invalid model name","code":"model_not_found"}}')).toBe(false);
     expect(isOverflowText('rate limit reached for requests')).toBe(false);

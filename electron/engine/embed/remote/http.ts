@@ -1,10 +1,10 @@
 /**
  * The HTTP plumbing every remote embedder shares: JSON POST with a timeout and the caller's
  * AbortSignal, retry with exponential backoff and jitter on 429/5xx and dropped connections
- * (honouring Retry-After), and errors that say what to do — a 401/403 names the config key
- * or environment variable the API key came from.
+ * (honouring Retry-After; the loop itself is util/http-retry.ts), and errors that say what
+ * to do — a 401/403 names the config key or environment variable the API key came from.
  */
-import { throwIfAborted } from '../vector';
+import { retryAfterFromHeaders, withRetry, type Attempt } from '../../util/http-retry';
 
 /** Settings shared by the OpenAI, Gemini and Voyage embedders. */
 export interface RemoteOptions {
@@ -49,38 +49,6 @@ export class RemoteEmbedError extends Error {
   }
 }
 
-/** Sleep that ends early (rejecting) when the signal fires. */
-export function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const t = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = (): void => {
-      clearTimeout(t);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-}
-
-/** Parse Retry-After (delta seconds or an HTTP date) into milliseconds. */
-export function parseRetryAfter(value: string | null, now = Date.now()): number | undefined {
-  if (!value) return undefined;
-  const secs = Number(value);
-  if (Number.isFinite(secs) && secs >= 0) return secs * 1000;
-  const at = Date.parse(value);
-  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
-}
-
-/** Backoff before retry `attempt` (0-based): exponential with "equal jitter" (half fixed, half random). */
-export function backoffDelay(attempt: number, opts: Pick<RemoteOptions, 'baseDelayMs' | 'maxDelayMs' | 'random'>): number {
-  const cap = opts.maxDelayMs ?? 30_000;
-  const exp = Math.min(cap, (opts.baseDelayMs ?? 500) * 2 ** attempt);
-  return exp / 2 + (exp / 2) * (opts.random ?? Math.random)();
-}
-
 const isRetryableStatus = (s: number): boolean => s === 429 || s === 408 || s >= 500;
 
 /** What a provider adds to the shared request logic. */
@@ -106,14 +74,12 @@ export async function postJson(
   signal?: AbortSignal,
 ): Promise<unknown> {
   const doFetch = opts.fetch ?? fetch;
-  const sleep = opts.sleep ?? abortableSleep;
-  const maxRetries = opts.maxRetries ?? 5;
-  for (let attempt = 0; ; attempt++) {
-    throwIfAborted(signal);
-    const timeout = AbortSignal.timeout(opts.timeoutMs ?? 60_000);
+  const timeoutMs = opts.timeoutMs ?? 60_000;
+  const maxDelayMs = opts.maxDelayMs ?? 30_000;
+  // The whole body is read inside the attempt, so a reply cut mid-body is retried like a dropped connection.
+  const attempt = async (): Promise<Attempt<unknown, RemoteEmbedError>> => {
+    const timeout = AbortSignal.timeout(timeoutMs);
     const reqSignal = signal ? AbortSignal.any([signal, timeout]) : timeout;
-    let failure: RemoteEmbedError;
-    let retryAfter: number | undefined;
     try {
       const res = await doFetch(url, {
         method: 'POST',
@@ -130,7 +96,7 @@ export async function postJson(
       }
       if (res.ok) {
         if (json === undefined) throw new RemoteEmbedError(wire.provider, res.status, `${wire.provider} embeddings: the response is not JSON: ${text.slice(0, 200)}`);
-        return json;
+        return { value: json };
       }
       const detail = wire.errorMessage(res.status, json, text);
       if (res.status === 401 || res.status === 403 || wire.isAuthError?.(res.status, json)) {
@@ -141,27 +107,29 @@ export async function postJson(
             `Check ${opts.keySource}${opts.keySource.includes('.') ? '' : ' (environment variable)'} or set agents.defaults.memorySearch.remote.apiKey.`,
         );
       }
-      failure = new RemoteEmbedError(wire.provider, res.status, `${wire.provider} embeddings: HTTP ${res.status}: ${detail}`);
+      const failure = new RemoteEmbedError(wire.provider, res.status, `${wire.provider} embeddings: HTTP ${res.status}: ${detail}`);
       if (!isRetryableStatus(res.status)) throw failure;
-      retryAfter = parseRetryAfter(res.headers.get('retry-after'));
+      return { retry: failure, retryAfterMs: retryAfterFromHeaders(res.headers), reason: `HTTP ${res.status}` };
     } catch (err) {
-      if (err instanceof RemoteEmbedError && !isRetryableStatus(err.status)) throw err;
+      if (err instanceof RemoteEmbedError) throw err; // the final failures above
       if (signal?.aborted) throw signal.reason instanceof Error ? signal.reason : err;
-      if (err instanceof RemoteEmbedError) failure = err;
-      else {
-        // Network failure or our timeout: worth retrying, the connection may come back.
-        const e = err as Error & { cause?: { code?: string } };
-        const why = timeout.aborted ? `no answer within ${opts.timeoutMs ?? 60_000} ms` : (e.cause?.code ?? e.message);
-        failure = new RemoteEmbedError(wire.provider, 0, `${wire.provider} embeddings: cannot reach ${new URL(url).origin} (${why})`);
-      }
+      // Network failure or our timeout: worth retrying, the connection may come back.
+      const e = err as Error & { cause?: { code?: string } };
+      const why = timeout.aborted ? `no answer within ${timeoutMs} ms` : (e.cause?.code ?? e.message);
+      return { retry: new RemoteEmbedError(wire.provider, 0, `${wire.provider} embeddings: cannot reach ${new URL(url).origin} (${why})`), reason: why };
     }
-    if (attempt >= maxRetries) {
-      failure.message += ` (gave up after ${attempt + 1} attempts)`;
-      throw failure;
-    }
-    const delay = Math.min(opts.maxDelayMs ?? 30_000, retryAfter ?? backoffDelay(attempt, opts));
-    await sleep(delay, signal);
-  }
+  };
+  return withRetry(attempt, {
+    // A Retry-After is honoured up to the longest backoff delay, then cut to it.
+    policy: { maxAttempts: (opts.maxRetries ?? 5) + 1, baseDelayMs: opts.baseDelayMs ?? 500, maxDelayMs, maxRetryAfterMs: maxDelayMs },
+    signal,
+    sleep: opts.sleep,
+    random: opts.random,
+    gaveUp: (failure, attempts) => {
+      failure.message += ` (gave up after ${attempts} attempts)`;
+      return failure;
+    },
+  });
 }
 
 /** Join a base URL and a path without doubling or losing slashes. */
