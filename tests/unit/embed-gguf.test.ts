@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { LlamaChat } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGgufEmbedder, retrievalPrompts, type GgufEmbedder } from '../../electron/engine/embed/gguf';
 import { CachedEmbedder, MemoryEmbeddingCache } from '../../electron/engine/embed/cache';
@@ -7,6 +8,8 @@ import type { Embedder } from '../../electron/engine/embed/types';
 import { dot } from '../../electron/engine/embed/vector';
 import { tinyGgufPath, TINY_GGUF } from '../helpers/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
+import { LlamaLlm } from '../../electron/engine/llm/llama';
+import { llamaRuntimeHolds } from '../../electron/engine/util/llama-runtime';
 
 let embedder: GgufEmbedder;
 
@@ -86,6 +89,19 @@ describe('GGUF embedder', () => {
     await expect(second.embed(['coffee'])).rejects.toThrow(/already disposed/);
     const [b] = await embedder.embed(['coffee']);
     expect(Array.from(b!)).toEqual(Array.from(a!));
+  });
+
+  it('shares its runtime with the local chat model: one llama.cpp, and closing the chat model leaves the embedder working', async () => {
+    expect(llamaRuntimeHolds()).toBe(1);
+    // The tiny GGUF is an embedding model: a stand-in chat is enough, generation is not tested here.
+    const llm = new LlamaLlm({ modelPath: await tinyGgufPath(), contextSize: 64, createChat: () => ({ dispose: () => {} }) as unknown as LlamaChat });
+    expect(await llm.countTokens('coffee')).toBeGreaterThan(0); // loads the model
+    expect(llamaRuntimeHolds()).toBe(2);
+    const [before] = await embedder.embed(['coffee']);
+    await llm.dispose();
+    expect(llamaRuntimeHolds()).toBe(1);
+    const [after] = await embedder.embed(['coffee']);
+    expect(Array.from(after!)).toEqual(Array.from(before!));
   });
 
   it('names the file when the model is missing or not a GGUF', async () => {

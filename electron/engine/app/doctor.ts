@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../context';
+import { acquireLlamaRuntime } from '../util/llama-runtime';
 
 /** Extra checks contributed by domain modules (embedder, LLM, QMD, …). */
 export type DoctorContributor = (ctx: EngineContext) => Promise<DoctorCheck[]> | DoctorCheck[];
@@ -62,13 +63,13 @@ let llamaCheckCache: Promise<Omit<DoctorCheck, 'id' | 'label'>> | undefined;
 
 export function nodeLlamaCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
   llamaCheckCache ??= (async () => {
-    const { getLlama } = await import('node-llama-cpp');
-    const llama = await getLlama({ build: 'never', gpu: false, logLevel: 'error' as never, progressLogs: false });
+    // The shared runtime: no second llama.cpp when a local embedder or chat model already holds it.
+    const { llama, release } = await acquireLlamaRuntime();
     try {
       const info = `node-llama-cpp loaded (llama.cpp ${llama.llamaCppRelease.release}, ${llama.gpu === false ? 'CPU' : llama.gpu})`;
       return { status: 'ok' as const, detail: info };
     } finally {
-      await llama.dispose();
+      await release();
     }
   })().catch((err: Error) => ({
     status: 'fail' as const,

@@ -1,7 +1,8 @@
 /**
  * The local GGUF embedder (SPEC §6): an embedding model run in-process by node-llama-cpp on
- * the CPU. node-llama-cpp is imported lazily, so processes that never use a local model
- * (most CLI commands) do not pay for loading it.
+ * the CPU, on the process's one shared runtime (util/llama-runtime.ts, also used by the
+ * local chat model). node-llama-cpp is imported lazily, so processes that never use a local
+ * model (most CLI commands) do not pay for loading it.
  *
  * One embedding context with `threads: 1` by default: on a small machine llama.cpp's thread
  * pool costs more than it saves for short inputs (≈5 ms per embedding instead of ≈230 ms
@@ -13,6 +14,7 @@ import path from 'node:path';
 import type { Llama, LlamaEmbeddingContext, LlamaModel, Token } from 'node-llama-cpp';
 import type { EmbedOptions, Embedder } from './types';
 import { l2normalize, throwIfAborted } from './vector';
+import { acquireLlamaRuntime } from '../util/llama-runtime';
 
 export interface GgufEmbedderOptions {
   /** A .gguf embedding model on disk. */
@@ -28,7 +30,7 @@ export interface GgufEmbedderOptions {
    */
   flashAttention?: boolean;
   signal?: AbortSignal;
-  /** Use this runtime instead of the process-wide shared one; `dispose()` leaves it alone. */
+  /** Use this runtime instead of the process-wide shared one (util/llama-runtime.ts); `dispose()` leaves it alone. */
   llama?: Llama;
 }
 
@@ -40,44 +42,6 @@ export function retrievalPrompts(name: string): { query: string; document: strin
   if (/embeddinggemma/i.test(name)) return { query: 'task: search result | query: ', document: 'title: none | text: ' };
   if (/nomic-embed/i.test(name)) return { query: 'search_query: ', document: 'search_document: ' };
   return undefined;
-}
-
-/** Create the node-llama-cpp runtime: prebuilt CPU binary only, never a source build. */
-export async function loadLlamaRuntime(): Promise<Llama> {
-  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
-  // logLevel error: llama.cpp's load chatter and tokenizer round-trip notes are not the user's business.
-  return getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error, progressLogs: false });
-}
-
-/**
- * One runtime per process, shared by every GGUF embedder and reference-counted: creating it
- * costs ~2.4 s (loading the binary, probing the CPU), and the index re-creates its
- * embedder whenever memorySearch settings change.
- */
-let shared: { llama: Promise<Llama>; refs: number } | undefined;
-
-async function acquireRuntime(): Promise<{ llama: Llama; release: () => Promise<void> }> {
-  const entry = (shared ??= { llama: loadLlamaRuntime(), refs: 0 });
-  entry.refs++;
-  let llama: Llama;
-  try {
-    llama = await entry.llama;
-  } catch (err) {
-    if (shared === entry) shared = undefined;
-    throw err;
-  }
-  let released = false;
-  return {
-    llama,
-    release: async () => {
-      if (released) return;
-      released = true;
-      if (--entry.refs === 0) {
-        if (shared === entry) shared = undefined;
-        await llama.dispose();
-      }
-    },
-  };
 }
 
 /** An embedder over one loaded GGUF model. */
@@ -145,7 +109,7 @@ export async function createGgufEmbedder(opts: GgufEmbedderOptions): Promise<Ggu
   const modelPath = path.resolve(opts.modelPath);
   if (!fs.existsSync(modelPath)) throw new Error(`local embedder: model file not found: ${modelPath}`);
   throwIfAborted(opts.signal);
-  const runtime = opts.llama ? { llama: opts.llama, release: async () => {} } : await acquireRuntime();
+  const runtime = opts.llama ? { llama: opts.llama, release: async () => {} } : await acquireLlamaRuntime();
   const { llama } = runtime;
   let model: LlamaModel | undefined;
   try {

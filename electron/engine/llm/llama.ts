@@ -15,6 +15,7 @@ import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } fro
 import { abortError } from './errors';
 import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
 import { downloadedPath } from './llama-download';
+import { acquireLlamaRuntime, type LlamaRuntimeLease } from '../util/llama-runtime';
 
 /** Largest context created when `cairn.llm.contextWindow` is not set (tokens). */
 export const DEFAULT_MAX_CONTEXT = 32_768;
@@ -38,7 +39,7 @@ export interface LlamaLlmOptions {
   contextSize?: number | undefined;
   threads?: number | undefined;
   maxOutputTokens?: number | undefined;
-  /** Injected runtime (tests, or a shared instance); default getLlama({build:"never", gpu:false}). */
+  /** Injected runtime (tests), left undisposed; default: the process's shared runtime (util/llama-runtime.ts), also the GGUF embedder's. */
   getLlama?: () => Promise<Llama>;
   /** Injected chat over the context sequence (tests without weights); default `new LlamaChat`. */
   createChat?: (sequence: LlamaContextSequence) => LlamaChat;
@@ -46,6 +47,8 @@ export interface LlamaLlmOptions {
 
 interface Loaded {
   llama: Llama;
+  /** Lets go of the runtime: releases the shared one, leaves an injected one alone. */
+  release: () => Promise<void>;
   model: LlamaModel;
   context: LlamaContext;
   chat: LlamaChat;
@@ -71,11 +74,6 @@ export function checkGgufFile(modelPath: string): void {
   } finally {
     if (fd !== undefined) fs.closeSync(fd);
   }
-}
-
-async function defaultLlama(): Promise<Llama> {
-  const { getLlama, LlamaLogLevel } = await import('node-llama-cpp');
-  return getLlama({ build: 'never', gpu: false, logLevel: LlamaLogLevel.error, progressLogs: false });
 }
 
 /** A local GGUF chat model behind the `LLM` interface; loaded lazily, disposed in order. */
@@ -126,7 +124,9 @@ export class LlamaLlm implements LLM {
   private async doLoad(signal?: AbortSignal): Promise<Loaded> {
     const modelPath = await this.resolveModelPath();
     checkGgufFile(modelPath);
-    const llama = await (this.opts.getLlama ?? defaultLlama)();
+    const injected = this.opts.getLlama;
+    const runtime: LlamaRuntimeLease = injected ? { llama: await injected(), release: async () => {} } : await acquireLlamaRuntime();
+    const { llama, release } = runtime;
     let model: LlamaModel | undefined;
     try {
       model = await llama.loadModel({ modelPath, ...(signal ? { loadSignal: signal } : {}) });
@@ -139,11 +139,11 @@ export class LlamaLlm implements LLM {
       });
       const sequence = context.getSequence();
       const chat = this.opts.createChat ? this.opts.createChat(sequence) : new (await import('node-llama-cpp')).LlamaChat({ contextSequence: sequence });
-      this.loaded = { llama, model, context, chat };
+      this.loaded = { llama, release, model, context, chat };
       return this.loaded;
     } catch (err) {
       await model?.dispose().catch(() => {});
-      if (!this.opts.getLlama) await llama.dispose().catch(() => {});
+      await release().catch(() => {});
       if (signal?.aborted) throw abortError(signal);
       throw new LocalModelError(`could not load ${modelPath}: ${(err as Error).message}`);
     }
@@ -225,7 +225,7 @@ export class LlamaLlm implements LLM {
     return model.tokenize(text).length;
   }
 
-  /** Dispose in order: chat, context, model, then the runtime (unless it was injected). */
+  /** Dispose in order: chat, context, model, then let go of the runtime (disposed when no embedder holds it either). */
   async dispose(): Promise<void> {
     this.disposed = true;
     const l = this.loaded ?? (await this.loading?.catch(() => undefined));
@@ -235,6 +235,6 @@ export class LlamaLlm implements LLM {
     l.chat.dispose();
     await l.context.dispose();
     await l.model.dispose();
-    if (!this.opts.getLlama) await l.llama.dispose();
+    await l.release();
   }
 }
