@@ -163,6 +163,7 @@ function toRaw(v: EntryView): RawEntry {
     parentId: v.parentId,
     timestamp: v.timestamp,
     $tokens: v.tokens,
+    $line: v.line,
     ...(v.customType !== undefined ? { customType: v.customType } : {}),
     ...(v.type === 'message' && v.message ? { message: v.message } : {}),
     ...(v.compaction ? { summary: v.compaction.summary, firstKeptEntryId: v.compaction.firstKeptEntryId, tokensBefore: v.compaction.tokensBefore, details: v.compaction.details } : {}),

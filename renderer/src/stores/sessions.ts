@@ -61,6 +61,8 @@ interface SessionsState {
   overview: Async<SessionOverview>;
   /** A request to scroll the timeline to an entry (nonce re-triggers the same id). */
   jump: { id: string; nonce: number } | undefined;
+  /** A JSONL line to scroll to (a search citation) once the entry holding it is loaded. */
+  lineJump: number | undefined;
   prune: Async<PrunePreviewView>;
   overrides: PruneOverrides;
   plan: Async<CompactPlanView>;
@@ -75,6 +77,8 @@ interface SessionsState {
   reload(): void;
   setTab(t: SessionTab): void;
   jumpTo(entryId: string): void;
+  /** Scroll to the first entry at or after JSONL line `line`, as soon as it is loaded. */
+  jumpToLine(line: number): void;
   loadPrune(): Promise<void>;
   setOverrides(o: PruneOverrides): void;
   loadPlan(): Promise<void>;
@@ -106,6 +110,24 @@ let pruneSeq = 0;
 let compactCtl: AbortController | undefined;
 
 export const useSessions = create<SessionsState>((set, get) => {
+  /** Turn a pending line jump into an entry jump once the entry holding the line is loaded. */
+  function resolveLineJump(): void {
+    const { lineJump, entries } = get();
+    if (lineJump === undefined) return;
+    for (const e of entries) {
+      if (!e) return; // pages load in file order: wait for this one
+      if ((e.$line ?? 0) >= lineJump) {
+        set({ lineJump: undefined });
+        get().jumpTo(e.id);
+        return;
+      }
+    }
+    if (get().entriesComplete && entries.length) {
+      set({ lineJump: undefined }); // past the last entry: show the end
+      get().jumpTo(entries[entries.length - 1]!.id);
+    }
+  }
+
   /** Load the open session's entries: a small first page, then the rest in the background. */
   async function loadEntries(sessionId: string, signal: AbortSignal, onFirstPage: () => void): Promise<void> {
     try {
@@ -114,6 +136,7 @@ export const useSessions = create<SessionsState>((set, get) => {
       const entries: (RawEntry | undefined)[] = new Array(first.total);
       first.entries.forEach((e, i) => (entries[i] = e));
       set({ entries, entriesComplete: first.entries.length >= first.total });
+      resolveLineJump();
       onFirstPage();
       for (let offset = first.entries.length; offset < first.total; offset += PAGE) {
         const page = await fetchEntries(sessionId, offset, PAGE);
@@ -121,6 +144,7 @@ export const useSessions = create<SessionsState>((set, get) => {
         const next = get().entries.slice();
         page.entries.forEach((e, i) => (next[offset + i] = e));
         set({ entries: next, entriesComplete: offset + page.entries.length >= first.total });
+        resolveLineJump();
       }
     } catch (err) {
       if (!signal.aborted) set({ entriesError: errText(err) });
@@ -138,6 +162,7 @@ export const useSessions = create<SessionsState>((set, get) => {
     entriesComplete: false,
     overview: idle(),
     jump: undefined,
+    lineJump: undefined,
     prune: idle(),
     overrides: {},
     plan: idle(),
@@ -169,6 +194,7 @@ export const useSessions = create<SessionsState>((set, get) => {
         prune: idle(),
         plan: idle(),
         jump: undefined,
+        lineJump: undefined,
         run: { running: false, opId: undefined, progress: undefined, result: undefined, error: undefined },
       });
       if (!sessionId) return;
@@ -202,6 +228,11 @@ export const useSessions = create<SessionsState>((set, get) => {
 
     jumpTo(entryId) {
       set({ tab: 'timeline', jump: { id: entryId, nonce: (get().jump?.nonce ?? 0) + 1 } });
+    },
+
+    jumpToLine(line) {
+      set({ tab: 'timeline', lineJump: line });
+      resolveLineJump();
     },
 
     async loadPrune() {

@@ -9,11 +9,11 @@ import { memoryHref } from '../../stores/memory';
 import { highlight } from './highlight';
 import { ScoreBreakdown } from './ScoreBreakdown';
 
-/** Where a citation opens: the memory browser at the lines, or the session's timeline. */
+/** Where a citation opens: the memory browser at the lines, or the session's timeline at the cited entry. */
 export function resultHref(r: SearchResult): string {
   if (r.source === 'sessions') {
     const id = (r.path.split('/').pop() ?? r.path).replace(/\.jsonl$/, '');
-    return `#/sessions/${encodeURIComponent(id)}/timeline`;
+    return `#/sessions/${encodeURIComponent(id)}/timeline?line=${r.startLine}`;
   }
   return memoryHref(r.path, { from: r.startLine, to: r.endLine });
 }

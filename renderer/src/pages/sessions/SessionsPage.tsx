@@ -21,9 +21,16 @@ const TABS: { id: SessionTab; label: string }[] = [
   { id: 'compaction', label: 'Compaction' },
 ];
 
-function fromHash(): { id: string | undefined; tab: SessionTab | undefined } {
-  const [, id, tab] = window.location.hash.replace(/^#\/?/, '').split('/');
-  return { id: id ? decodeURIComponent(id) : undefined, tab: TABS.some((t) => t.id === tab) ? (tab as SessionTab) : undefined };
+/** `#/sessions/<id>/<tab>[?line=N]` (a search citation adds the JSONL line to show). */
+function fromHash(): { id: string | undefined; tab: SessionTab | undefined; line: number | undefined } {
+  const [route = '', query = ''] = window.location.hash.replace(/^#\/?/, '').split('?');
+  const [, id, tab] = route.split('/');
+  const line = Number(new URLSearchParams(query).get('line'));
+  return {
+    id: id ? decodeURIComponent(id) : undefined,
+    tab: TABS.some((t) => t.id === tab) ? (tab as SessionTab) : undefined,
+    line: Number.isInteger(line) && line > 0 ? line : undefined,
+  };
 }
 
 function Tabs() {
@@ -156,6 +163,7 @@ export function SessionsPage() {
     const h = fromHash();
     if (h.tab) setTab(h.tab);
     if (h.id) open(h.id);
+    if (h.id && h.line) useSessions.getState().jumpToLine(h.line);
     void loadList();
     // Another writer changed a session (a chat turn ended, a compaction ran): refresh the list.
     const offs = [

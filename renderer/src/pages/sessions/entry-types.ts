@@ -10,6 +10,8 @@ export interface RawEntry {
   timestamp?: string;
   /** Not stored: the engine's token estimate of the entry's message, attached when loaded. */
   $tokens?: number;
+  /** Not stored: the entry's 1-based line in the JSONL file (search citations use it). */
+  $line?: number;
   [field: string]: unknown;
 }
 
