@@ -5,32 +5,16 @@
  * when the file changed on disk, live refresh, and the read-only state.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from '../helpers/browser';
-import { serveStateDir, type Served } from '../helpers/server';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { openPage, screenshot } from '../helpers/browser';
+import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
 import { FakeEmbedder } from '../helpers/fake-embedder';
 
-let browser: Browser;
-let served: Served;
-let stateDir: string;
-let workspace: string;
-
-beforeAll(async () => {
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-memory-'));
-  workspace = seedMemory(stateDir).workspace;
-  browser = await launchChromium();
-  // A deterministic embedder through EngineDeps: hybrid mode without a model download.
-  served = await serveStateDir(stateDir, { createEmbedder: async () => new FakeEmbedder() });
-});
-afterAll(async () => {
-  await served?.close();
-  await browser?.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
-});
+// A deterministic embedder through EngineDeps: hybrid mode without a model download.
+const env = e2eEnv('cairn-e2e-memory-', (dir) => seedMemory(dir).workspace, { createEmbedder: async () => new FakeEmbedder() });
 
 async function search(page: Page, q: string): Promise<void> {
   const box = page.getByRole('searchbox', { name: 'Search memory' });
@@ -40,7 +24,7 @@ async function search(page: Page, q: string): Promise<void> {
 
 describe('Search and the memory browser', () => {
   it('Ctrl+K searches from anywhere; results mark the terms, expand scores, and open the cited lines', async () => {
-    const { page, errors } = await openPage(browser, `${served.server.openUrl}#/memory`);
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/memory`);
     await page.getByRole('navigation', { name: 'Memory files' }).waitFor();
     await page.keyboard.press('Control+K');
     const box = page.getByRole('searchbox', { name: 'Search memory' });
@@ -81,7 +65,7 @@ describe('Search and the memory browser', () => {
   });
 
   it('shows MEMORY.md, the daily-notes calendar, and refreshes a file changed on disk', async () => {
-    const { page, errors } = await openPage(browser, `${served.server.openUrl}#/memory`);
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/memory`);
     await page.getByTestId('memory-path').filter({ hasText: 'MEMORY.md' }).waitFor();
     await page.getByTestId('memory-rendered').getByText('Standing decisions').waitFor();
     const cal = page.getByLabel('Daily notes calendar');
@@ -93,7 +77,7 @@ describe('Search and the memory browser', () => {
 
     // Live refresh: the watcher reports the change; the open file re-reads without a click.
     const rel = ((await page.getByTestId('memory-path').textContent()) ?? '').trim();
-    fs.appendFileSync(path.join(workspace, rel), '\n- Added outside Cairn: ferret-lighthouse.\n\n<b onclick="x()">raw-html</b>\n');
+    fs.appendFileSync(path.join(env.seeded, rel), '\n- Added outside Cairn: ferret-lighthouse.\n\n<b onclick="x()">raw-html</b>\n');
     await page.getByTestId('memory-rendered').getByText('ferret-lighthouse').waitFor();
     // Raw HTML in a note is never rendered as markup.
     expect(await page.getByTestId('memory-rendered').locator('b').count()).toBe(0);
@@ -102,7 +86,7 @@ describe('Search and the memory browser', () => {
   });
 
   it('edits MEMORY.md with an atomic save, finds the edit by search, and reports a conflict', async () => {
-    const { page, errors } = await openPage(browser, `${served.server.openUrl}#/memory?path=MEMORY.md`);
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/memory?path=MEMORY.md`);
     await page.getByTestId('memory-rendered').getByText('Standing decisions').waitFor();
     await page.getByRole('button', { name: 'Edit' }).click();
     const editor = page.getByRole('textbox', { name: 'Edit MEMORY.md' });
@@ -111,7 +95,7 @@ describe('Search and the memory browser', () => {
     await editor.pressSequentially('\n- Decision: the canary listens on port 48613 (zebra-kumquat).\n');
     await editor.press('Control+S');
     await page.getByTestId('memory-rendered').getByText('zebra-kumquat').waitFor();
-    expect(fs.readFileSync(path.join(workspace, 'MEMORY.md'), 'utf8')).toContain('port 48613 (zebra-kumquat)');
+    expect(fs.readFileSync(path.join(env.seeded, 'MEMORY.md'), 'utf8')).toContain('port 48613 (zebra-kumquat)');
 
     await page.keyboard.press('Control+K');
     await search(page, 'zebra-kumquat');
@@ -120,12 +104,12 @@ describe('Search and the memory browser', () => {
     expect(await hit.locator('.result-cite').textContent()).toMatch(/^MEMORY\.md#L\d+-L\d+$/);
 
     // A conflict: the file changes on disk while it is being edited.
-    await page.goto(`${served.server.openUrl}#/memory?path=MEMORY.md`);
+    await page.goto(`${env.served.server.openUrl}#/memory?path=MEMORY.md`);
     await page.getByRole('button', { name: 'Edit' }).click();
     await editor.waitFor();
     await editor.press('Control+End');
     await editor.pressSequentially('\n- my edit\n');
-    const file = path.join(workspace, 'MEMORY.md');
+    const file = path.join(env.seeded, 'MEMORY.md');
     fs.writeFileSync(file, `${fs.readFileSync(file, 'utf8')}\n- someone else's edit\n`);
     fs.utimesSync(file, new Date(), new Date(Date.now() + 5000));
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -139,11 +123,11 @@ describe('Search and the memory browser', () => {
   });
 
   it('shows the read-only state and disables editing', async () => {
-    await served.engine.dispatcher.dispatch('state.setWritable', { writable: false });
-    const { page, errors } = await openPage(browser, `${served.server.openUrl}#/memory?path=MEMORY.md`);
+    await env.served.engine.dispatcher.dispatch('state.setWritable', { writable: false });
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/memory?path=MEMORY.md`);
     await page.getByRole('note').filter({ hasText: 'Read-only' }).waitFor();
     expect(await page.getByRole('button', { name: 'Edit' }).isDisabled()).toBe(true);
-    await served.engine.dispatcher.dispatch('state.setWritable', { writable: true });
+    await env.served.engine.dispatcher.dispatch('state.setWritable', { writable: true });
     expect(errors).toEqual([]);
     await page.close();
   });

@@ -4,40 +4,28 @@
  * sessions), a session long enough that the cited entry is far below the first screen.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchChromium, openPage, screenshot } from '../helpers/browser';
-import { serveStateDir, type Served } from '../helpers/server';
-import { seedLargeSession, type SeededSession } from '../helpers/seed-sessions';
+import { describe, expect, it } from 'vitest';
+import { openPage, screenshot } from '../helpers/browser';
+import { e2eEnv } from '../helpers/e2e-env';
+import { seedLargeSession } from '../helpers/seed-sessions';
 import { FakeEmbedder } from '../helpers/fake-embedder';
 
-let browser: Browser;
-let served: Served;
-let stateDir: string;
-let session: SeededSession;
-
-beforeAll(async () => {
-  stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-e2e-search-sessions-'));
-  session = seedLargeSession(stateDir, 600);
-  fs.writeFileSync(
-    path.join(stateDir, 'cairn.json'),
-    JSON.stringify({ agents: { defaults: { memorySearch: { sources: ['memory', 'sessions'], sync: { watch: false } } } } }),
-  );
-  fs.mkdirSync(path.join(stateDir, 'workspace'), { recursive: true });
-  browser = await launchChromium();
-  served = await serveStateDir(stateDir, { createEmbedder: async () => new FakeEmbedder() });
-});
-afterAll(async () => {
-  await served?.close();
-  await browser?.close();
-  fs.rmSync(stateDir, { recursive: true, force: true });
-});
+const env = e2eEnv(
+  'cairn-e2e-search-sessions-',
+  (dir) => {
+    const session = seedLargeSession(dir, 600);
+    const config = { agents: { defaults: { memorySearch: { sources: ['memory', 'sessions'], sync: { watch: false } } } } };
+    fs.writeFileSync(path.join(dir, 'cairn.json'), JSON.stringify(config));
+    fs.mkdirSync(path.join(dir, 'workspace'), { recursive: true });
+    return session;
+  },
+  { createEmbedder: async () => new FakeEmbedder() },
+);
 
 /** The id of the first entry at or after 1-based JSONL line `line` of the session file. */
 function entryIdAtLine(line: number): string {
-  const lines = fs.readFileSync(session.file, 'utf8').split('\n');
+  const lines = fs.readFileSync(env.seeded.file, 'utf8').split('\n');
   for (let i = line - 1; i < lines.length; i++) {
     const e = JSON.parse(lines[i]!) as { type: string; id?: string };
     if (e.type !== 'session' && e.id) return e.id;
@@ -47,7 +35,7 @@ function entryIdAtLine(line: number): string {
 
 describe('Search hits in sessions', () => {
   it('open the session timeline at the cited entry', async () => {
-    const { page, errors } = await openPage(browser, `${served.server.openUrl}#/search`);
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/search`);
     const box = page.getByRole('searchbox', { name: 'Search memory' });
     // "Step 100" is a user message (cycle 100 of ~120) about 5/6 of the way down the session.
     await box.fill('"Step 100"');
@@ -67,7 +55,7 @@ describe('Search hits in sessions', () => {
       const [r, t] = await Promise.all([row.boundingBox(), timeline.boundingBox()]);
       return Boolean(r && t && r.y >= t.y - 1 && r.y < t.y + t.height);
     }).toBe(true);
-    expect(page.url()).toContain(`#/sessions/${encodeURIComponent(session.sessionId)}/timeline`);
+    expect(page.url()).toContain(`#/sessions/${encodeURIComponent(env.seeded.sessionId)}/timeline`);
     await screenshot(page, 'search-session-hit');
     expect(errors).toEqual([]);
   });
