@@ -28,47 +28,31 @@ export function prepareChunks(file: SourceFile, text: string, mtime: number, chu
 }
 
 function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions): Omit<ChunkRow, 'vector'>[] {
+  type Chunked = { startLine: number; endLine: number; hash: string; text: string };
+  /** One row: `day` dates the chunk (a real date when `dated`, else the file's mtime day). */
+  const row = (c: Chunked, heading: string | null, day: string, dated: boolean, evergreen: boolean): Omit<ChunkRow, 'vector'> => ({
+    path: file.path,
+    source: file.source,
+    startLine: c.startLine,
+    endLine: c.endLine,
+    hash: c.hash,
+    text: c.text,
+    heading,
+    day,
+    dated,
+    evergreen,
+    mtime,
+    body: chunkBody(day, dated, heading, c.text),
+  });
   if (file.source === 'sessions') {
     const { lines, dayByLine } = renderSession(text);
     return chunkLines(lines, chunking).map((c) => {
       const msgDay = dayByLine.get(c.startLine) ?? null;
-      const day = msgDay ?? dayOf(mtime);
-      return {
-        path: file.path,
-        source: file.source,
-        startLine: c.startLine,
-        endLine: c.endLine,
-        hash: c.hash,
-        text: c.text,
-        heading: null,
-        day,
-        dated: msgDay !== null,
-        evergreen: false,
-        mtime,
-        body: chunkBody(day, msgDay !== null, null, c.text),
-      };
+      return row(c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);
     });
   }
   const fileDay = dateFromPath(file.path);
-  const lines = text.split('\n');
-  const headings = headingsByLine(lines);
-  return chunkMarkdown(text, chunking).map((c) => {
-    const heading = headings[c.startLine] ?? null;
-    const day = fileDay ?? dayOf(mtime);
-    return {
-      path: file.path,
-      source: file.source,
-      startLine: c.startLine,
-      endLine: c.endLine,
-      hash: c.hash,
-      text: c.text,
-      heading,
-      day,
-      dated: fileDay !== null,
-      // SPEC §7: MEMORY.md and undated memory files never decay.
-      evergreen: fileDay === null,
-      mtime,
-      body: chunkBody(day, fileDay !== null, heading, c.text),
-    };
-  });
+  const headings = headingsByLine(text.split('\n'));
+  // SPEC §7: MEMORY.md and undated memory files never decay.
+  return chunkMarkdown(text, chunking).map((c) => row(c, headings[c.startLine] ?? null, fileDay ?? dayOf(mtime), fileDay !== null, fileDay === null));
 }
