@@ -71,3 +71,29 @@ export async function startFixture(
   open.push(fixture);
   return fixture;
 }
+
+/**
+ * A server answering every GET with `size` bytes of `fill`, written `step` bytes every 2 ms
+ * (so progress events arrive and a cancel lands mid-way); HEAD gets the headers only.
+ */
+export function serveSlowBytes(size: number, o: { step?: number; fill?: number; headers?: Record<string, string> } = {}): Promise<Fixture> {
+  const step = o.step ?? 50_000;
+  const body = Buffer.alloc(size, o.fill ?? 1);
+  return startFixture((req, _n, { res }) => {
+    res.writeHead(200, { 'content-length': String(size), 'content-type': 'application/octet-stream', ...o.headers });
+    if (req.method === 'HEAD') {
+      res.end();
+      return 'handled';
+    }
+    let i = 0;
+    const next = (): void => {
+      if (res.destroyed) return;
+      if (i >= size) return void res.end();
+      res.write(body.subarray(i, i + step));
+      i += step;
+      setTimeout(next, 2);
+    };
+    next();
+    return 'handled';
+  });
+}

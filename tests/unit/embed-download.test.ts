@@ -2,36 +2,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { downloadModel, findDownloadedModel, listModelFiles, modelHost } from '../../electron/engine/embed/download';
-import { startFixture } from '../helpers/http-fixture';
+import { serveSlowBytes, startFixture } from '../helpers/http-fixture';
 import { tmpDir } from '../helpers/tmp';
 
 const SIZE = 2_000_000;
 const STEP = 100_000;
 
 /** Serves a model file in slices, so progress events arrive and a cancel lands mid-way. */
-function serveModel() {
-  const body = Buffer.alloc(SIZE, 7);
-  return startFixture((req, _n, { res }) => {
-    res.writeHead(200, { 'content-length': String(SIZE), 'content-type': 'application/octet-stream', 'accept-ranges': 'none' });
-    if (req.method === 'HEAD') {
-      res.end();
-      return 'handled';
-    }
-    let i = 0;
-    const next = (): void => {
-      if (res.destroyed) return;
-      if (i >= SIZE) {
-        res.end();
-        return;
-      }
-      res.write(body.subarray(i, i + STEP));
-      i += STEP;
-      setTimeout(next, 2);
-    };
-    next();
-    return 'handled';
-  });
-}
+const serveModel = () => serveSlowBytes(SIZE, { step: STEP, fill: 7, headers: { 'accept-ranges': 'none' } });
 
 describe('downloadModel', () => {
   it('downloads into the models dir with progress, then finds it offline without a request', async () => {

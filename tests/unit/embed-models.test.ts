@@ -4,32 +4,11 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { runDoctor } from '../../electron/engine/app/doctor';
 import type { ModelDownloadProgress } from '../../shared/contract';
-import { startFixture } from '../helpers/http-fixture';
+import { serveSlowBytes, startFixture } from '../helpers/http-fixture';
 import { tmpDir } from '../helpers/tmp';
 
 function engineWith(env: NodeJS.ProcessEnv = {}) {
   return createEngine({ stateDir: tmpDir(), deps: { env } });
-}
-
-/** Serves `size` bytes in small slices (so a cancel lands mid-way). */
-function serveBytes(size: number) {
-  return startFixture((req, _n, { res }) => {
-    res.writeHead(200, { 'content-length': String(size), 'content-type': 'application/octet-stream' });
-    if (req.method === 'HEAD') {
-      res.end();
-      return 'handled';
-    }
-    let i = 0;
-    const next = (): void => {
-      if (res.destroyed) return;
-      if (i >= size) return void res.end();
-      res.write(Buffer.alloc(Math.min(50_000, size - i), 1));
-      i += 50_000;
-      setTimeout(next, 2);
-    };
-    next();
-    return 'handled';
-  });
 }
 
 describe('models.status and the doctor check', () => {
@@ -80,7 +59,7 @@ describe('models.status and the doctor check', () => {
 
 describe('models.download', () => {
   it('downloads on request with models.progress events carrying the opId', async () => {
-    const fx = await serveBytes(400_000);
+    const fx = await serveSlowBytes(400_000);
     const engine = engineWith({});
     const events: ModelDownloadProgress[] = [];
     engine.events.on('models.progress', (p) => events.push(p));
@@ -98,7 +77,7 @@ describe('models.download', () => {
   });
 
   it('is cancelled by op.cancel, and an unreachable host is a clear "unavailable" error', async () => {
-    const fx = await serveBytes(5_000_000);
+    const fx = await serveSlowBytes(5_000_000);
     const engine = engineWith({});
     try {
       const off = engine.events.on('models.progress', () => {
