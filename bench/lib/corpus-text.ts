@@ -5,17 +5,8 @@
  * terms, rare exact tokens) rather than lorem ipsum. Deterministic given the PRNG.
  */
 
-/** mulberry32: tiny deterministic PRNG (same seed, same corpus). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32 (the seed writer's): same seed, same corpus. */
+export { rng } from '../../tests/helpers/seed-writer';
 
 export type Rand = () => number;
 
