@@ -19,13 +19,12 @@ async function collect(chunks: string[]) {
 }
 
 describe('SSE reader', () => {
-  it('handles CRLF and CR line ends split across chunks, comments, multi-line data and a last event without a blank line', async () => {
+  it('handles CRLF and CR line ends split across chunks, comments and multi-line data; a last event without a blank line is discarded (WHATWG)', async () => {
     expect(
       await collect([': keep-alive\r', '\nevent: a\r\nda', 'ta: one\r\ndata: two\r', '\n\r\n', 'data: x\rdata:y\r\r', 'data: tail']),
     ).toEqual([
       { event: 'a', data: 'one\ntwo' },
       { event: undefined, data: 'x\ny' },
-      { event: undefined, data: 'tail' },
     ]);
   });
 

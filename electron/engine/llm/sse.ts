@@ -4,6 +4,7 @@
  * Both streaming providers speak SSE; OpenAI ends with `data: [DONE]`, Anthropic with
  * `event: message_stop`.
  */
+import { createParser } from 'eventsource-parser';
 import { abortError, LlmHttpError } from './errors';
 
 /** One dispatched server-sent event. */
@@ -23,13 +24,17 @@ export class StreamIdleError extends LlmHttpError {
   }
 }
 
-/** Iterate the SSE events of `body`; an abort of `signal` ends with an AbortError. */
+/**
+ * Iterate the SSE events of `body`; an abort of `signal` ends with an AbortError. Parsing is
+ * eventsource-parser's (spec-correct line ends, BOM, comments, multi-line data; an event not
+ * ended by a blank line when the stream closes is discarded, as the WHATWG spec says); this
+ * function adds what the parser leaves to its caller: decoding, the idle timeout and abort.
+ */
 export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortSignal, idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS): AsyncGenerator<SseEvent> {
   const reader = body.getReader();
   const decoder = new TextDecoder();
-  let buf = '';
-  let event: string | undefined;
-  let data: string[] = [];
+  const ready: SseEvent[] = [];
+  const parser = createParser({ onEvent: (m) => ready.push({ event: m.event, data: m.data }) });
   const onAbort = () => void reader.cancel().catch(() => {});
   signal?.addEventListener('abort', onAbort, { once: true });
   let idle = false;
@@ -52,36 +57,11 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
       }
       if (idle) throw new StreamIdleError(idleTimeoutMs);
       if (signal?.aborted) throw abortError(signal);
-      buf += chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true });
-      // Split on CRLF, LF or CR; keep a trailing partial line (and a lone trailing CR) for later.
-      let start = 0;
-      for (let i = 0; i < buf.length; i++) {
-        const c = buf.charCodeAt(i);
-        if (c !== 10 && c !== 13) continue;
-        if (c === 13 && i + 1 === buf.length && !chunk.done) break;
-        const line = buf.slice(start, i);
-        if (c === 13 && buf.charCodeAt(i + 1) === 10) i++;
-        start = i + 1;
-        if (line === '') {
-          if (data.length) yield { event, data: data.join('\n') };
-          event = undefined;
-          data = [];
-          continue;
-        }
-        if (line.startsWith(':')) continue;
-        const colon = line.indexOf(':');
-        const field = colon === -1 ? line : line.slice(0, colon);
-        let value = colon === -1 ? '' : line.slice(colon + 1);
-        if (value.startsWith(' ')) value = value.slice(1);
-        if (field === 'data') data.push(value);
-        else if (field === 'event') event = value;
-      }
-      buf = buf.slice(start);
-      if (chunk.done) {
-        if (buf.startsWith('data:')) data.push(buf.slice(5).replace(/^ /, ''));
-        if (data.length) yield { event, data: data.join('\n') };
-        return;
-      }
+      // At the end, one more LF ends a line still open (a lone CR at a chunk's end waits for a
+      // possible LF in the parser); a last event without its blank line stays undispatched.
+      parser.feed(chunk.done ? decoder.decode() + '\n' : decoder.decode(chunk.value, { stream: true }));
+      while (ready.length) yield ready.shift()!;
+      if (chunk.done) return;
     }
   } finally {
     signal?.removeEventListener('abort', onAbort);
