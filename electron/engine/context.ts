@@ -1,7 +1,7 @@
 /**
  * The engine context: what every domain module of the engine shares — the state dir, the
- * config (reloaded on change), per-agent paths, the event bus, injected dependencies and
- * resources to dispose. Created once per engine by `createEngine()`.
+ * config (reloaded after `config.set`; a hand edit of the file is read at the next start),
+ * per-agent paths, the event bus, injected dependencies and resources to dispose. Created once per engine by `createEngine()`.
  */
 import { loadConfig, type LoadedConfig } from './config/load';
 import {

@@ -39,7 +39,7 @@ function describeZodError(channel: string, err: z.ZodError): string {
 
 export interface Dispatcher {
   dispatch(channel: string, request: unknown, opId?: string): Promise<Result<unknown>>;
-  /** Abort every running operation (on shutdown). */
+  /** Abort every running operation that has an opId (on shutdown); calls without one run to the end. */
   abortAll(): void;
 }
 
