@@ -7,6 +7,7 @@
  *
  *   node --import tsx bench/eval.ts            # static + tiny GGUF
  *   node --import tsx bench/eval.ts --no-gguf  # static only
+ *   node --import tsx bench/eval.ts --locomo ../shared/eval/locomo-dev  # LoCoMo (eval-locomo.ts)
  */
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
@@ -26,6 +27,11 @@ interface Side {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--locomo')) {
+    const { locomoMain } = await import('./eval-locomo');
+    process.exitCode = await locomoMain(process.argv.slice(2));
+    return;
+  }
   const set = loadEvalSet();
   const bad = paraphraseViolations(set);
   console.log(`Eval set: ${set.queries.length} queries, now = ${set.now.toISOString()}; maxResults 6, minScore 0.`);
@@ -104,7 +110,7 @@ async function main(): Promise<void> {
 }
 
 main().then(
-  () => process.exit(0),
+  () => process.exit(process.exitCode ?? 0),
   (err: Error) => {
     console.error(err.stack ?? err.message);
     process.exit(1);

@@ -1,0 +1,98 @@
+/**
+ * `npm run eval -- --locomo <dir>`: LoCoMo evidence-turn recall@6 (issue 13) on a folder of
+ * converted conversations (../shared/eval/locomo-dev: development half only), through the
+ * engine's search service with default settings, printing issue 13's table. Flags change one
+ * thing at a time (ablations):
+ *
+ *   --embedder static|none|<path.gguf>   (default static: what `cairn search` picks offline)
+ *   --vector-weight W                    merge weight of the vector side (text = 1 − W)
+ *   --min-score S                        override query.minScore
+ *   --sources memory|sessions|all        what is indexed and searched (default: memory)
+ *   --tokens N --overlap N               chunking
+ *   --decay --mmr                        the optional re-rankers
+ *   --sweep                              also sweep the merge weight 0..1
+ */
+import path from 'node:path';
+import { createGgufEmbedder } from '../electron/engine/embed/gguf';
+import { createStaticEmbedder } from '../electron/engine/embed/static';
+import type { Embedder } from '../electron/engine/embed/types';
+import type { MemorySearchSettings } from '../electron/engine/config/schema';
+import { sharedStaticModelsDir } from '../tests/helpers/static-model';
+import { loadLocomo, locomoHeader, locomoRow, locomoSettings, runLocomo } from './lib/locomo';
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const i = argv.indexOf(name);
+  if (i < 0) return undefined;
+  const v = argv[i + 1];
+  if (v === undefined || v.startsWith('--')) throw new Error(`${name} needs a value`);
+  return v;
+}
+
+function num(argv: readonly string[], name: string): number | undefined {
+  const v = flag(argv, name);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new Error(`${name}: not a number: ${v}`);
+  return n;
+}
+
+async function makeEmbedder(spec: string): Promise<Embedder | null> {
+  if (spec === 'none') return null;
+  if (spec === 'static') return createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
+  if (spec.endsWith('.gguf')) return createGgufEmbedder({ modelPath: path.resolve(spec), threads: 2 });
+  throw new Error(`--embedder: expected static, none or a .gguf path, got ${spec}`);
+}
+
+/** Run the LoCoMo report; returns the process exit code (2 = data not found). */
+export async function locomoMain(argv: readonly string[]): Promise<number> {
+  const dir = flag(argv, '--locomo')!;
+  let convs;
+  try {
+    convs = loadLocomo(dir);
+  } catch (err) {
+    console.error((err as Error).message);
+    return 2;
+  }
+  const spec = flag(argv, '--embedder') ?? 'static';
+  const embedder = await makeEmbedder(spec);
+  const tokens = num(argv, '--tokens');
+  const overlap = num(argv, '--overlap');
+  const sources = flag(argv, '--sources');
+  const minScore = num(argv, '--min-score');
+  const vw = num(argv, '--vector-weight');
+  const base = (s: MemorySearchSettings) => {
+    if (tokens !== undefined) s.chunking.tokens = tokens;
+    if (overlap !== undefined) s.chunking.overlap = overlap;
+    if (sources) s.sources = sources === 'all' ? ['memory', 'sessions'] : [sources as 'memory' | 'sessions'];
+    if (minScore !== undefined) s.query.minScore = minScore;
+  };
+  const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem'].join('-');
+  const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };
+  const qn = convs.reduce((a, c) => a + c.queries.length, 0);
+  console.log(`LoCoMo: ${convs.length} conversations, ${qn} questions (${path.resolve(dir)}); embedder ${embedder ? `${embedder.provider}/${embedder.model}` : 'none'}; k = 6.\n`);
+  console.log(locomoHeader());
+  try {
+    const weights: (number | undefined)[] = [vw];
+    if (argv.includes('--sweep')) weights.push(0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1);
+    let lastWarnings = new Map<string, number>();
+    for (const w of weights) {
+      const settings = locomoSettings((s) => {
+        base(s);
+        if (w !== undefined) {
+          s.query.hybrid.vectorWeight = w;
+          s.query.hybrid.textWeight = 1 - w;
+        }
+      });
+      const m = await runLocomo(convs, { indexLabel, embedder, settings, request });
+      console.log(locomoRow(w === undefined ? 'defaults' : `vectorWeight ${w.toFixed(1)}`, m));
+      if (w === vw) lastWarnings = m.warnings;
+    }
+    if (lastWarnings.size) {
+      console.log('\nWarnings returned (defaults row):');
+      for (const [w, n] of lastWarnings) console.log(`- ${n}× ${w}`);
+    }
+  } finally {
+    await embedder?.dispose();
+  }
+  return 0;
+}

@@ -1,0 +1,189 @@
+/**
+ * The LoCoMo evidence-recall eval (issue 13) as a library: each conversation folder of
+ * `../shared/eval/locomo-dev/` is a state dir (workspace/memory/*.md, agents/main/sessions/)
+ * plus `map.json` and `queries.json` kept outside the workspace. Each question runs through
+ * `MemoryIndex.search` — the engine's search service that `cairn search --json` calls — with
+ * `maxResults 6` and otherwise the settings given (defaults unless an ablation changes them),
+ * and is scored as the held-out check does (../shared/eval/README.md): turn recall, session
+ * recall, lines per query, empties (fewer than 6 results), per category.
+ *
+ * Indexes live under /tmp/cairn-locomo/ (never in the shared data folder) and are reused
+ * between runs: a sync only re-indexes what changed, and the embedding cache is keyed by
+ * chunk hash, so a second run with a slow embedder costs only the queries.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
+import type { Embedder } from '../../electron/engine/embed/types';
+import { MemoryIndex } from '../../electron/engine/index/memory-index';
+import type { SearchResult } from '../../shared/types/search';
+
+/** LoCoMo's categories as the converted data numbers them (adversarial 5 is left out). */
+export const LOCOMO_CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+
+interface MapEntry {
+  file: string;
+  line: number;
+  session: number;
+  jsonl: string;
+  jsonlLine: number;
+}
+
+interface LocomoQuery {
+  qid: string;
+  question: string;
+  evidence: string[];
+  category: number;
+}
+
+export interface LocomoConversation {
+  id: string;
+  dir: string;
+  map: Record<string, MapEntry>;
+  queries: LocomoQuery[];
+}
+
+export interface RecallScore {
+  n: number;
+  turn: number;
+  session: number;
+}
+
+export interface LocomoMetrics extends RecallScore {
+  linesPerQuery: number;
+  /** Share of questions answered with fewer than k results. */
+  empties: number;
+  byCategory: Record<string, RecallScore>;
+  /** Response warnings seen (deduplicated, with counts) — e.g. a minScore cut's reason. */
+  warnings: Map<string, number>;
+}
+
+/** Load every conversation folder under `root`; throws a clear "not found" when absent. */
+export function loadLocomo(root: string): LocomoConversation[] {
+  const abs = path.resolve(root);
+  if (!fs.existsSync(abs) || !fs.statSync(abs).isDirectory()) throw new Error(`LoCoMo data not found: ${abs} is not a directory`);
+  const out: LocomoConversation[] = [];
+  for (const name of fs.readdirSync(abs).sort()) {
+    const dir = path.join(abs, name);
+    const q = path.join(dir, 'queries.json');
+    const m = path.join(dir, 'map.json');
+    if (!fs.existsSync(q) || !fs.existsSync(m)) continue;
+    const parse = <T>(file: string): T => {
+      try {
+        return JSON.parse(fs.readFileSync(file, 'utf8')) as T;
+      } catch (err) {
+        throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
+      }
+    };
+    out.push({ id: name, dir, map: parse(m), queries: parse(q) });
+  }
+  if (out.length === 0) throw new Error(`LoCoMo data not found: no <conversation>/queries.json + map.json under ${abs}`);
+  return out;
+}
+
+/** Settings for one run: the defaults, `sources` as given, then the caller's tweaks. */
+export function locomoSettings(tweak?: (s: MemorySearchSettings) => void): MemorySearchSettings {
+  const s = defaultConfig().agents.defaults.memorySearch;
+  tweak?.(s);
+  return s;
+}
+
+/** Where an evidence id lies, as result paths name it (memory file or session file). */
+function hitOf(e: MapEntry, results: readonly SearchResult[]): { turn: boolean; session: boolean } {
+  const sess = `sessions/${path.basename(e.jsonl)}`;
+  let turn = false;
+  let session = false;
+  for (const r of results) {
+    const line = r.path === e.file ? e.line : r.path === sess ? e.jsonlLine : null;
+    if (line === null) continue;
+    session = true;
+    if (line >= r.startLine && line <= r.endLine) turn = true;
+  }
+  return { turn, session };
+}
+
+export interface LocomoRunOptions {
+  /** Label naming the index file (one per embedder + indexing settings). */
+  indexLabel: string;
+  embedder: Embedder | null;
+  settings: MemorySearchSettings;
+  k?: number;
+  /** Extra per-request fields (decay, mmr, …). */
+  request?: { decay?: boolean; mmr?: boolean; minScore?: number };
+  cacheDir?: string;
+}
+
+/** Index (or reuse) and query every conversation; returns the metrics over all questions. */
+export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoRunOptions): Promise<LocomoMetrics> {
+  const k = o.k ?? 6;
+  const cache = o.cacheDir ?? path.join(os.tmpdir(), 'cairn-locomo');
+  const per: { cat: string; turn: number; session: number; lines: number; empty: boolean }[] = [];
+  const warnings = new Map<string, number>();
+  for (const c of convs) {
+    const dir = path.join(cache, c.id);
+    fs.mkdirSync(dir, { recursive: true });
+    const idx = MemoryIndex.open({
+      agentId: 'main',
+      indexFile: path.join(dir, `${o.indexLabel}.sqlite`),
+      roots: {
+        workspace: path.join(c.dir, 'workspace'),
+        sessionsDir: path.join(c.dir, 'agents', 'main', 'sessions'),
+        extraPaths: o.settings.extraPaths,
+        sources: o.settings.sources,
+      },
+      settings: o.settings,
+      embedder: o.embedder,
+    });
+    try {
+      await idx.sync();
+      for (const q of c.queries) {
+        const res = await idx.search({ query: q.question, maxResults: k, ...o.request });
+        const top = res.results.slice(0, k);
+        for (const w of res.warnings) warnings.set(w.replace(/\d+(\.\d+)?/g, 'N'), (warnings.get(w.replace(/\d+(\.\d+)?/g, 'N')) ?? 0) + 1);
+        let turn = 0;
+        let session = 0;
+        for (const id of q.evidence) {
+          const e = c.map[id];
+          if (!e) continue; // an evidence id LoCoMo lists but the dialogue lacks
+          const h = hitOf(e, top);
+          turn += h.turn ? 1 : 0;
+          session += h.session ? 1 : 0;
+        }
+        const n = q.evidence.filter((id) => c.map[id]).length || 1;
+        per.push({
+          cat: LOCOMO_CATEGORIES[q.category] ?? String(q.category),
+          turn: turn / n,
+          session: session / n,
+          lines: top.reduce((a, r) => a + r.endLine - r.startLine + 1, 0),
+          empty: top.length < k,
+        });
+      }
+    } finally {
+      await idx.dispose();
+    }
+  }
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
+  const score = (xs: typeof per): RecallScore => ({ n: xs.length, turn: mean(xs.map((x) => x.turn)), session: mean(xs.map((x) => x.session)) });
+  const byCategory: Record<string, RecallScore> = {};
+  for (const cat of Object.values(LOCOMO_CATEGORIES)) byCategory[cat] = score(per.filter((x) => x.cat === cat));
+  return {
+    ...score(per),
+    linesPerQuery: mean(per.map((x) => x.lines)),
+    empties: mean(per.map((x) => (x.empty ? 1 : 0))),
+    byCategory,
+    warnings,
+  };
+}
+
+/** Markdown table header matching issue 13's table. */
+export function locomoHeader(): string {
+  const cats = Object.values(LOCOMO_CATEGORIES);
+  return `| k = 6 | turn recall | session recall | ${cats.join(' | ')} | lines/query | < 6 results |\n|---|---|---|${cats.map(() => '---').join('|')}|---|---|`;
+}
+
+/** One row of that table. */
+export function locomoRow(name: string, m: LocomoMetrics): string {
+  const cats = Object.values(LOCOMO_CATEGORIES).map((c) => m.byCategory[c]!.turn.toFixed(3));
+  return `| ${name} | ${m.turn.toFixed(3)} | ${m.session.toFixed(3)} | ${cats.join(' | ')} | ${m.linesPerQuery.toFixed(1)} | ${(100 * m.empties).toFixed(1)}% |`;
+}
