@@ -41,7 +41,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     for (;;) {
-      let chunk: ReadableStreamReadResult<Uint8Array>;
+      let chunk: Awaited<ReturnType<typeof reader.read>>;
       timer = setTimeout(() => {
         idle = true;
         void reader.cancel().catch(() => {});
