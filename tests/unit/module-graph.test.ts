@@ -1,0 +1,69 @@
+/**
+ * The engine's module graph rules (.dependency-cruiser.cjs, run by `npm run lint`) fire: a
+ * throw-away engine tree with an upward arrow or a cycle is refused, a downward arrow passes,
+ * and the real engine has no violation beyond the recorded baseline.
+ */
+import { createRequire } from 'node:module';
+import fs from 'node:fs';
+import path from 'node:path';
+import { cruise } from 'dependency-cruiser';
+import { describe, expect, it } from 'vitest';
+import { tmpDir, writeTree } from '../helpers/tmp';
+
+const root = path.resolve(__dirname, '..', '..');
+const rules = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: unknown[] };
+
+/** Cruise `files` (paths under electron/engine/) in a temp tree; the names of the rules broken. */
+async function broken(files: Record<string, string>): Promise<string[]> {
+  const dir = tmpDir('graph');
+  writeTree(dir, Object.fromEntries(Object.entries(files).map(([p, c]) => [`electron/engine/${p}`, c])));
+  const cwd = process.cwd();
+  process.chdir(dir);
+  try {
+    const res = await cruise(['electron/engine'], {
+      ruleSet: { forbidden: rules.forbidden } as never,
+      validate: true,
+      enhancedResolveOptions: { extensions: ['.ts'] },
+    });
+    const out = res.output as { summary: { violations: { rule: { name: string } }[] } };
+    return out.summary.violations.map((v) => v.rule.name).sort();
+  } finally {
+    process.chdir(cwd);
+  }
+}
+
+describe('engine module graph', () => {
+  it('refuses an arrow up the floors (index → search) and allows one down (search → index)', async () => {
+    expect(await broken({ 'index/a.ts': "import { b } from '../search/b';\nexport const a = b;\n", 'search/b.ts': 'export const b = 1;\n' })).toEqual(['no-up-from-index']);
+    expect(await broken({ 'search/a.ts': "import { b } from '../index/b';\nexport const a = b;\n", 'index/b.ts': 'export const b = 1;\n' })).toEqual([]);
+  });
+
+  it('refuses a file-level cycle inside one folder', async () => {
+    const names = await broken({
+      'qmd/a.ts': "import { b } from './b';\nexport const a = () => b;\n",
+      'qmd/b.ts': "import { a } from './a';\nexport const b = () => a;\n",
+    });
+    expect(names).toEqual(['no-circular']);
+  });
+
+  it('the real engine breaks no rule beyond the recorded baseline', async () => {
+    const known = JSON.parse(fs.readFileSync(path.join(root, '.dependency-cruiser-known-violations.json'), 'utf8')) as unknown[];
+    const cwd = process.cwd();
+    process.chdir(root);
+    try {
+      const res = await cruise(['electron/engine'], {
+        ruleSet: { forbidden: rules.forbidden } as never,
+        validate: true,
+        knownViolations: known as never,
+        tsPreCompilationDeps: true,
+        enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+        exclude: { path: 'node_modules' },
+        includeOnly: '^electron/engine/',
+      });
+      const out = res.output as { summary: { error: number; violations: { rule: { name: string; severity: string }; from: string; to: string }[] } };
+      expect(out.summary.violations.filter((v) => v.rule.severity !== 'ignore').map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
+    } finally {
+      process.chdir(cwd);
+    }
+  });
+});
