@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
+import { jsonDepthExceeds, MAX_CONFIG_DEPTH } from '../util/json-depth';
 import type { z } from 'zod';
 import { ConfigSchema, type CairnConfig } from './schema';
 
@@ -50,14 +51,18 @@ export function deepMerge(base: Json, over: Json): Json {
 
 /** Parse JSON5 text; a syntax error names the file, line and column. */
 export function parseJson5File(file: string, text: string): unknown {
+  let value: unknown;
   try {
-    return JSON5.parse(text);
+    value = JSON5.parse(text);
   } catch (err) {
     const e = err as Error & { lineNumber?: number; columnNumber?: number };
     const where = e.lineNumber ? `line ${e.lineNumber}, column ${e.columnNumber ?? '?'}` : 'unknown position';
     const reason = e.message.replace(/^JSON5: /, '').replace(/ at \d+:\d+$/, '');
     throw new ConfigParseError(`${file}: ${where}: ${reason}`, file, e.lineNumber, e.columnNumber);
   }
+  // A parseable but absurdly deep file would overflow the merge, clone and validation walks.
+  if (jsonDepthExceeds(value, MAX_CONFIG_DEPTH)) throw new ConfigParseError(`${file}: values nested deeper than ${MAX_CONFIG_DEPTH} levels`, file);
+  return value;
 }
 
 export class ConfigParseError extends Error {

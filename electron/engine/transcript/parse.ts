@@ -3,6 +3,7 @@
  * a 50 MB file must load in well under a second. Bad lines are collected with their line
  * number and skipped; every line's original text is kept so a rewrite is byte-for-byte.
  */
+import { entryProblem } from './entry-shape';
 import type { Entry, MalformedLine, SessionHeader, Transcript } from './types';
 
 const PREVIEW = 120;
@@ -51,6 +52,11 @@ export function parseTranscript(file: string, text: string, bytes = Buffer.byteL
     }
     if (typeof obj.id !== 'string' || obj.id === '') {
       bad.push(malformed(file, lineNo, `entry of type "${obj.type}" has no "id"`, raw));
+      continue;
+    }
+    const problem = entryProblem(obj, raw.length);
+    if (problem) {
+      bad.push(malformed(file, lineNo, `entry "${obj.id}" of type "${obj.type}": ${problem}`, raw));
       continue;
     }
     if (byId.has(obj.id)) {
