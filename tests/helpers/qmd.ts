@@ -1,15 +1,9 @@
 /**
- * The real QMD CLI for tests (issue 5). QMD needs Node ≥ 22 and the project runs on Node 20,
- * so, once per machine, this unpacks a Node 22 from the npm registry's
- * `node-<platform>-<arch>@22` package and installs `@tobilu/qmd` with that Node into a
- * private prefix under `node_modules/.cache/cairn-qmd/` — never system-wide, never into the
- * project's own node_modules. Later runs reuse it (offline). Install scripts are skipped:
- * BM25 `search` needs none (better-sqlite3 ships prebuilt binaries; node-llama-cpp's and
- * tree-sitter's scripts only matter for models and code chunking). First install: about
- * 25 s and 380 MB (Node 22 ≈ 185 MB, qmd ≈ 200 MB) on a warm npm cache.
- *
- * Each step installs into a temp directory and renames it into place, so concurrent runs
- * never see half an install. Returns a reason to skip when something cannot be installed.
+ * The real QMD CLI for tests (issue 5), as installed by scripts/fetch-test-qmd.mjs (run by
+ * `.ci/run` and `npm test`'s pretest) into node_modules/.cache/cairn-qmd. A test never
+ * installs anything: this only finds the wrapper and asks its version. Locally a missing qmd
+ * skips the real-qmd tests with the reason; under CI=true it fails the file, since CI must
+ * run them.
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -18,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 
-/** The private cache (override with CAIRN_QMD_CACHE). */
+/** The private cache (override with CAIRN_QMD_CACHE); the same default as the fetch script. */
 export const QMD_CACHE = process.env.CAIRN_QMD_CACHE ?? path.join(repoRoot, 'node_modules', '.cache', 'cairn-qmd');
 
 export interface RealQmd {
@@ -26,129 +20,25 @@ export interface RealQmd {
   command: string;
   /** `qmd --version` output. */
   version: string;
-  /** Milliseconds this call spent installing (0 when the cache was ready). */
-  installMs: number;
 }
 
 export type RealQmdOrSkip = RealQmd | { skip: string };
 
-function npmCli(): string | null {
-  const candidates = [
-    process.env.npm_execpath,
-    path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
-  ];
-  try {
-    const npm = execFileSync('sh', ['-c', 'command -v npm'], { encoding: 'utf8' }).trim();
-    if (npm) candidates.push(path.resolve(path.dirname(fs.realpathSync(npm)), 'npm-cli.js'));
-  } catch {
-    // no npm on PATH
-  }
-  return candidates.find((c): c is string => Boolean(c && c.endsWith('npm-cli.js') && fs.existsSync(c))) ?? null;
-}
-
-function run(cmd: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv }): string {
-  return execFileSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
-}
-
-function errText(err: unknown): string {
-  const e = err as Error & { stderr?: string };
-  return `${e.message}${e.stderr ? `\n${e.stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`.slice(0, 1000);
-}
-
-/** Rename a finished temp dir into place; another run that got there first wins. */
-function publish(tmp: string, final: string): void {
-  try {
-    fs.renameSync(tmp, final);
-  } catch {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    if (!fs.existsSync(final)) throw new Error(`could not move ${tmp} to ${final}`);
-  }
-}
-
-/** A Node ≥ 22 binary: this one if new enough, else the cached `node-<os>-<arch>@22`. */
-function ensureNode22(npm: string): string {
-  if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
-  const dir = path.join(QMD_CACHE, 'node22');
-  const bin = path.join(dir, 'bin', 'node');
-  if (fs.existsSync(bin)) return bin;
-  const pkg = `node-${process.platform}-${process.arch}@22`;
-  const tmp = fs.mkdtempSync(path.join(QMD_CACHE, '.node22-'));
-  try {
-    const tgz = run(process.execPath, [npm, 'pack', pkg, '--silent', '--pack-destination', tmp], { cwd: tmp }).trim().split('\n').pop()!;
-    run('tar', ['xzf', path.join(tmp, tgz), '-C', tmp], { cwd: tmp });
-    if (!fs.existsSync(path.join(tmp, 'package', 'bin', 'node'))) throw new Error(`${pkg} has no bin/node`);
-    publish(path.join(tmp, 'package'), dir);
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
-  }
-  return bin;
-}
-
-/** `@tobilu/qmd` installed with Node 22 into the cache's own prefix. */
-function ensureQmdPackage(npm: string, node: string): string {
-  const prefix = path.join(QMD_CACHE, 'qmd');
-  const entry = path.join(prefix, 'node_modules', '@tobilu', 'qmd', 'dist', 'cli', 'qmd.js');
-  if (fs.existsSync(entry)) return entry;
-  const tmp = fs.mkdtempSync(path.join(QMD_CACHE, '.qmd-'));
-  try {
-    // Its own package.json: npm must never walk up to the project's.
-    fs.writeFileSync(path.join(tmp, 'package.json'), '{ "name": "cairn-qmd-cache", "private": true }\n');
-    // npm run by Node 22, so engines checks and native prebuilds match the Node that runs qmd.
-    const env = { ...process.env, PATH: `${path.dirname(node)}${path.delimiter}${process.env.PATH ?? ''}` };
-    const install = (spec: string) =>
-      run(node, [npm, 'install', '--prefix', tmp, '--ignore-scripts', '--omit=optional', '--no-audit', '--no-fund', '--loglevel', 'error', spec], { cwd: tmp, env });
-    // Optional deps are node-llama-cpp's GPU/CPU builds for every platform (~650 MB, only
-    // for vsearch/query models): left out. sqlite-vec's binary is one of them too, and
-    // `qmd update` loads it, so add just this platform's, at the version qmd pinned.
-    install('@tobilu/qmd');
-    const vec = JSON.parse(fs.readFileSync(path.join(tmp, 'node_modules', 'sqlite-vec', 'package.json'), 'utf8')) as { version: string };
-    const os = process.platform === 'win32' ? 'windows' : process.platform;
-    install(`sqlite-vec-${os}-${process.arch}@${vec.version}`);
-    publish(tmp, prefix);
-  } catch (err) {
-    fs.rmSync(tmp, { recursive: true, force: true });
-    throw err;
-  }
-  return entry;
-}
-
-/** Install (once) and return the real qmd, or why it cannot be had here. */
+/** The installed real qmd, or why it is not there. */
 export function ensureRealQmd(): RealQmdOrSkip {
-  const started = Date.now();
   const wrapper = path.join(QMD_CACHE, 'qmd.sh');
-  let installed = false;
-  const install = (): RealQmdOrSkip | null => {
-    if (process.platform === 'win32') return { skip: 'the qmd test set-up supports Linux and macOS only' };
-    const npm = npmCli();
-    if (!npm) return { skip: 'npm (npm-cli.js) not found: cannot fetch Node 22 and @tobilu/qmd' };
-    const node = ensureNode22(npm);
-    const entry = ensureQmdPackage(npm, node);
-    const tmp = `${wrapper}.${process.pid}.tmp`;
-    fs.writeFileSync(tmp, `#!/bin/sh\n# QMD with the cached Node 22 (tests/helpers/qmd.ts)\nexec "${node}" "${entry}" "$@"\n`, { mode: 0o755 });
-    fs.renameSync(tmp, wrapper);
-    installed = true;
-    return null;
-  };
-  const version = () => run(wrapper, ['--version'], { cwd: QMD_CACHE }).trim();
-  try {
-    fs.mkdirSync(QMD_CACHE, { recursive: true });
-    if (!fs.existsSync(wrapper)) {
-      const skip = install();
-      if (skip) return skip;
-    }
-    let v: string;
+  let result: RealQmdOrSkip;
+  if (!fs.existsSync(wrapper)) {
+    const errFile = path.join(QMD_CACHE, '.last-error');
+    const last = fs.existsSync(errFile) ? fs.readFileSync(errFile, 'utf8').trim() : '';
+    result = { skip: last || `qmd is not installed in ${QMD_CACHE}: run node scripts/fetch-test-qmd.mjs` };
+  } else {
     try {
-      v = version();
+      result = { command: wrapper, version: execFileSync(wrapper, ['--version'], { cwd: QMD_CACHE, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }).trim() };
     } catch (err) {
-      if (installed) throw err;
-      // A cache left broken (interrupted, or the checkout moved): install again, once.
-      for (const p of [wrapper, path.join(QMD_CACHE, 'qmd'), path.join(QMD_CACHE, 'node22')]) fs.rmSync(p, { recursive: true, force: true });
-      const skip = install();
-      if (skip) return skip;
-      v = version();
+      result = { skip: `the qmd in ${QMD_CACHE} does not start (${(err as Error).message.split('\n')[0]}): run node scripts/fetch-test-qmd.mjs again` };
     }
-    return { command: wrapper, version: v, installMs: installed ? Date.now() - started : 0 };
-  } catch (err) {
-    return { skip: `Node 22 or @tobilu/qmd could not be installed into ${QMD_CACHE}: ${errText(err)}` };
   }
+  if ('skip' in result && process.env.CI === 'true') throw new Error(`CI needs the real qmd: ${result.skip} (.ci/run runs node scripts/fetch-test-qmd.mjs first)`);
+  return result;
 }

@@ -1,8 +1,7 @@
 /**
  * The QMD backend against the REAL qmd CLI (npm `@tobilu/qmd`, BM25 `search` mode: no
- * model). tests/helpers/qmd.ts installs Node 22 + qmd into node_modules/.cache/cairn-qmd
- * once (about 25–45 s the first time, reused after); where that is impossible these tests
- * are skipped with the reason printed.
+ * model), installed before the tests by scripts/fetch-test-qmd.mjs (`.ci/run`, pretest); where
+ * it is missing these tests are skipped with the reason printed (under CI=true they fail).
  */
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -19,7 +18,6 @@ import { tmpDir, writeTree } from '../helpers/tmp';
 const real = ensureRealQmd();
 const skip = 'skip' in real ? real.skip : null;
 if ('skip' in real) console.warn(`[qmd-real] SKIPPED: ${real.skip}`);
-else if (real.installMs) console.info(`[qmd-real] installed ${real.version} in ${(real.installMs / 1000).toFixed(1)} s`);
 const command = 'skip' in real ? '' : real.command;
 // Generous: qmd is a cold Node 22 start per call, on a shared machine.
 const timeoutMs = 60_000;
