@@ -30,6 +30,8 @@ export interface RunningServer {
   openUrl: string;
   port: number;
   token: string;
+  /** The bound socket address as the OS reports it (what the server really listens on). */
+  address(): AddressInfo;
   close(): Promise<void>;
 }
 
@@ -154,6 +156,7 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     openUrl: `${base}/?token=${token}`,
     port,
     token,
+    address: () => server.address() as AddressInfo,
     async close() {
       unsubscribe();
       for (const res of sseClients) res.end();

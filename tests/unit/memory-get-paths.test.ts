@@ -66,16 +66,9 @@ describe('memory_get path rules', () => {
     const { roots } = setup();
     expect(() => memoryGet(roots, 'memory/2020-01-01.md')).toThrow(/no such memory file/);
     expect(() => memoryGet(roots, 'MEMORY.md', 99)).toThrow(/past the end \(the file has 5 lines\)/);
-    try {
-      memoryGet(roots, 'memory/nope.md');
-    } catch (err) {
-      expect((err as { code: string }).code).toBe('not_found');
-    }
-    try {
-      resolveMemoryPath(roots, '../x.md');
-    } catch (err) {
-      expect((err as { code: string }).code).toBe('forbidden');
-    }
+    // toThrow with an object matches the error's own fields: a call that does not throw fails.
+    expect(() => memoryGet(roots, 'memory/nope.md')).toThrow(expect.objectContaining({ code: 'not_found' }));
+    expect(() => resolveMemoryPath(roots, '../x.md')).toThrow(expect.objectContaining({ code: 'forbidden' }));
   });
 });
 

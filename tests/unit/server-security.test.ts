@@ -59,6 +59,9 @@ const call = (channel: string, body: unknown, headers: Record<string, string> = 
 
 describe('cairn serve security', () => {
   it('listens on 127.0.0.1 only', () => {
+    // The socket the OS bound, not the URL the server prints: 0.0.0.0 or :: would accept
+    // connections from the network whatever the URL says.
+    expect(served.server.address()).toMatchObject({ address: '127.0.0.1', family: 'IPv4', port });
     expect(served.server.url).toBe(`http://127.0.0.1:${port}`);
   });
 
