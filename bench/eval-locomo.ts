@@ -9,6 +9,7 @@
  *   --min-score S                        override query.minScore
  *   --sources memory|sessions|all        what is indexed and searched (default: memory)
  *   --tokens N --overlap N               chunking
+ *   --calibration relative|absolute      rank → score calibration of both sides
  *   --decay --mmr                        the optional re-rankers
  *   --sweep                              also sweep the merge weight 0..1
  */
@@ -60,11 +61,13 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const sources = flag(argv, '--sources');
   const minScore = num(argv, '--min-score');
   const vw = num(argv, '--vector-weight');
+  const calibration = flag(argv, '--calibration') as 'relative' | 'absolute' | undefined;
   const base = (s: MemorySearchSettings) => {
     if (tokens !== undefined) s.chunking.tokens = tokens;
     if (overlap !== undefined) s.chunking.overlap = overlap;
     if (sources) s.sources = sources === 'all' ? ['memory', 'sessions'] : [sources as 'memory' | 'sessions'];
     if (minScore !== undefined) s.query.minScore = minScore;
+    if (calibration) s.query.hybrid.calibration = calibration;
   };
   const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem'].join('-');
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };

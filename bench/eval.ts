@@ -96,9 +96,9 @@ async function main(): Promise<void> {
 
   for (const [label, sweep] of sweeps) {
     console.log(`\nMerge-weight sweep, ${label} (vectorWeight; textWeight = 1 − it):\n`);
-    console.log('| vectorWeight | hit@1 | hit@6 | MRR@6 |');
-    console.log('|---|---|---|---|');
-    for (const [w, m] of sweep) console.log(row(w.toFixed(1), m));
+    console.log('| vectorWeight | hit@1 | hit@6 | MRR@6 | paraphrase | exact | cjk |');
+    console.log('|---|---|---|---|---|---|---|');
+    for (const [w, m] of sweep) console.log(`${row(w.toFixed(1), m)} ${(['paraphrase', 'exact', 'cjk'] as const).map((c) => pct(m.byCategory[c].hit6)).join(' | ')} |`);
   }
   console.log(`\nMissed at 6 by FTS-only: ${fts.missed.join(', ') || 'none'}`);
   for (const [name, m] of table.slice(1)) if (/^hybrid \d/.test(name)) console.log(`Missed at 6 by ${name}: ${m.missed.join(', ') || 'none'}`);

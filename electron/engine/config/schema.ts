@@ -134,6 +134,12 @@ export const MemorySearchSchema = z.looseObject({
           vectorWeight: ratio.optional(),
           textWeight: ratio.optional(),
           candidateMultiplier: posInt.max(50).default(4),
+          /**
+           * Cairn: how each side's raw scores become 0..1 before the merge (search/score.ts):
+           * `relative` = BM25 as a share of the best keyword hit (a tiny memory's exact match
+           * scores 1, not BM25's collapsed ~0), `absolute` = r/(1+r); vectors keep cosine.
+           */
+          calibration: z.enum(['relative', 'absolute']).default('relative'),
           temporalDecay: z
             .looseObject({
               enabled: z.boolean().default(false),

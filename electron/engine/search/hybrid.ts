@@ -13,7 +13,7 @@ import { decayMultiplier } from './decay';
 import { mmrOrder } from './mmr';
 import { makeSnippet } from './snippet';
 import { readIdentity } from '../index/schema';
-import type { MergeWeights } from './score';
+import { relativeBm25, type MergeWeights } from './score';
 
 export interface HybridBackend {
   db: Db;
@@ -32,6 +32,8 @@ export interface HybridOptions {
   /** false = vector side only (OpenClaw's `hybrid.enabled: false`). */
   hybrid: boolean;
   weights: MergeWeights;
+  /** Rank → score calibration of both sides before the merge (score.ts); default absolute. */
+  calibration?: 'relative' | 'absolute' | undefined;
   sources: readonly MemorySource[];
   since?: string | undefined;
   before?: string | undefined;
@@ -135,6 +137,9 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   // Weights apply only when both sides ran; a lone side scores on its own scale.
   const w = mode === 'hybrid' ? o.weights : mode === 'vector-only' ? { vector: 1, text: 0 } : { vector: 0, text: 1 };
 
+  // The vector side keeps its cosine scale (already 0..1 and comparable across queries;
+  // made relative it swamped the keyword side: measured in docs/benchmarks.md).
+  if (o.calibration === 'relative' && text) text = relativeBm25(text);
   const merged = new Map<number, { vector: number | null; text: number | null; merged: number }>();
   for (const c of vector ?? []) merged.set(c.id, { vector: c.score, text: null, merged: 0 });
   for (const c of text ?? []) {
@@ -155,6 +160,14 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     if (kept.length === 0) kept = [...merged.entries()].filter(([, e]) => e.text !== null);
   }
 
+  // A requested result is never hidden silently: when the cut leaves fewer than asked for,
+  // the response says how many candidates it held back and why.
+  const hidden = Math.min(merged.size, o.maxResults) - kept.length;
+  if (hidden > 0) {
+    warnings.push(
+      `${hidden} more result${hidden === 1 ? '' : 's'} scored below minScore ${o.minScore} and ${hidden === 1 ? 'is' : 'are'} not shown (lower minScore to see ${hidden === 1 ? 'it' : 'them'})`,
+    );
+  }
   const chunks = loadChunks(backend.db, kept.map(([id]) => id));
   const scored = kept
     .filter(([id]) => chunks.has(id))

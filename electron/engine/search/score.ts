@@ -24,6 +24,20 @@ export function vectorScore(distance: number): number {
   return Math.max(0, Math.min(1, s));
 }
 
+/**
+ * Rank → score calibration `relative` of the keyword side: each candidate's share of the
+ * best candidate's BM25 rank (1 for the best). BM25's absolute map collapses on a tiny
+ * memory (IDF ≈ 0 with two notes: an exact match scored 0.000) and saturates on a big one
+ * (every decent match ≈ 0.9, so the weaker vector side decided the order); the ratio keeps
+ * BM25's own spacing in both cases.
+ */
+export function relativeBm25<T extends { score: number; raw: number }>(cands: readonly T[]): T[] {
+  if (cands.length === 0) return [];
+  // bm25() is negative for a match (more negative = better).
+  const best = Math.min(...cands.map((c) => c.raw));
+  return cands.map((c) => ({ ...c, score: best < 0 ? Math.max(0, Math.min(1, c.raw / best)) : 1 }));
+}
+
 export interface MergeWeights {
   vector: number;
   text: number;

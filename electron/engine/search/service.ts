@@ -50,6 +50,7 @@ export async function runSearch(
     candidateMultiplier: h.candidateMultiplier,
     hybrid: h.enabled,
     weights: resolveWeights(h, backend.embedder?.provider ?? null),
+    calibration: h.calibration,
     sources,
     since: req.since,
     before: req.before,
