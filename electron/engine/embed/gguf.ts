@@ -41,7 +41,25 @@ export interface GgufEmbedderOptions {
 export function retrievalPrompts(name: string): { query: string; document: string } | undefined {
   if (/embeddinggemma/i.test(name)) return { query: 'task: search result | query: ', document: 'title: none | text: ' };
   if (/nomic-embed/i.test(name)) return { query: 'search_query: ', document: 'search_document: ' };
+  // BGE v1.5 English models (model card): the instruction on queries only, passages as they are.
+  if (/bge-(small|base|large)-en/i.test(name)) return { query: 'Represent this sentence for searching relevant passages: ', document: '' };
   return undefined;
+}
+
+/**
+ * What `cairn models import` recorded from the sentence-transformers config (cairn.* keys):
+ * the prompts it was trained with and the max_seq_length it truncates to (special tokens
+ * included), so Cairn embeds exactly as sentence-transformers does.
+ */
+function importedSettings(metadata: unknown): { prompts?: { query: string; document: string }; maxSeqLength?: number } {
+  const c = (metadata as { cairn?: { prompt?: { query?: unknown; document?: unknown }; max_seq_length?: unknown } }).cairn;
+  if (!c) return {};
+  const q = typeof c.prompt?.query === 'string' ? c.prompt.query : '';
+  const d = typeof c.prompt?.document === 'string' ? c.prompt.document : '';
+  return {
+    prompts: q || d ? { query: q, document: d } : undefined,
+    maxSeqLength: typeof c.max_seq_length === 'number' && c.max_seq_length > 2 ? c.max_seq_length : undefined,
+  };
 }
 
 /** An embedder over one loaded GGUF model. */
@@ -59,12 +77,15 @@ export class GgufEmbedder implements Embedder {
     private readonly context: LlamaEmbeddingContext,
     readonly modelPath: string,
     private readonly releaseRuntime: () => Promise<void>,
-    private readonly maxTokens: number,
+    private maxTokens: number,
   ) {
     this.model = path.basename(modelPath);
     this.id = `${this.provider}:${this.model}`;
     this.dims = llamaModel.embeddingVectorSize;
-    this.prompts = retrievalPrompts(`${this.model} ${llamaModel.fileInfo.metadata.general?.name ?? ''}`);
+    const imported = importedSettings(llamaModel.fileInfo.metadata);
+    this.prompts = imported.prompts ?? retrievalPrompts(`${this.model} ${llamaModel.fileInfo.metadata.general?.name ?? ''}`);
+    // sentence-transformers counts [CLS] and [SEP] in max_seq_length.
+    if (imported.maxSeqLength) this.maxTokens = Math.min(maxTokens, imported.maxSeqLength - 2);
   }
 
   /** Token count the model sees for `text` (for the UI's exact-count display). */
