@@ -46,7 +46,9 @@ describe('crash safety (SIGKILL during appends and compactions)', () => {
   it(`keeps every transcript parseable with no line lost across ${KILLS} kills`, async () => {
     const dir = tmpDir('cairn-crash-');
     const child = path.join(dir, 'crash-child.mjs');
-    await build({ entryPoints: [path.join(here, '..', 'helpers', 'crash-child.ts')], bundle: true, platform: 'node', format: 'esm', outfile: child, logLevel: 'silent' });
+    await build({ entryPoints: [path.join(here, '..', 'helpers', 'crash-child.ts')], bundle: true, platform: 'node', format: 'esm', outfile: child, logLevel: 'silent',
+      // CommonJS dependencies (proper-lockfile) require Node built-ins; give the ESM bundle a require.
+      banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" } });
     const file = path.join(dir, 'crash.jsonl');
     createTranscriptFile(file, { id: 'crash', timestamp: '2025-03-01T00:00:00.000Z', cwd: dir });
     const everConfirmed = new Set<string>();

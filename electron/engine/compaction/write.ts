@@ -1,15 +1,20 @@
 /**
  * Writing a compaction (SPEC §4): first a checkpoint copy `<file>.checkpoint.<uuid>.jsonl`,
- * then the `compaction` entry appended atomically (copy, append, fsync, rename). Lines that
- * other writers appended since the plan was made are kept, and the entry hangs under the
- * newest of them so the branch stays whole.
+ * then the `compaction` entry appended like any other line — one O_APPEND write + fsync,
+ * under the transcript's cross-process lock. It used to be copy, append, rename, which lost
+ * every line another process (OpenClaw, `cairn chat`) appended between the copy and the
+ * rename; an append in place cannot lose them, and a crash mid-write leaves a torn last line
+ * that the parser already reports and the next append steps over. Lines other writers
+ * appended since the plan was made are kept, and the entry hangs under the newest of them
+ * so the branch stays whole.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { serializeLine } from '../transcript/append';
+import { appendLinesDurable, serializeLine } from '../transcript/append';
 import { parseTranscript } from '../transcript/parse';
-import { appendAtomic, prefixFingerprint, removeStaleTemps, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
+import { prefixUnchanged, removeStaleTemps, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
+import { withFileLockSync } from '../util/file-lock';
 import type { CompactionEntry } from '../transcript/types';
 
 /** How many checkpoints of one transcript are kept (oldest removed first). */
@@ -38,23 +43,20 @@ export function listCheckpoints(file: string): string[] {
 
 /**
  * Keep the current bytes of `file` as a checkpoint and drop the oldest beyond `keep`.
- * The compaction replaces `file` by a new inode (rename), so the old inode is never written
- * again: a hard link to it is an exact copy at no cost. Where links are not possible (some
- * file systems), the file is copied.
+ * A copy, not a hard link: the compaction entry is appended to the same inode, so a link
+ * would not keep the file as it was. COPYFILE_FICLONE makes it a cheap reflink where the
+ * file system can (btrfs, XFS, APFS) and a plain copy elsewhere; written as a temp file and
+ * renamed, so a killed copy never looks like a checkpoint.
  */
 export function writeCheckpoint(file: string, keep = KEEP_CHECKPOINTS): string {
   const target = `${file}.checkpoint.${crypto.randomUUID()}.jsonl`;
+  const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
   try {
-    fs.linkSync(file, target);
-  } catch {
-    const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-    try {
-      fs.copyFileSync(file, tmp);
-      fs.renameSync(tmp, target);
-    } catch (err) {
-      fs.rmSync(tmp, { force: true });
-      throw err;
-    }
+    fs.copyFileSync(file, tmp, fs.constants.COPYFILE_FICLONE);
+    fs.renameSync(tmp, target);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
   }
   const all = listCheckpoints(file).filter((p) => p !== target);
   for (const old of all.slice(0, Math.max(0, all.length - (keep - 1)))) fs.rmSync(old, { force: true });
@@ -84,23 +86,25 @@ export interface WriteCompactionResult {
 }
 
 /**
- * Append `entry` to `file` atomically after a checkpoint copy. `expect` is the snapshot the
- * plan was made from; if the file was rewritten since, nothing is written
+ * Append `entry` to `file` after a checkpoint copy, under the transcript's lock. `expect` is
+ * the snapshot the plan was made from; if the file was rewritten since, nothing is written
  * (TranscriptChangedError).
  */
 export function writeCompaction(file: string, entry: CompactionEntry, expect: ExpectedPrefix, opts: { checkpoint?: boolean; keepCheckpoints?: number } = {}): WriteCompactionResult {
-  removeStaleTemps(file);
-  if (fs.statSync(file).size < expect.bytes || !prefixFingerprint(file, expect.bytes).tail.equals(expect.tail)) {
-    throw new TranscriptChangedError(file);
-  }
-  const newer = lastEntryIdAfter(file, expect.bytes);
-  const final: CompactionEntry = newer ? { ...entry, parentId: newer } : entry;
-  const checkpoint = opts.checkpoint === false ? undefined : writeCheckpoint(file, opts.keepCheckpoints);
-  try {
-    appendAtomic(file, [serializeLine(final)], expect);
-  } catch (err) {
-    if (checkpoint) fs.rmSync(checkpoint, { force: true });
-    throw err;
-  }
-  return { checkpoint, entry: final };
+  return withFileLockSync(file, () => {
+    removeStaleTemps(file);
+    if (!prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
+    const checkpoint = opts.checkpoint === false ? undefined : writeCheckpoint(file, opts.keepCheckpoints);
+    // Read the newest entry as late as possible: a line another process appends after this
+    // is still kept (it lands after the entry), it just hangs under its own parent.
+    const newer = lastEntryIdAfter(file, expect.bytes);
+    const final: CompactionEntry = newer ? { ...entry, parentId: newer } : entry;
+    try {
+      appendLinesDurable(file, [serializeLine(final)]);
+    } catch (err) {
+      if (checkpoint) fs.rmSync(checkpoint, { force: true });
+      throw err;
+    }
+    return { checkpoint, entry: final };
+  });
 }

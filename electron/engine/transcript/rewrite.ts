@@ -1,25 +1,87 @@
 /**
- * Atomic rewrites of a transcript: temp file in the same directory, fsync, rename, fsync the
- * directory. Kept lines are written from their original text, so unknown entry types and
- * fields survive byte-for-byte; only new entries are serialised.
+ * Writing to a transcript that other processes may write at the same moment — Cairn's app,
+ * CLI and MCP server, and OpenClaw itself, which appends with O_APPEND and takes no lock of
+ * ours. Two rules keep every line:
+ *   1. Adding lines is always an append in place (one O_APPEND write + fsync, append.ts),
+ *      never copy-and-rename: a copy made while another process appends misses its lines.
+ *   2. A true rewrite (replacing the content) copies into a temp file under the
+ *      cross-process lock and, right before the rename, carries over whatever was appended
+ *      to the original since it was read.
+ * Kept lines are written from their original text, so unknown entry types and fields
+ * survive byte-for-byte; only new entries are serialised.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fsyncDir, writeFileAtomicSync } from '../util/atomic-write';
-import { serializeLine } from './append';
+import { fsyncDir } from '../util/atomic-write';
+import { withFileLockSync } from '../util/file-lock';
+import { removeStaleTemps } from '../util/stale-temps';
+import { appendLinesDurable, serializeLine } from './append';
+
+export { removeStaleTemps };
 
 /** A kept line (its original text) or a new entry to serialise. */
 export type RewriteLine = string | { entry: unknown };
 
-/** Rewrite `file` atomically with `lines` (each followed by "\n"). */
-export function rewriteTranscript(file: string, lines: RewriteLine[]): void {
-  const text = lines.map((l) => (typeof l === 'string' ? l : serializeLine(l.entry))).join('\n');
-  writeFileAtomicSync(file, lines.length ? `${text}\n` : '');
-}
-
 function tempName(file: string): string {
   return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
+}
+
+function readRange(file: string, from: number, to: number): Buffer {
+  const buf = Buffer.alloc(Math.max(0, to - from));
+  const fd = fs.openSync(file, 'r');
+  try {
+    let off = 0;
+    while (off < buf.length) {
+      const n = fs.readSync(fd, buf, off, buf.length - off, from + off);
+      if (n === 0) break;
+      off += n;
+    }
+    return off === buf.length ? buf : buf.subarray(0, off);
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
+/**
+ * Rewrite `file` with `lines` (each followed by "\n"). `readBytes` is how much of the file
+ * the lines were made from (default: its size now); bytes appended after that by any writer
+ * are carried over to the end of the new file. Under the lock, atomic (temp, fsync, rename).
+ */
+export function rewriteTranscript(file: string, lines: RewriteLine[], opts: { readBytes?: number } = {}): void {
+  const text = lines.map((l) => (typeof l === 'string' ? l : serializeLine(l.entry))).join('\n');
+  const body = Buffer.from(lines.length ? `${text}\n` : '', 'utf8');
+  withFileLockSync(file, () => {
+    removeStaleTemps(file);
+    let carried = opts.readBytes ?? fs.statSync(file).size;
+    const mode = fs.statSync(file).mode & 0o777;
+    const tmp = tempName(file);
+    const fd = fs.openSync(tmp, 'w', mode);
+    try {
+      fs.writeSync(fd, body);
+      // Carry over what arrived since the read, until the size holds still across a check:
+      // an appender that takes no lock can still land a line in the instant between the last
+      // check and the rename — the one window a lock-free writer leaves (docs/architecture.md).
+      for (;;) {
+        const size = fs.statSync(file).size;
+        if (size <= carried) break;
+        fs.writeSync(fd, readRange(file, carried, size));
+        carried = size;
+      }
+      fs.fsyncSync(fd);
+      fs.closeSync(fd);
+      fs.renameSync(tmp, file);
+      fsyncDir(path.dirname(file));
+    } catch (err) {
+      try {
+        fs.closeSync(fd);
+      } catch {
+        // closed before the failure
+      }
+      fs.rmSync(tmp, { force: true });
+      throw err;
+    }
+  });
 }
 
 export interface ExpectedPrefix {
@@ -32,14 +94,12 @@ export interface ExpectedPrefix {
 /** The bytes to remember now so that `appendAtomic` can check nothing was rewritten since. */
 export function prefixFingerprint(file: string, bytes = fs.statSync(file).size): ExpectedPrefix {
   const n = Math.min(bytes, 4096);
-  const tail = Buffer.alloc(n);
-  const fd = fs.openSync(file, 'r');
-  try {
-    fs.readSync(fd, tail, 0, n, bytes - n);
-  } finally {
-    fs.closeSync(fd);
-  }
-  return { bytes, tail };
+  return { bytes, tail: readRange(file, bytes - n, bytes) };
+}
+
+/** True when `file` still starts with the bytes `expect` was taken from. */
+export function prefixUnchanged(file: string, expect: ExpectedPrefix): boolean {
+  return fs.statSync(file).size >= expect.bytes && prefixFingerprint(file, expect.bytes).tail.equals(expect.tail);
 }
 
 export class TranscriptChangedError extends Error {
@@ -50,69 +110,14 @@ export class TranscriptChangedError extends Error {
 }
 
 /**
- * Append `lines` to `file` atomically: copy the current file to a temp file, append there,
- * fsync, rename over the original. A crash at any point leaves the old file or the new one.
- * With `expect`, refuses (TranscriptChangedError) when the file no longer starts with what was
- * read; lines appended since then are kept (they are part of the copy).
+ * Append `lines` to `file` as one O_APPEND write + fsync (append.ts), under the lock so no
+ * Cairn rewrite replaces the file between the check and the write. With `expect`, refuses
+ * (TranscriptChangedError) when the file no longer starts with what was read; lines
+ * appended since by anyone stay where they are, before the new ones.
  */
 export function appendAtomic(file: string, lines: string[], expect?: ExpectedPrefix): void {
-  const stat = fs.statSync(file);
-  if (expect) {
-    if (stat.size < expect.bytes || !prefixFingerprint(file, expect.bytes).tail.equals(expect.tail)) {
-      throw new TranscriptChangedError(file);
-    }
-  }
-  const tmp = tempName(file);
-  try {
-    fs.copyFileSync(file, tmp);
-    const fd = fs.openSync(tmp, 'a+');
-    try {
-      let prefix = '';
-      const size = fs.fstatSync(fd).size;
-      if (size > 0) {
-        const b = Buffer.alloc(1);
-        fs.readSync(fd, b, 0, 1, size - 1);
-        if (b[0] !== 0x0a) prefix = '\n';
-      }
-      const buf = Buffer.from(`${prefix}${lines.join('\n')}${lines.length ? '\n' : ''}`, 'utf8');
-      let off = 0;
-      while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
-      fs.fsyncSync(fd);
-    } finally {
-      fs.closeSync(fd);
-    }
-    fs.chmodSync(tmp, stat.mode & 0o777);
-    fs.renameSync(tmp, file);
-    fsyncDir(path.dirname(file));
-  } catch (err) {
-    fs.rmSync(tmp, { force: true });
-    throw err;
-  }
-}
-
-/** Remove temp files of `file` left behind by a process that died mid-write. */
-export function removeStaleTemps(file: string): void {
-  const dir = path.dirname(file);
-  const prefix = `.${path.basename(file)}.`;
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const pid = Number(name.slice(prefix.length).split('.')[0]);
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
-    fs.rmSync(path.join(dir, name), { force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  withFileLockSync(file, () => {
+    if (expect && !prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
+    appendLinesDurable(file, lines);
+  });
 }

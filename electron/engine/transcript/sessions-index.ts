@@ -1,11 +1,15 @@
 /**
  * `sessions.json`: the session index that maps a session key to its entry (SPEC §1.1).
  * OpenClaw keeps many more fields per entry; reads keep them all and updates change only
- * the fields asked for. Every write is atomic (temp file, fsync, rename).
+ * the fields asked for. Every write is atomic (temp file, fsync, rename) and is a
+ * read-modify-write under the file's cross-process lock, so two Cairn processes updating
+ * different sessions at once never lose each other's keys.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
+import { withFileLockSync } from '../util/file-lock';
+import { removeStaleTemps } from '../util/stale-temps';
 
 export interface SessionIndexEntry {
   sessionId: string;
@@ -64,6 +68,7 @@ export type SessionPatch = Partial<Omit<SessionIndexEntry, 'sessionId'>>;
 /**
  * Update the entry of `sessionId` (created under `key`, default `sessionId`, when missing)
  * with `patch` — or with what `patch(entry)` returns — and write the index atomically.
+ * The file is read again under the lock, so `patch(entry)` sees the latest entry.
  * Returns the updated entry.
  */
 export function updateSessionEntry(
@@ -72,13 +77,17 @@ export function updateSessionEntry(
   patch: SessionPatch | ((entry: SessionIndexEntry) => SessionPatch),
   opts: { key?: string; sessionFile?: string } = {},
 ): SessionIndexEntry {
-  const index = readSessionIndex(file);
-  const found = findSessionEntry(index, sessionId);
-  const key = found?.key ?? opts.key ?? sessionId;
-  const current: SessionIndexEntry = found?.entry ?? { sessionId, ...(opts.sessionFile ? { sessionFile: opts.sessionFile } : {}) };
-  const next: SessionIndexEntry = { ...current, ...(typeof patch === 'function' ? patch(current) : patch), sessionId };
-  index[key] = next;
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  writeFileAtomicSync(file, `${JSON.stringify(index, null, 2)}\n`);
-  return next;
+  return withFileLockSync(file, () => {
+    // Temps of a writer killed mid-write (its pid gone) would otherwise pile up beside it.
+    removeStaleTemps(file);
+    const index = readSessionIndex(file);
+    const found = findSessionEntry(index, sessionId);
+    const key = found?.key ?? opts.key ?? sessionId;
+    const current: SessionIndexEntry = found?.entry ?? { sessionId, ...(opts.sessionFile ? { sessionFile: opts.sessionFile } : {}) };
+    const next: SessionIndexEntry = { ...current, ...(typeof patch === 'function' ? patch(current) : patch), sessionId };
+    index[key] = next;
+    writeFileAtomicSync(file, `${JSON.stringify(index, null, 2)}\n`);
+    return next;
+  });
 }
