@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import type { ModelsStatus } from '../../../shared/types/models';
 import type { CliRuntime, GlobalOptions } from '../runtime';
+import { registerModelsImport } from './models-import';
 
 export function formatModelsStatus(s: ModelsStatus): string {
   const lines = [`provider: ${s.configuredProvider}`];
@@ -19,7 +20,7 @@ export function formatModelsStatus(s: ModelsStatus): string {
 }
 
 export function register(program: Command, rt: CliRuntime): void {
-  const models = program.command('models').description('embedding models for memory search: status, download');
+  const models = program.command('models').description('embedding models for memory search: status, download, import');
   const opts = (o: GlobalOptions) => ({ ...program.opts<GlobalOptions>(), ...o });
 
   models
@@ -32,6 +33,8 @@ export function register(program: Command, rt: CliRuntime): void {
       if (opts(o).json) rt.json(s);
       else rt.stdout(formatModelsStatus(s));
     });
+
+  registerModelsImport(models, program, rt);
 
   models
     .command('download [uri]')
