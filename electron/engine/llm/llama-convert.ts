@@ -62,7 +62,8 @@ export function toLlamaHistory(system: string | undefined, messages: Message[]):
 /** JSON-Schema keywords node-llama-cpp's grammar understands; others are dropped. */
 const KEEP = new Set(['type', 'properties', 'required', 'items', 'enum', 'const', 'oneOf', 'description', 'additionalProperties', 'minItems', 'maxItems', 'format']);
 
-function toGbnf(schema: unknown): unknown {
+/** A JSON schema reduced to the keywords node-llama-cpp's grammar supports. */
+export function toGbnf(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(toGbnf);
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};

@@ -2,18 +2,20 @@
  * Local GGUF chat model through node-llama-cpp (prebuilt CPU binaries only: `build: "never"`,
  * `gpu: false`). Loaded lazily on the first call; one context sequence, so calls are queued.
  * Function calling goes through `LlamaChat.generateResponse` with our tools as grammar-
- * constrained functions. node-llama-cpp would silently drop old turns when the context fills
+ * constrained functions where the model's chat template has a call syntax; otherwise (SmolLM2,
+ * plain ChatML) every reply is JSON constrained by a schema grammar (llama-grammar.ts). node-llama-cpp would silently drop old turns when the context fills
  * ("context shift"); we turn that moment into a ContextOverflowError instead, so the turn
  * loop compacts the session the way SPEC §4 says rather than losing history unseen.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaModel, ChatModelSegment } from 'node-llama-cpp';
+import type { Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel, ChatModelSegment, ChatWrapperSettings } from 'node-llama-cpp';
 import type { AssistantMessage, TextBlock, ThinkingBlock, ToolCallBlock, Usage, StopReason } from '../../../shared/types/messages';
-import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } from './types';
+import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM, type ToolSpec } from './types';
 import { abortError } from './errors';
 import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
+import { grammarSchema, hasNativeFunctionCalling, parseGrammarOutput, ReplyStream, toGrammarHistory } from './llama-grammar';
 import { downloadedPath } from './llama-download';
 import { acquireLlamaRuntime, type LlamaRuntimeLease } from '../util/llama-runtime';
 
@@ -52,6 +54,10 @@ interface Loaded {
   model: LlamaModel;
   context: LlamaContext;
   chat: LlamaChat;
+  /** Tools go through the JSON grammar: the chat template has no function calling of its own. */
+  grammarTools: boolean;
+  /** Compiled reply grammars by schema (compiling one costs a few ms per tool set). */
+  grammars: Map<string, Promise<LlamaGrammar>>;
 }
 
 /** Check the file exists and starts with the GGUF magic, before touching native code. */
@@ -138,8 +144,11 @@ export class LlamaLlm implements LLM {
         ...(signal ? { createSignal: signal } : {}),
       });
       const sequence = context.getSequence();
-      const chat = this.opts.createChat ? this.opts.createChat(sequence) : new (await import('node-llama-cpp')).LlamaChat({ contextSequence: sequence });
-      this.loaded = { llama, release, model, context, chat };
+      const lib = await import('node-llama-cpp');
+      const chat = this.opts.createChat ? this.opts.createChat(sequence) : new lib.LlamaChat({ contextSequence: sequence });
+      const generic: ChatWrapperSettings = lib.ChatWrapper.defaultSettings;
+      const grammarTools = chat.chatWrapper ? !hasNativeFunctionCalling(chat.chatWrapper, generic) : false;
+      this.loaded = { llama, release, model, context, chat, grammarTools, grammars: new Map() };
       return this.loaded;
     } catch (err) {
       await model?.dispose().catch(() => {});
@@ -158,7 +167,14 @@ export class LlamaLlm implements LLM {
 
   private async generate(req: ChatRequest): Promise<ChatResult> {
     if (req.signal?.aborted) throw abortError(req.signal);
-    const { chat, context } = await this.load(req.signal);
+    const loaded = await this.load(req.signal);
+    const { chat, context } = loaded;
+    const tools = req.tools ?? [];
+    const grammarMode = loaded.grammarTools && tools.length > 0;
+    // One tool round per reply in grammar mode (see llama-grammar.ts): after results, only a reply.
+    const lastRole = req.messages[req.messages.length - 1]?.role;
+    const grammar = grammarMode ? await this.grammarFor(loaded, tools, lastRole !== 'toolResult') : undefined;
+    const replyStream = new ReplyStream();
     const seq = chat.sequence;
     const before = seq.tokenMeter.getState();
     const internal = new AbortController();
@@ -166,14 +182,18 @@ export class LlamaLlm implements LLM {
     req.signal?.addEventListener('abort', onAbort, { once: true });
     let overflow: ContextOverflowError | undefined;
     try {
-      const res = await chat.generateResponse(toLlamaHistory(req.system, req.messages), {
-        functions: toLlamaFunctions(req.tools),
+      const history = grammarMode ? toGrammarHistory(req.system, req.messages, tools) : toLlamaHistory(req.system, req.messages);
+      const res = await chat.generateResponse(history, {
+        ...(grammar ? { grammar } : { functions: toLlamaFunctions(req.tools) }),
         signal: internal.signal,
         maxTokens: req.maxTokens ?? this.opts.maxOutputTokens,
         ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
         onResponseChunk: (chunk) => {
           if (!chunk.text) return;
-          if (chunk.type === 'segment') {
+          if (grammar) {
+            const delta = chunk.type === 'segment' ? '' : replyStream.push(chunk.text);
+            if (delta) req.onEvent?.({ type: 'text', delta });
+          } else if (chunk.type === 'segment') {
             if (chunk.segmentType === 'thought') req.onEvent?.({ type: 'thinking', delta: chunk.text });
           } else req.onEvent?.({ type: 'text', delta: chunk.text });
         },
@@ -188,16 +208,21 @@ export class LlamaLlm implements LLM {
       });
       if (overflow) throw overflow;
       const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
-      for (const item of res.fullResponse) {
+      const calls = [...(res.functionCalls ?? []).map((fc) => ({ name: fc.functionName, params: fc.params as unknown }))];
+      if (grammar) {
+        const out = parseGrammarOutput(res.response);
+        if (out.kind === 'call') calls.push({ name: out.name, params: out.arguments });
+        else if (out.text) content.push({ type: 'text', text: out.text });
+      } else for (const item of res.fullResponse) {
         if (typeof item === 'string') {
           const last = content[content.length - 1];
           if (last?.type === 'text') last.text += item;
           else if (item) content.push({ type: 'text', text: item });
         } else if ((item as ChatModelSegment).segmentType === 'thought') content.push({ type: 'thinking', thinking: item.text });
       }
-      for (const fc of res.functionCalls ?? []) {
+      for (const fc of calls) {
         const args = fc.params && typeof fc.params === 'object' ? (fc.params as Record<string, unknown>) : {};
-        const block: ToolCallBlock = { type: 'toolCall', id: `call_${crypto.randomUUID().slice(0, 12)}`, name: fc.functionName, arguments: args };
+        const block: ToolCallBlock = { type: 'toolCall', id: `call_${crypto.randomUUID().slice(0, 12)}`, name: fc.name, arguments: args };
         content.push(block);
         req.onEvent?.({ type: 'toolCall', id: block.id, name: block.name, arguments: block.arguments });
       }
@@ -207,7 +232,7 @@ export class LlamaLlm implements LLM {
       const inContext = Math.max(0, seq.contextTokens.length - output);
       const usage: Usage = { input: evaluated, output, cacheRead: Math.max(0, inContext - evaluated), cacheWrite: 0, totalTokens: seq.contextTokens.length };
       const reason = res.metadata.stopReason;
-      const stopReason: StopReason = res.functionCalls?.length ? 'toolUse' : reason === 'maxTokens' ? 'length' : reason === 'abort' ? 'aborted' : 'stop';
+      const stopReason: StopReason = calls.length ? 'toolUse' : reason === 'maxTokens' ? 'length' : reason === 'abort' ? 'aborted' : 'stop';
       const message: AssistantMessage = { role: 'assistant', content, provider: this.provider, model: this.model, usage, stopReason, timestamp: Date.now() };
       return { message, usage, stopReason };
     } catch (err) {
@@ -217,6 +242,19 @@ export class LlamaLlm implements LLM {
     } finally {
       req.signal?.removeEventListener('abort', onAbort);
     }
+  }
+
+  /** The reply grammar for this tool set (compiled once per set). */
+  private grammarFor(loaded: Loaded, tools: ToolSpec[], allowTools: boolean): Promise<LlamaGrammar> {
+    const schema = grammarSchema(tools, allowTools);
+    const key = JSON.stringify(schema);
+    let g = loaded.grammars.get(key);
+    if (!g) {
+      g = loaded.llama.createGrammarForJsonSchema(schema as never) as Promise<LlamaGrammar>;
+      loaded.grammars.set(key, g);
+      g.catch(() => loaded.grammars.delete(key));
+    }
+    return g;
   }
 
   /** Exact token count with the model's tokenizer (loads the model if needed). */
