@@ -15,4 +15,16 @@ else {
   ({ runCli } = await import('../electron/cli/main.ts'));
 }
 const code = await runCli(process.argv.slice(2));
+// Exit only once stdout and stderr are flushed: to a pipe they are asynchronous, and
+// process.exit() straight away cut `cairn get big.md | wc -c` at 64 KiB. An empty write's
+// callback runs after every earlier write has been handed to the OS (or failed: EPIPE when
+// the reader went away, as with `| head`). process.exit() then still ends a command whose
+// engine left a handle open (a watcher, a worker).
+process.exitCode = code;
+const flushed = (stream) =>
+  new Promise((resolve) => {
+    stream.once('error', resolve);
+    stream.write('', resolve);
+  });
+await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
 process.exit(code);
