@@ -7,8 +7,15 @@ import type { PruneDiff, PruneAction, KeptReason } from './pruning';
 
 export type * from './pruning';
 
+/** Where a session's transcript is kept: a JSONL file, or OpenClaw 2026.9's SQLite store (read-only). */
+export type SessionStoreKind = 'jsonl' | 'openclaw-sqlite';
+
 export interface SessionSummary {
   id: string;
+  /** Which store holds the transcript; `openclaw-sqlite` sessions are read-only (no compaction, no chat). */
+  store: SessionStoreKind;
+  /** Notes about reading it (e.g. a transcript version newer than Cairn knows), shown beside the session. */
+  notes?: string[];
   /** The sessions.json key, when the index has the session. */
   key: string | undefined;
   /** Absolute path of the transcript (display only; never sent back to the engine). */

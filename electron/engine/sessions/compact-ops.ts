@@ -12,7 +12,7 @@ import type { LLM } from '../llm/types';
 import { engineLlm } from '../llm/service';
 import { TranscriptChangedError } from '../transcript/rewrite';
 import { EngineError } from '../rpc/dispatcher';
-import { loadTranscriptCached, type ResolvedSession } from './resolve';
+import { assertSessionWritable, type ResolvedSession } from './resolve';
 
 /** The engine's model, or undefined (with the reason) when none can be used. */
 function summarizer(ctx: EngineContext): { llm: LLM | undefined; problem?: string } {
@@ -24,7 +24,7 @@ function summarizer(ctx: EngineContext): { llm: LLM | undefined; problem?: strin
 }
 
 export function compactPlan(ctx: EngineContext, s: ResolvedSession, req: { instructions?: string | undefined; all?: boolean | undefined }): CompactPlanResult {
-  const t = loadTranscriptCached(s.file);
+  const t = s.load();
   const { llm } = summarizer(ctx);
   const plan = planCompaction(t, {
     settings: ctx.config().config.agents.defaults.compaction,
@@ -62,6 +62,7 @@ export async function compactRun(
   req: { instructions?: string | undefined; all?: boolean | undefined },
   call: { signal: AbortSignal; opId: string | undefined },
 ): Promise<CompactRunResult> {
+  assertSessionWritable(s, `compacting session ${s.sessionId}`);
   ctx.assertWritable(`compacting session ${s.sessionId}`);
   const { llm, problem } = summarizer(ctx);
   if (problem) ctx.warn(`compaction uses the deterministic extract: ${problem}`);

@@ -6,18 +6,18 @@ import { compactPlan, compactRun } from './compact-ops';
 import { sessionEntries } from './entries';
 import { listSessions } from './list';
 import { prunePreview } from './preview';
-import { loadTranscriptCached, resolveSession } from './resolve';
+import { resolveSession } from './resolve';
 
 export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'compact.plan' | 'compact.run'> {
   return {
     'sessions.list': (req) => listSessions(ctx, req.agentId),
     'sessions.entries': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return sessionEntries(loadTranscriptCached(s.file), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
+      return sessionEntries(s.load(), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
     },
     'prune.preview': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return prunePreview(ctx, loadTranscriptCached(s.file), {
+      return prunePreview(ctx, s.load(), {
         sessionId: s.sessionId,
         contextWindow: req.contextWindowTokens ?? s.contextWindow,
         overrides: req.overrides,

@@ -1,18 +1,19 @@
-/** `sessions.list`: every transcript of an agent with its size in messages and tokens. */
-import fs from 'node:fs';
-import path from 'node:path';
+/**
+ * `sessions.list`: every session of an agent, from every session store (JSONL files and
+ * OpenClaw's SQLite store, store/), with its size in messages and tokens and which store
+ * holds it.
+ */
 import type { SessionSummary, SessionsListResult } from '../../../shared/types/sessions';
 import type { EngineContext } from '../context';
 import { buildContext } from '../transcript/context';
 import { estimateTokens } from '../transcript/tokens';
-import { readSessionIndex, sessionEntries, type SessionIndexEntry } from '../transcript/sessions-index';
-import { readTranscript } from '../transcript/read';
-import { contextWindowFor, isTranscriptName } from './resolve';
+import type { Transcript } from '../transcript/types';
+import { contextWindowFor } from './resolve';
+import { sessionStores, type SessionStore, type StoredSession } from './store';
 
-/** What a listing needs from one transcript, cached by size and mtime (a listing must not hold every parsed file). */
-interface FileFacts {
-  size: number;
-  mtimeMs: number;
+/** What a listing needs from one transcript, cached by the store's stamp (a listing must not hold every parsed transcript). */
+interface Facts {
+  stamp: string;
   bytes: number;
   entries: number;
   messages: number;
@@ -21,14 +22,11 @@ interface FileFacts {
   lastTimestamp: string | undefined;
   malformed: number;
   name: string | undefined;
+  version: number | undefined;
 }
-const factsCache = new Map<string, FileFacts>();
+const factsCache = new Map<string, Facts>();
 
-function facts(file: string): FileFacts {
-  const st = fs.statSync(file);
-  const hit = factsCache.get(file);
-  if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) return hit;
-  const t = readTranscript(file);
+function factsOf(t: Transcript, stamp: string): Facts {
   let messages = 0;
   let compactions = 0;
   let name: string | undefined;
@@ -37,9 +35,8 @@ function facts(file: string): FileFacts {
     else if (e.type === 'compaction') compactions++;
     else if (e.type === 'session_info' && typeof e.name === 'string') name = e.name;
   }
-  const f: FileFacts = {
-    size: st.size,
-    mtimeMs: st.mtimeMs,
+  return {
+    stamp,
     bytes: t.bytes,
     entries: t.entries.length,
     messages,
@@ -48,53 +45,63 @@ function facts(file: string): FileFacts {
     lastTimestamp: t.entries.at(-1)?.timestamp,
     malformed: t.malformed.length,
     name,
+    version: t.header?.version,
   };
-  factsCache.set(file, f);
+}
+
+function facts(store: SessionStore, s: StoredSession): Facts {
+  const stamp = store.stamp(s);
+  const hit = factsCache.get(s.location);
+  if (hit && hit.stamp === stamp) return hit;
+  const f = factsOf(store.load(s), stamp);
+  factsCache.set(s.location, f);
   return f;
 }
 
 /** Summaries of every session of `agentId`, newest activity first. */
 export function listSessions(ctx: EngineContext, agentId?: string): SessionsListResult {
   const paths = ctx.paths(agentId);
-  let byId = new Map<string, { key: string; entry: SessionIndexEntry }>();
-  try {
-    byId = new Map(sessionEntries(readSessionIndex(paths.sessionsIndex)).map((e) => [e.entry.sessionId, e]));
-  } catch (err) {
-    ctx.warn((err as Error).message);
-  }
-  let names: string[] = [];
-  try {
-    names = fs.readdirSync(paths.sessionsDir).filter(isTranscriptName);
-  } catch {
-    // no sessions dir yet
-  }
   const sessions: SessionSummary[] = [];
-  for (const name of names) {
-    const file = path.join(paths.sessionsDir, name);
-    const id = name.slice(0, -'.jsonl'.length);
-    const idx = byId.get(id);
-    let f: FileFacts;
+  const seen = new Set<string>();
+  for (const store of sessionStores(ctx, paths.agentId)) {
+    let stored: StoredSession[];
     try {
-      f = facts(file);
+      stored = store.list();
     } catch (err) {
-      ctx.warn(`${file}: ${(err as Error).message}`);
+      ctx.warn(`sessions in ${store.source} cannot be listed: ${(err as Error).message}`);
       continue;
     }
-    const updated = typeof idx?.entry.updatedAt === 'number' ? new Date(idx.entry.updatedAt).toISOString() : undefined;
-    sessions.push({
-      id,
-      key: idx?.key,
-      file,
-      bytes: f.bytes,
-      entries: f.entries,
-      messages: f.messages,
-      estimatedTokens: f.estimatedTokens,
-      compactions: f.compactions,
-      lastActivity: f.lastTimestamp ?? updated,
-      contextWindow: contextWindowFor(ctx, idx?.entry),
-      malformed: f.malformed,
-      name: f.name,
-    });
+    for (const s of stored) {
+      // The same id in two stores: the first store's (JSONL, Cairn's writable copy) wins.
+      if (seen.has(s.sessionId)) continue;
+      let f: Facts;
+      let notes: string[];
+      try {
+        f = facts(store, s);
+        notes = store.notes(s);
+      } catch (err) {
+        ctx.warn(`${s.location}: ${(err as Error).message}`);
+        continue;
+      }
+      seen.add(s.sessionId);
+      const updated = typeof s.entry?.updatedAt === 'number' ? new Date(s.entry.updatedAt).toISOString() : undefined;
+      sessions.push({
+        id: s.sessionId,
+        store: s.store,
+        ...(notes.length ? { notes } : {}),
+        key: s.key,
+        file: s.location,
+        bytes: f.bytes,
+        entries: f.entries,
+        messages: f.messages,
+        estimatedTokens: f.estimatedTokens,
+        compactions: f.compactions,
+        lastActivity: f.lastTimestamp ?? updated,
+        contextWindow: contextWindowFor(ctx, s.entry),
+        malformed: f.malformed,
+        name: f.name,
+      });
+    }
   }
   sessions.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? ''));
   return { agentId: paths.agentId, sessionsDir: paths.sessionsDir, sessions };

@@ -8,13 +8,13 @@ import type { SessionOverview } from '../../../shared/types/session-view';
 import { contextBudget } from '../compaction/thresholds';
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
-import { loadTranscriptCached, resolveSession } from './resolve';
+import { resolveSession } from './resolve';
 import { tokenLife } from './token-series';
 
 /** Build the overview of one session. */
 export function sessionOverview(ctx: EngineContext, sessionId: string, agentId?: string): SessionOverview {
   const s = resolveSession(ctx, sessionId, agentId);
-  const t = loadTranscriptCached(s.file);
+  const t = s.load();
   const defaults = ctx.config().config.agents.defaults;
   const contextWindow = s.contextWindow;
   const { points, compactions } = tokenLife(t);

@@ -1,21 +1,28 @@
 /**
- * Session ids → transcript files, resolved by the engine inside the agent's sessions dir
- * (never a path from the client), and the parsed transcripts cached by file size and mtime so
- * paging through a 50 MB session does not re-parse it for every page.
+ * Session ids → their transcripts, resolved by the engine through the agent's session
+ * stores (store/: JSONL files, OpenClaw's SQLite store) — never a path from the client —
+ * and the parsed transcripts cached by the store (size and mtime), so paging through a
+ * 50 MB session does not re-parse it for every page.
  */
-import fs from 'node:fs';
-import path from 'node:path';
 import type { EngineContext } from '../context';
 import { EngineError } from '../rpc/dispatcher';
-import { readTranscript } from '../transcript/read';
-import { findSessionEntry, readSessionIndex, type SessionIndexEntry } from '../transcript/sessions-index';
+import type { SessionIndexEntry } from '../transcript/sessions-index';
 import type { Transcript } from '../transcript/types';
+import { sessionStores, type SessionStore, type SessionStoreKind } from './store';
+
+export { isTranscriptName, loadTranscriptCached } from './store/jsonl';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 
 export interface ResolvedSession {
   agentId: string;
   sessionId: string;
+  /** Which store holds it; only `jsonl` sessions can be written (compaction, chat). */
+  store: SessionStoreKind;
+  /**
+   * The JSONL transcript file; for an `openclaw-sqlite` session `<database>#<sessionId>`
+   * (display only: nothing may open it for writing).
+   */
   file: string;
   sessionsDir: string;
   indexFile: string;
@@ -23,11 +30,8 @@ export interface ResolvedSession {
   entry: SessionIndexEntry | undefined;
   /** The context window for this session: cairn.llm.contextWindow, the index's, else agents.defaults.contextTokens. */
   contextWindow: number;
-}
-
-/** Is `name` a transcript file name (not a checkpoint, temp or other file)? */
-export function isTranscriptName(name: string): boolean {
-  return name.endsWith('.jsonl') && !name.includes('.checkpoint.') && !name.startsWith('.') && SESSION_ID.test(name.slice(0, -6));
+  /** The parsed transcript (cached by the store; re-read when it changed on disk). */
+  load(): Transcript;
 }
 
 export function contextWindowFor(ctx: EngineContext, entry: SessionIndexEntry | undefined): number {
@@ -35,55 +39,53 @@ export function contextWindowFor(ctx: EngineContext, entry: SessionIndexEntry | 
   return cfg.cairn.llm.contextWindow ?? (typeof entry?.contextTokens === 'number' && entry.contextTokens > 0 ? entry.contextTokens : cfg.agents.defaults.contextTokens);
 }
 
+/** The first store that holds `sessionId`; a store that cannot be read is a warning, not an error. */
+function findIn(ctx: EngineContext, stores: SessionStore[], sessionId: string) {
+  for (const store of stores) {
+    try {
+      const s = store.find(sessionId);
+      if (s) return { store, s };
+    } catch (err) {
+      ctx.warn((err as Error).message);
+    }
+  }
+  return undefined;
+}
+
 /** Resolve `sessionId` of `agentId` to its transcript, or throw `not_found` / `bad_request`. */
 export function resolveSession(ctx: EngineContext, sessionId: string, agentId?: string): ResolvedSession {
   if (!SESSION_ID.test(sessionId) || sessionId.length > 200) throw new EngineError('bad_request', `not a session id: ${JSON.stringify(sessionId)}`);
   const paths = ctx.paths(agentId);
-  let index;
-  try {
-    index = readSessionIndex(paths.sessionsIndex);
-  } catch (err) {
-    ctx.warn((err as Error).message);
-    index = {};
+  const stores = sessionStores(ctx, paths.agentId);
+  const hit = findIn(ctx, stores, sessionId);
+  if (!hit) {
+    const where = stores.filter((s) => s.present()).map((s) => s.source);
+    throw new EngineError('not_found', `no transcript for session ${sessionId} in ${where.length ? where.join(' or ') : paths.sessionsDir}`);
   }
-  const found = findSessionEntry(index, sessionId);
-  const candidates = [path.join(paths.sessionsDir, `${sessionId}.jsonl`)];
-  // OpenClaw may record the file name; only its base name is used, inside the sessions dir.
-  if (found?.entry.sessionFile) candidates.push(path.join(paths.sessionsDir, path.basename(found.entry.sessionFile)));
-  const file = candidates.find((f) => isTranscriptName(path.basename(f)) && fs.existsSync(f));
-  if (!file) throw new EngineError('not_found', `no transcript for session ${sessionId} in ${paths.sessionsDir}`);
+  const { store, s } = hit;
   return {
     agentId: paths.agentId,
     sessionId,
-    file,
+    store: s.store,
+    file: s.location,
     sessionsDir: paths.sessionsDir,
     indexFile: paths.sessionsIndex,
-    key: found?.key,
-    entry: found?.entry,
-    contextWindow: contextWindowFor(ctx, found?.entry),
+    key: s.key,
+    entry: s.entry,
+    contextWindow: contextWindowFor(ctx, s.entry),
+    load: () => store.load(s),
   };
 }
 
-interface CacheSlot {
-  size: number;
-  mtimeMs: number;
-  transcript: Transcript;
-}
-/** Parsed transcripts kept for paging/preview/plan (a 50 MB one holds a few hundred MB). */
-const MAX_CACHED = 2;
-const cache = new Map<string, CacheSlot>();
-
-/** The parsed transcript of `file`, re-read only when its size or mtime changed. */
-export function loadTranscriptCached(file: string): Transcript {
-  const st = fs.statSync(file);
-  const hit = cache.get(file);
-  if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
-    cache.delete(file);
-    cache.set(file, hit); // most recently used last
-    return hit.transcript;
+/**
+ * Throw a clear error when `s` cannot be written by Cairn (an OpenClaw SQLite session):
+ * Cairn reads OpenClaw's database but never writes into it.
+ */
+export function assertSessionWritable(s: ResolvedSession, what: string): void {
+  if (s.store === 'openclaw-sqlite') {
+    throw new EngineError(
+      'read_only',
+      `${what}: session ${s.sessionId} is in OpenClaw's SQLite session store (${s.file.slice(0, s.file.lastIndexOf('#'))}), which Cairn only reads; compact or continue it in OpenClaw`,
+    );
   }
-  const transcript = readTranscript(file);
-  cache.set(file, { size: st.size, mtimeMs: st.mtimeMs, transcript });
-  while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
-  return transcript;
 }
