@@ -147,6 +147,8 @@ export interface CompactPlanResult {
   contextWindow: number;
   /** The summariser that compact.run would use; null = the deterministic extract. */
   summarizer: { provider: string; model: string } | null;
+  /** What the deterministic extract would do: carry the previous summary forward, follow or refuse the instructions. */
+  extractNote: string;
 }
 
 export interface CompactRunResult {

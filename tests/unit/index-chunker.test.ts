@@ -3,7 +3,7 @@ import { chunkLines, chunkMarkdown, hardSplit } from '../../electron/engine/inde
 import { contextLine, dateFromPath, headingsByLine } from '../../electron/engine/index/chunk-context';
 import { prepareChunks } from '../../electron/engine/index/prepare';
 import { renderSession } from '../../electron/engine/index/session-text';
-import { redactSecrets } from '../../electron/engine/index/redact';
+import { redactSecrets } from '../../electron/engine/util/redact';
 import { weightedLength } from '../../electron/engine/search/tokens';
 
 const opts = { tokens: 400, overlap: 80 };

@@ -66,6 +66,7 @@ export function formatPlan(p: CompactPlanResult): string {
     `cut before ${p.cutEntryId ?? '(nothing kept)'} · firstKeptEntryId ${p.firstKeptEntryId}${p.previousCompactionId ? ` · updates summary ${p.previousCompactionId}` : ''}`,
     `tokens ${p.tokensBefore} → ≤ ${p.tokensAfterMax} (kept ${p.keptTokens}, summarised ${p.summarizedTokens}, keep budget ${p.keepBudget})`,
     `summariser: ${p.summarizer ? `${p.summarizer.provider}/${p.summarizer.model}` : 'none — the deterministic extract would be written'} · ${p.mode === 'staged' ? `${p.stages} stages + merge` : 'one request'}`,
+    ...(p.summarizer ? [] : [`extract: ${p.extractNote}`]),
     '',
     '--- system prompt ---',
     p.prompt.system,

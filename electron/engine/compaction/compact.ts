@@ -13,10 +13,12 @@ import { updateSessionEntry } from '../transcript/sessions-index';
 import { estimateMessageTokens } from '../transcript/tokens';
 import { summaryMessage } from '../transcript/context';
 import type { CompactionEntry, Transcript } from '../transcript/types';
-import { buildExtract } from './extract';
+import { buildExtract, extractInstructions } from './extract';
 import { collectFileOps, formatFileOps } from './file-ops';
 import { planCompaction, type CompactionPlan } from './plan';
-import { capSummary } from './prompt';
+import { capSummary, SUMMARY_MAX_CHARS } from './prompt';
+import { judgeSummary } from './quality';
+import { completeIdentifiers, type IdentifierRetention } from './retention';
 import { summarizeWithModel, toPieces } from './summarize';
 import { writeCompaction } from './write';
 
@@ -65,6 +67,8 @@ export type CompactResult =
       checkpoint: string | undefined;
       modelCalls: number;
       plan: CompactionPlan;
+      /** Identifiers of the old part the model's summary kept (undefined for an extract). */
+      identifierRetention?: IdentifierRetention;
     };
 
 function abortError(signal: AbortSignal): Error {
@@ -75,11 +79,15 @@ function abortError(signal: AbortSignal): Error {
   return e;
 }
 
+/** A model summary that failed the judge twice (quality.ts): go straight to the extract. */
+class RejectedSummaryError extends Error {}
+
 /** Summary text for `plan`: the model's (staged as needed) or, failing that, the extract. */
-async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{ text: string; extract: boolean; reason?: string; calls: number }> {
+async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{ text: string; extract: boolean; reason?: string; calls: number; retried?: string }> {
   const messages = plan.toSummarize.map((i) => i.message);
+  const instructions = [opts.settings.customInstructions, opts.instructions];
   const extract = (reason: string) => ({
-    text: buildExtract({ messages, tokens: plan.summarizedTokens, previousSummary: plan.previous?.summary, reason }),
+    text: buildExtract({ messages, tokens: plan.summarizedTokens, previousSummary: plan.previous?.summary, reason, instructions }),
     extract: true,
     reason,
     calls: 0,
@@ -90,7 +98,7 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
   const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${opts.settings.timeoutSeconds}s`)), opts.settings.timeoutSeconds * 1000);
   const signal = userSignal ? AbortSignal.any([userSignal, timeout.signal]) : timeout.signal;
   const onProgress = (done: number, total: number, label: string) => opts.onProgress?.({ phase: 'summarize', done, total, label });
-  const run = (pieces = plan.pieces) =>
+  const summarize = (pieces = plan.pieces) =>
     summarizeWithModel({
       llm: opts.llm as LLM,
       pieces,
@@ -101,19 +109,29 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
       signal,
       onProgress,
     });
+  // A summary that fails the judge is asked for once more (sampling differs), then refused.
+  const run = async (pieces = plan.pieces): Promise<{ summary: string; calls: number; retried?: string }> => {
+    const r = await summarize(pieces);
+    const v = judgeSummary(r.summary);
+    if (v.ok) return r;
+    const again = await summarize(pieces);
+    const v2 = judgeSummary(again.summary);
+    if (v2.ok) return { summary: again.summary, calls: r.calls + again.calls, retried: v.reason };
+    throw new RejectedSummaryError(`the model's summary was rejected twice: ${v2.reason}`);
+  };
+  const ok = (r: { summary: string; calls: number; retried?: string }) => ({ text: r.summary, extract: false, calls: r.calls, ...(r.retried ? { retried: r.retried } : {}) });
   try {
     try {
-      const r = await run();
-      return { text: r.summary, extract: false, calls: r.calls };
+      return ok(await run());
     } catch (err) {
       if (userSignal?.aborted) throw abortError(userSignal);
+      if (err instanceof RejectedSummaryError) return extract(err.message);
       if (timeout.signal.aborted) return extract(`the model timed out after ${opts.settings.timeoutSeconds}s`);
       // Fallback 1: leave out single messages larger than half the summariser's window.
       const { pieces, omitted } = toPieces(plan.toSummarize, Math.floor(plan.budget.window / 2));
       if (omitted > 0) {
         try {
-          const r = await run(pieces);
-          return { text: r.summary, extract: false, calls: r.calls };
+          return ok(await run(pieces));
         } catch {
           if (userSignal?.aborted) throw abortError(userSignal);
         }
@@ -148,12 +166,26 @@ export async function compact(opts: CompactOptions): Promise<CompactResult> {
     plan.toSummarize.map((i) => i.message),
     plan.previous?.details,
   );
-  const summary = capSummary(`${s.text}${formatFileOps(ops)}`);
+  const fileOps = formatFileOps(ops);
   const details: CompactionEntry['details'] = { readFiles: ops.readFiles, modifiedFiles: ops.modifiedFiles };
+  let body = s.text;
+  let retention: IdentifierRetention | undefined;
   if (s.extract) {
     details.extract = true;
     details.extractReason = s.reason;
+    const note = extractInstructions([opts.settings.customInstructions, opts.instructions]).note;
+    if (note) details.instructionsNote = note;
+  } else {
+    // Every identifier of the old part survives (SPEC §4 "Beyond"): the model's text is kept
+    // and what it dropped is added under ## Exact identifiers.
+    const oldPart = [plan.previous?.summary ?? '', ...plan.pieces.map((p) => p.text)].join('\n\n');
+    const c = completeIdentifiers(oldPart, s.text, SUMMARY_MAX_CHARS - fileOps.length);
+    body = c.text;
+    retention = c.retention;
+    details.identifiers = { total: c.retention.total, keptByModel: c.retention.kept, added: c.added, notShown: c.notShown };
+    if (s.retried) details.summaryRetried = s.retried;
   }
+  const summary = capSummary(`${body}${fileOps}`);
   if (opts.trigger) details.trigger = opts.trigger;
   if (opts.instructions) details.instructions = opts.instructions;
   if (opts.all) details.keptNothing = true;
@@ -191,5 +223,6 @@ export async function compact(opts: CompactOptions): Promise<CompactResult> {
     plan,
   };
   if (s.reason) result.extractReason = s.reason;
+  if (retention) result.identifierRetention = retention;
   return result;
 }

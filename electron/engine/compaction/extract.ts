@@ -4,10 +4,20 @@
  * constraints and every identifier — under the same headings as a model summary, and marked
  * as an extract. It sees tool results as the summariser would (cut at 2,000 chars), so its
  * cost stays bounded on huge transcripts.
+ *
+ * A previous summary (a model's or an earlier extract) is carried forward section by section:
+ * its Decisions, TODOs, Constraints, asks and identifiers come first under the same headings,
+ * merged with the new part's and deduplicated (issue 10 item 2); what it holds under other
+ * headings is kept under `## Earlier notes`. Instructions are followed where an extract can
+ * (instructions.ts) and the rest is refused in a visible note. Every text is redacted before
+ * it is read, so no secret reaches the summary (which is later sent to a model).
  */
 import type { Message } from '../../../shared/types/messages';
+import { redactSecrets } from '../util/redact';
 import { SUMMARY_MAX_CHARS } from './prompt';
 import { dropContained, findIdentifiers } from './identifiers';
+import { findExtraIdentifiers, identifierClass, interpretInstructions, type ExtractInstructions } from './instructions';
+import { itemKey, parseSummary, SECTIONS, type SectionKey } from './sections';
 import { TOOL_RESULT_MAX_CHARS } from './serialize';
 
 const LINE_MAX = 300;
@@ -54,6 +64,22 @@ function section(heading: string, items: string[], budget: number): string {
   return out;
 }
 
+/** Ordered, deduplicated lists: an item already listed (in any spelling) is not added again. */
+class Lists {
+  readonly items: Record<SectionKey | 'focus', string[]> = { decisions: [], todos: [], constraints: [], asks: [], identifiers: [], focus: [] };
+  private readonly seen = new Map<string, Set<string>>();
+  push(key: SectionKey | 'focus', s: string): void {
+    const c = clip(s);
+    let set = this.seen.get(key);
+    if (!set) this.seen.set(key, (set = new Set()));
+    const k = itemKey(c);
+    if (k && !set.has(k)) {
+      set.add(k);
+      this.items[key].push(c);
+    }
+  }
+}
+
 export interface ExtractInput {
   messages: readonly Message[];
   /** Estimated tokens of `messages`. */
@@ -62,59 +88,79 @@ export interface ExtractInput {
   /** Why there is no model summary (shown in the extract's first line). */
   reason: string;
   maxChars?: number;
+  /** customInstructions and a manual /compact's instructions. */
+  instructions?: readonly (string | undefined)[] | undefined;
+}
+
+/** How the extract treats `instructions` (for the dry run and the entry's details). */
+export function extractInstructions(instructions: readonly (string | undefined)[] | undefined): ExtractInstructions {
+  return interpretInstructions(...(instructions ?? []));
 }
 
 /** Build the extract. Always returns text within `maxChars` (default 16,000). */
 export function buildExtract(input: ExtractInput): string {
   const max = input.maxChars ?? SUMMARY_MAX_CHARS;
-  const asks: string[] = [];
-  const decisions: string[] = [];
-  const todos: string[] = [];
-  const constraints: string[] = [];
+  const how = extractInstructions(input.instructions);
+  const lists = new Lists();
   const ids = new Set<string>();
-  const seen = new Map<string[], Set<string>>();
-  const push = (list: string[], s: string) => {
-    const c = clip(s);
-    let set = seen.get(list);
-    if (!set) seen.set(list, (set = new Set()));
-    if (!set.has(c)) {
-      set.add(c);
-      list.push(c);
-    }
+  const other: string[] = [];
+  const focusHit = (l: string) => how.focus.length > 0 && how.focus.some((w) => l.toLowerCase().includes(w));
+  const findIds = (text: string) => {
+    findIdentifiers(text, ids);
+    findExtraIdentifiers(text, how.classes, ids);
   };
-  if (input.previousSummary) findIdentifiers(input.previousSummary, ids);
+
+  // The previous summary first: what it says is older than anything in the new part.
+  if (input.previousSummary) {
+    const prev = redactSecrets(input.previousSummary);
+    const parsed = parseSummary(prev);
+    for (const { key } of SECTIONS) {
+      for (const item of parsed.sections[key]) {
+        if (key === 'identifiers') ids.add(/^`[^`]+`$/.test(item) ? item.slice(1, -1) : item);
+        else lists.push(key, item);
+        if (key !== 'identifiers' && focusHit(item)) lists.push('focus', item);
+      }
+    }
+    other.push(...parsed.other);
+    findIds(prev);
+  }
   for (const m of input.messages) {
     if (m.role === 'toolResult') {
-      findIdentifiers(textOf(m).slice(0, TOOL_RESULT_MAX_CHARS), ids);
+      findIds(redactSecrets(textOf(m).slice(0, TOOL_RESULT_MAX_CHARS)));
       continue;
     }
-    const text = textOf(m);
+    const text = redactSecrets(textOf(m));
     if (m.role === 'assistant') {
-      for (const b of m.content) if (b.type === 'toolCall') findIdentifiers(JSON.stringify(b.arguments ?? {}), ids);
+      for (const b of m.content) if (b.type === 'toolCall') findIds(redactSecrets(JSON.stringify(b.arguments ?? {})));
     }
     if (!text) continue;
-    findIdentifiers(text, ids);
-    if (m.role === 'user') push(asks, text);
+    findIds(text);
+    if (m.role === 'user') lists.push('asks', text);
     for (const l of lines(text)) {
-      if (TODO.test(l)) push(todos, l);
-      else if (DECISION.test(l)) push(decisions, l);
-      else if (m.role === 'user' && CONSTRAINT.test(l)) push(constraints, l);
+      if (focusHit(l)) lists.push('focus', l);
+      if (TODO.test(l)) lists.push('todos', l);
+      else if (DECISION.test(l)) lists.push('decisions', l);
+      else if (m.role === 'user' && CONSTRAINT.test(l)) lists.push('constraints', l);
     }
   }
-  const idList = dropContained(ids);
-  const head = `[Extract: no model summary (${input.reason}). ${input.messages.length} messages (~${input.tokens} tokens) compacted into the lines below, copied from the conversation.]\n\n`;
-  // Budgets: identifiers get what the other sections leave, but never less than a quarter.
-  const prev = input.previousSummary ? `## Previous summary\n${input.previousSummary.trim()}\n` : '';
-  const prevBudget = Math.min(prev.length, Math.floor(max * 0.3));
-  const rest = max - head.length - prevBudget - 16;
-  const asksS = section('## Pending user asks', asks.slice(-40), Math.floor(rest * 0.22));
-  const decS = section('## Decisions', decisions, Math.floor(rest * 0.14));
-  const todoS = section('## Open TODOs', todos, Math.floor(rest * 0.14));
-  const conS = section('## Constraints/Rules', constraints, Math.floor(rest * 0.1));
+  let idList = dropContained(ids);
+  // Requested classes first, so a budget cut never drops what the user asked to keep.
+  if (how.classes.length) idList = [...idList.filter((i) => how.classes.includes(identifierClass(i))), ...idList.filter((i) => !how.classes.includes(identifierClass(i)))];
+
+  const carried = input.previousSummary ? ' The previous summary is carried forward: its items come first under each heading.' : '';
+  const head = `[Extract: no model summary (${input.reason}). ${input.messages.length} messages (~${input.tokens} tokens) compacted into the lines below, copied from the conversation.${carried}]\n${how.note ? `[${how.note}]\n` : ''}\n`;
+  const { items } = lists;
+  const rest = max - head.length - 32;
+  const focusS = how.focus.length ? `${section(`## Focus: ${how.focus.join(', ')}`, items.focus, Math.floor(rest * 0.12))}\n` : '';
+  const otherS = other.length ? `\n${section('## Earlier notes', other.map((o) => clip(o)), Math.floor(rest * 0.08))}` : '';
+  const fixed = rest - focusS.length - otherS.length;
+  const asksS = section('## Pending user asks', items.asks.slice(-40), Math.floor(fixed * 0.2));
+  const decS = section('## Decisions', items.decisions, Math.floor(fixed * 0.18));
+  const todoS = section('## Open TODOs', items.todos, Math.floor(fixed * 0.16));
+  const conS = section('## Constraints/Rules', items.constraints, Math.floor(fixed * 0.12));
   const used = asksS.length + decS.length + todoS.length + conS.length;
-  const idS = section('## Exact identifiers', idList, Math.max(Math.floor(rest * 0.25), rest - used));
-  let prevS = '';
-  if (prev) prevS = prev.length <= prevBudget ? prev : `${prev.slice(0, prevBudget - 40)}\n[previous summary cut here]\n`;
-  const out = `${head}${decS}\n${todoS}\n${conS}\n${asksS}\n${idS}${prevS ? `\n${prevS}` : ''}`.trimEnd();
+  // Identifiers get what the other sections leave, but never less than a quarter.
+  const idS = section('## Exact identifiers', idList, Math.max(Math.floor(fixed * 0.25), fixed - used));
+  const out = `${head}${focusS}${decS}\n${todoS}\n${conS}\n${asksS}\n${idS}${otherS}`.trimEnd();
   return out.length <= max ? out : out.slice(0, max);
 }

@@ -9,6 +9,7 @@ import { summaryMessage } from '../transcript/context';
 import { estimateMessageTokens, estimateTextTokens } from '../transcript/tokens';
 import type { CompactionEntry, Transcript } from '../transcript/types';
 import { findCutPoint } from './cut-point';
+import { extractInstructions } from './extract';
 import { capSummary, stageUserPrompt, summarySystemPrompt, summaryUserPrompt, SUMMARY_MAX_CHARS, type PromptOptions } from './prompt';
 import { compactionRegion, type RegionItem } from './region';
 import { chunkPieces, summaryBudget, toPieces, type Piece, type SummaryBudget } from './summarize';
@@ -54,6 +55,8 @@ export interface CompactionPlan {
   /** The exact prompt of the single request, or of stage 1 when staged. */
   prompt: { system: string; user: string };
   promptOptions: PromptOptions;
+  /** What the deterministic extract would do here: carry the previous summary, follow or refuse instructions. */
+  extractNote: string;
 }
 
 /** Tokens of the kept part: at most keepRecentTokens and at most maxHistoryShare of the window. */
@@ -112,5 +115,9 @@ export function planCompaction(t: Transcript, opts: PlanOptions): CompactionPlan
     pieces,
     prompt: { system, user },
     promptOptions,
+    extractNote: [
+      previousSummary ? 'the extract carries the previous summary forward (its sections merged with the new part\'s)' : 'no previous summary to carry forward',
+      extractInstructions([opts.settings.customInstructions, opts.instructions]).note,
+    ].filter(Boolean).join('. '),
   };
 }

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
 import { jsonDepthExceeds, MAX_CONFIG_DEPTH } from '../util/json-depth';
+import { describeSafely, redactSecrets } from '../util/redact';
 import type { z } from 'zod';
 import { ConfigSchema, type CairnConfig } from './schema';
 
@@ -108,7 +109,8 @@ function deleteAt(obj: Json, p: readonly PropertyKey[]): boolean {
 
 function issueMessage(issue: z.core.$ZodIssue, value: unknown): string {
   const keyPath = issue.path.map(String).join('.');
-  return `${keyPath} = ${describeValue(value)} is not allowed: ${issue.message}; using the default`;
+  // Warnings are shown and logged: a header or key value is never echoed.
+  return `${keyPath} = ${describeSafely(keyPath, value, describeValue)} is not allowed: ${issue.message}; using the default`;
 }
 
 /**
@@ -119,7 +121,7 @@ export function validateConfig(raw: unknown, file: string): { config: CairnConfi
   const warnings: ConfigWarning[] = [];
   let input: Json = isPlainObject(raw) ? structuredClone(raw) : {};
   if (!isPlainObject(raw) && raw !== undefined) {
-    warnings.push({ file, keyPath: '', message: `${file}: the top level must be an object, got ${describeValue(raw)}; using defaults` });
+    warnings.push({ file, keyPath: '', message: `${file}: the top level must be an object, got ${redactSecrets(describeValue(raw))}; using defaults` });
   }
   for (let round = 0; round < 100; round++) {
     const res = ConfigSchema.safeParse(input);

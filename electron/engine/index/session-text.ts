@@ -5,7 +5,7 @@
  * are left out; secrets are redacted before anything is indexed.
  */
 import type { SourceLine } from './chunker';
-import { redactSecrets } from './redact';
+import { redactSecrets } from '../util/redact';
 
 interface ContentPart {
   type?: string;

@@ -53,6 +53,7 @@ export function compactPlan(ctx: EngineContext, s: ResolvedSession, req: { instr
     prompt: plan.prompt,
     contextWindow: s.contextWindow,
     summarizer: llm ? { provider: llm.provider, model: llm.model } : null,
+    extractNote: plan.extractNote,
   };
 }
 
