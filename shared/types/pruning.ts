@@ -16,6 +16,9 @@ export type KeptReason =
   | 'gate'
   | 'under-ratio';
 
+/** How OpenClaw recorded pruning a tool result in its projection marker (replayed on every later call). */
+export type ReplayMode = 'soft' | 'hard';
+
 export interface TtlGate {
   mode: 'cache-ttl' | 'off';
   ttlMs: number;
@@ -24,7 +27,11 @@ export interface TtlGate {
   now: number;
   /** True when pruning may run. */
   open: boolean;
-  reason: 'off' | 'no-cache-touch' | 'ttl-not-expired' | 'ttl-expired' | 'ttl-ignored';
+  /**
+   * `route-not-eligible`: the session's route writes no model-call markers at all (OpenClaw
+   * writes them only on Anthropic-wire routes), so cache-TTL pruning never runs on it.
+   */
+  reason: 'off' | 'no-cache-touch' | 'route-not-eligible' | 'ttl-not-expired' | 'ttl-expired' | 'ttl-ignored';
 }
 
 export interface ToolResultDiff {
@@ -39,6 +46,10 @@ export interface ToolResultDiff {
   /** Weighted chars (CJK ×4, images 8,000) before and after. */
   charsBefore: number;
   charsAfter: number;
+  /** Set when the action replays OpenClaw's recorded pruning of this result (not a new round). */
+  replayed?: ReplayMode;
+  /** Images replaced by "[image removed during context pruning]". */
+  imagesRemoved?: number;
 }
 
 export interface PruneDiff {
@@ -52,6 +63,8 @@ export interface PruneDiff {
   ratioAfter: number;
   softTrimmed: number;
   cleared: number;
+  /** How many of the soft-trimmed/cleared results replay OpenClaw's recorded pruning. */
+  replayed: number;
   charsSaved: number;
   toolResults: ToolResultDiff[];
 }

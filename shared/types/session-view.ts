@@ -22,9 +22,19 @@ export interface CompactionView {
   ordinal: number;
   summary: string;
   firstKeptEntryId: string;
+  /** The entry's recorded `tokensBefore` (else Cairn's estimate); see `recorder` for whose count it is. */
   tokensBefore: number;
   /** Estimated tokens right after the compaction (summary + kept messages). */
   tokensAfter: number;
+  /** Cairn's estimate of the context just before the compaction (transcript only, SPEC §2). */
+  estimatedTokensBefore: number;
+  /** The entry's recorded `tokensAfter` (OpenClaw writes it; Cairn does not), when present. */
+  recordedTokensAfter?: number | undefined;
+  /**
+   * Whose figures `tokensBefore`/`recordedTokensAfter` are: "openclaw" (its entries carry
+   * `tokensAfter`/`fromHook`; its counts include the system prompt) or "cairn" (Cairn's estimate).
+   */
+  recorder: 'openclaw' | 'cairn';
   /** The summary is Cairn's deterministic extract, not a model's. */
   extract: boolean;
   timestamp: string;

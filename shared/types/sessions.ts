@@ -3,7 +3,7 @@
  * the renderer. No Node or DOM imports.
  */
 import type { Message } from './messages';
-import type { PruneDiff, PruneAction, KeptReason } from './pruning';
+import type { PruneDiff, PruneAction, KeptReason, ReplayMode } from './pruning';
 
 export type * from './pruning';
 
@@ -25,8 +25,15 @@ export interface SessionSummary {
   entries: number;
   /** Message entries (all branches). */
   messages: number;
-  /** Estimated tokens of the context rebuilt from the transcript (SPEC §2). */
+  /** Estimated tokens of the context rebuilt from the transcript (SPEC §2); the system prompt is not in it. */
   estimatedTokens: number;
+  /**
+   * Estimated tokens of the system prompt (SOUL.md, AGENTS.md, bootstrap files, skills) where
+   * OpenClaw recorded its size (`systemPromptReport`); undefined when unknown.
+   */
+  systemPromptTokens: number | undefined;
+  /** OpenClaw's own count of the context at its last call (`totalTokens`, system prompt included), when recorded. */
+  recordedTokens: number | undefined;
   /** Compaction entries in the file. */
   compactions: number;
   /** ISO time of the newest entry (or the index's updatedAt). */
@@ -108,6 +115,10 @@ export interface PruneResultView {
   keptBecause: KeptReason | undefined;
   charsBefore: number;
   charsAfter: number;
+  /** Set when this replays OpenClaw's recorded pruning of the result (not a new round). */
+  replayed: ReplayMode | undefined;
+  /** Images replaced by "[image removed during context pruning]". */
+  imagesRemoved: number | undefined;
   /** The text on disk. */
   before: string;
   /** The text after pruning. */
@@ -122,6 +133,10 @@ export interface PrunePreviewResult {
   settings: Record<string, unknown>;
   diff: PruneDiff;
   results: PruneResultView[];
+  /** OpenClaw's newest projection marker (what its next call replays), when the session has one. */
+  projection: { entryId: string | undefined; replayed: number; frozen: number } | undefined;
+  /** The provider-reported prompt size of the newest model call (system prompt included). */
+  lastCall: { entryId: string; promptTokens: number } | undefined;
 }
 
 export interface CompactPlanResult {
@@ -146,6 +161,8 @@ export interface CompactPlanResult {
   prompt: { system: string; user: string };
   contextWindow: number;
   /** The summariser that compact.run would use; null = the deterministic extract. */
+  /** The window's thresholds (compaction/thresholds.ts; reserve capped at a quarter of a small window, as OpenClaw). */
+  thresholds: { reserve: number; reserveCapped: boolean; compactAt: number; flushAt: number };
   summarizer: { provider: string; model: string } | null;
   /** What the deterministic extract would do: carry the previous summary forward, follow or refuse the instructions. */
   extractNote: string;

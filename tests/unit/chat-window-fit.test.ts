@@ -15,6 +15,8 @@ describe('compaction budgets for the window', () => {
     expect(f).toMatchObject({ reserveTokens: 2048, reserveTokensFloor: 2048, keepRecentTokens: 2048, memoryFlush: { softThresholdTokens: 819 } });
     expect(contextBudget(8192, f)).toBe(6144);
     expect(flushThreshold(8192, f)).toBe(5325);
-    expect(contextBudget(8192, d)).toBe(1); // what the raw defaults would do
+    // One rule for the whole engine: the raw defaults get the same thresholds (thresholds.ts caps them too).
+    expect(contextBudget(8192, d)).toBe(6144);
+    expect(flushThreshold(8192, d)).toBe(5325);
   });
 });

@@ -136,7 +136,7 @@ describe('flush once per compaction cycle (sessions.json)', () => {
       () => ({ text: 'NO_REPLY' }),
     ]);
     const base = {
-      llm, settings: settings(), contextWindow: 30000, projectedTokens: 9000, transcriptFile: file,
+      llm, settings: settings(), contextWindow: 30000, projectedTokens: 29000, transcriptFile: file,
       sessionIndex: { file: index, sessionId: 's1' }, workspace: ws, writable: true, messages: [], timeZone: 'UTC', now: () => NOW,
     };
     const first = await maybeRunMemoryFlush(base);

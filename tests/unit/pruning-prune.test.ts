@@ -146,15 +146,18 @@ describe('prune: protection rules', () => {
     expect(r.messages[1]).toBe(msgs[1]);
   });
 
-  it('never prunes a tool result containing an image', () => {
+  it('removes the image of a prunable tool result and soft-trims its text (SPEC §3, OpenClaw 2026.9)', () => {
     const img: ToolResultMessage = {
       role: 'toolResult', toolCallId: 'i', toolName: 'read', isError: false,
       content: [{ type: 'text', text: 'y'.repeat(60000) }, { type: 'image', data: 'AAAA', mimeType: 'image/png' }],
     };
     const msgs: Message[] = [user('u'), asst('1', 'i'), img, asst('2', 'c'), result(60000), asst('3'), asst('4'), asst('5')];
     const r = prune(msgs, settings(), { contextWindowTokens: 1000, now: NOW, lastCallAt: EXPIRED });
-    expect(r.diff.toolResults[0]).toMatchObject({ action: 'kept', keptBecause: 'image', charsBefore: 60000 + 8000 });
-    expect(r.messages[2]).toBe(img);
+    const sent = (r.messages[2] as ToolResultMessage).content;
+    expect(sent.some((b) => b.type === 'image')).toBe(false);
+    expect(sent.map((b) => (b.type === 'text' ? b.text : '')).join('')).toContain('[image removed during context pruning]');
+    expect(r.diff.toolResults[0]).toMatchObject({ action: 'soft-trimmed', imagesRemoved: 1, charsBefore: 60000 + 8000 });
+    expect(r.diff.toolResults[0]?.charsAfter).toBeLessThan(4000);
     expect(r.diff.toolResults[1]?.action).toBe('soft-trimmed');
   });
 
@@ -202,7 +205,8 @@ describe('prune on the OpenClaw fixture', () => {
       entryIds: ctx.sources.map((s) => s.entryId),
     });
     expect(r.diff.changed).toBe(true);
-    expect(r.diff.toolResults.find((d) => d.entryId === 'a0000014')?.keptBecause).toBe('image');
+    // The tool result carrying an image is prunable now (its image goes first; at this tiny window it is cleared).
+    expect(r.diff.toolResults.find((d) => d.entryId === 'a0000014')?.action).toBe('cleared');
     expect(fs.readFileSync(transcript).equals(before)).toBe(true);
   });
 });

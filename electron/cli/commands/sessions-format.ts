@@ -16,7 +16,8 @@ export function formatSessionList(sessions: SessionSummary[]): string {
   const rows = sessions.map((s) => [
     s.id,
     String(s.messages),
-    `${k(s.estimatedTokens)}/${k(s.contextWindow)}`,
+    // The system prompt is counted where OpenClaw recorded it (~: part of the figure is its report).
+    `${s.systemPromptTokens ? '~' : ''}${k(s.estimatedTokens + (s.systemPromptTokens ?? 0))}/${k(s.contextWindow)}`,
     String(s.compactions),
     s.lastActivity ? s.lastActivity.replace('T', ' ').slice(0, 19) : '—',
     s.key ?? '',
@@ -43,16 +44,19 @@ export function formatPrune(r: PrunePreviewResult): string {
   const gate =
     g.reason === 'off' ? 'pruning is off (mode "off")'
     : g.reason === 'no-cache-touch' ? 'no openclaw.cache-ttl entry for this model: the gate is closed (use --ignore-ttl to see what pruning would do)'
+    : g.reason === 'route-not-eligible' ? 'this route is not cache-TTL eligible (OpenClaw records no model-call markers on it, only projections): the gate is closed (use --ignore-ttl to see what pruning would do)'
     : g.reason === 'ttl-not-expired' ? `cache TTL not expired: last call ${new Date(g.lastCallAt ?? 0).toISOString()}, ttl ${g.ttlMs / 1000}s (use --ignore-ttl or --now)`
     : g.reason === 'ttl-ignored' ? 'TTL ignored (--ignore-ttl)'
     : `cache TTL expired (last call ${new Date(g.lastCallAt ?? 0).toISOString()})`;
   const lines = [
     `session ${r.sessionId} · model ${r.model.provider ?? '?'}/${r.model.modelId ?? '?'} · context window ${r.contextWindow} tokens (${d.charWindow} chars)`,
     `gate: ${gate}`,
-    `ratio ${d.ratioBefore.toFixed(3)} → ${d.ratioAfter.toFixed(3)} · chars ${d.totalCharsBefore} → ${d.totalCharsAfter} · soft-trimmed ${d.softTrimmed} · cleared ${d.cleared}`,
+    `ratio ${d.ratioBefore.toFixed(3)} → ${d.ratioAfter.toFixed(3)} · chars ${d.totalCharsBefore} → ${d.totalCharsAfter} · soft-trimmed ${d.softTrimmed} · cleared ${d.cleared}${d.replayed ? ` (${d.replayed} replayed)` : ''}`,
   ];
+  if (r.projection?.replayed) lines.push(`replay: OpenClaw's projection ${r.projection.entryId ?? ''} re-applies ${r.projection.replayed} recorded pruning(s) on every call, whatever the gate says`);
+  if (r.lastCall) lines.push(`last model call (${r.lastCall.entryId}): ${r.lastCall.promptTokens} prompt tokens as the provider counted them, system prompt included`);
   for (const t of d.toolResults) {
-    const what = t.action === 'kept' ? `kept (${t.keptBecause ?? ''})` : t.action;
+    const what = (t.action === 'kept' ? `kept (${t.keptBecause ?? ''})` : t.replayed ? `${t.action} (replayed)` : t.action) + (t.imagesRemoved ? ` ${t.imagesRemoved} image(s) removed` : '');
     lines.push(`  ${t.entryId ?? `#${t.index}`}  ${pad(t.toolName, 12)} ${pad(what, 26)} ${lpad(String(t.charsBefore), 8)} → ${t.charsAfter}`);
   }
   lines.push('(nothing was written: pruning only changes what the model is sent)');
@@ -65,6 +69,7 @@ export function formatPlan(p: CompactPlanResult): string {
     `session ${p.sessionId}: ${p.reason}`,
     `cut before ${p.cutEntryId ?? '(nothing kept)'} · firstKeptEntryId ${p.firstKeptEntryId}${p.previousCompactionId ? ` · updates summary ${p.previousCompactionId}` : ''}`,
     `tokens ${p.tokensBefore} → ≤ ${p.tokensAfterMax} (kept ${p.keptTokens}, summarised ${p.summarizedTokens}, keep budget ${p.keepBudget})`,
+    `thresholds: compact above ${p.thresholds.compactAt} (window ${p.contextWindow} − reserve ${p.thresholds.reserve}${p.thresholds.reserveCapped ? ', capped at a quarter of the window' : ''}) · memory flush at ${p.thresholds.flushAt}`,
     `summariser: ${p.summarizer ? `${p.summarizer.provider}/${p.summarizer.model}` : 'none — the deterministic extract would be written'} · ${p.mode === 'staged' ? `${p.stages} stages + merge` : 'one request'}`,
     ...(p.summarizer ? [] : [`extract: ${p.extractNote}`]),
     '',

@@ -15,7 +15,7 @@ import { openSessionFile, type SessionFile } from '../transcript/session-file';
 import { buildContext } from '../transcript/context';
 import { estimateTokens, estimateTextTokens } from '../transcript/tokens';
 import { updateSessionEntry } from '../transcript/sessions-index';
-import { prune, findLastCallAt, CACHE_TTL_CUSTOM_TYPE } from '../pruning';
+import { prune, findLastCallAt, CACHE_TTL_CUSTOM_TYPE, findProjection } from '../pruning';
 import { shouldCompactAfterReply, shouldCompactBeforeSend } from '../compaction/thresholds';
 import { withOverflowRetry } from '../compaction/overflow-retry';
 import type { Tool } from './tools/types';
@@ -166,7 +166,9 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       const tNow = liveTranscript(session);
       const ctxNow = buildContext(tNow);
       const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
-      const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId) });
+      // OpenClaw's recorded pruning (its projection marker) is replayed on every call, as OpenClaw does.
+      const replay = findProjection(tNow.entries)?.pruned;
+      const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId), replay });
       if (pruned.diff.changed) {
         const d = pruned.diff;
         emit({ kind: 'pruning', softTrimmed: d.softTrimmed, cleared: d.cleared, charsSaved: d.charsSaved, ratioBefore: d.ratioBefore, ratioAfter: d.ratioAfter });

@@ -2,16 +2,16 @@
  * Compaction settings that make sense for the model's window. The defaults (reserve floor
  * 20,000, keep 20,000, flush soft threshold 4,000) suit 128k–200k windows; on an 8k local
  * model they would put the threshold below zero, so every call would compact and flush.
- * Each budget is capped at a share of the window; for large windows nothing changes.
+ * The reserve and soft-threshold caps are compaction/thresholds.ts's (the one rule the
+ * whole engine uses, OpenClaw's); this adds the cap on the verbatim recent tail, which only
+ * the turn loop's compaction needs. For large windows nothing changes.
  */
 import type { CompactionSettings } from '../config/schema';
+import { MAX_RESERVE_SHARE, MAX_SOFT_THRESHOLD_SHARE } from '../compaction/thresholds';
 
-/** Share of the window the reply reserve may take. */
-export const MAX_RESERVE_SHARE = 0.25;
+export { MAX_RESERVE_SHARE, MAX_SOFT_THRESHOLD_SHARE };
 /** Share of the window the verbatim recent tail may take. */
 export const MAX_KEEP_SHARE = 0.25;
-/** Share of the window the flush's soft threshold may take. */
-export const MAX_SOFT_THRESHOLD_SHARE = 0.1;
 
 /** `s` with reserve, keep and soft threshold capped to their share of `contextWindow`. */
 export function fitCompactionToWindow(s: CompactionSettings, contextWindow: number): CompactionSettings {

@@ -1,14 +1,16 @@
 /**
  * When the memory flush runs (SPEC §5): projected tokens ≥ contextWindow − reserveTokensFloor
- * − softThresholdTokens, or the transcript ≥ forceFlushTranscriptBytes; at most once per
+ * − softThresholdTokens (both capped on small windows, see thresholds.ts), or the transcript ≥ forceFlushTranscriptBytes; at most once per
  * compaction cycle (memoryFlushCompactionCount === compactionCount → skip); never for a
  * read-only state dir.
  */
 import type { CompactionSettings } from '../config/schema';
 import type { SessionIndexEntry } from '../transcript/sessions-index';
+import { windowThresholds } from './thresholds';
 
+/** The flush threshold of `contextWindow` (thresholds.ts: floor and soft threshold capped for small windows). */
 export function flushThreshold(contextWindow: number, settings: CompactionSettings): number {
-  return contextWindow - settings.reserveTokensFloor - settings.memoryFlush.softThresholdTokens;
+  return windowThresholds(contextWindow, settings).flushAt;
 }
 
 export interface FlushDecision {

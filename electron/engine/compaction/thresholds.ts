@@ -1,13 +1,60 @@
 /**
- * When to compact (SPEC §4 triggers a, b and d's settings). Pure functions the turn loop calls:
- * (a) after a reply, (b) before sending; (c) is `withOverflowRetry` in overflow-retry.ts and
- * (d) is a manual `compact()` call.
+ * When to compact and flush (SPEC §4 triggers a, b and d's settings; SPEC §5's threshold).
+ * The one place the engine turns a context window and the compaction settings into token
+ * thresholds: the turn loop, the memory flush, the sessions token chart and
+ * `compact --dry-run` all call windowThresholds() (or the helpers built on it), so they
+ * agree with each other and with OpenClaw. (c) is `withOverflowRetry` in overflow-retry.ts
+ * and (d) is a manual `compact()` call.
+ *
+ * Small windows *(compat: OpenClaw 2026.9)*: the reply reserve is capped at a quarter of the
+ * window — on a 40,000 window the prompt budget is 30,000, not 40,000 − the 20,000 floor
+ * (OpenClaw's fixture session reports `promptBudgetBeforeReserve 30000, reserveTokens 10000`
+ * and its flush ran after a 29,405-token request). The flush's soft threshold is capped at
+ * a tenth of the window so that an 8k local model does not flush on every call.
  */
 import type { CompactionSettings } from '../config/schema';
 
-/** The reserve kept free for the reply: max(reserveTokens, reserveTokensFloor). */
-export function effectiveReserve(settings: Pick<CompactionSettings, 'reserveTokens' | 'reserveTokensFloor'>): number {
-  return Math.max(settings.reserveTokens, settings.reserveTokensFloor);
+/** Share of the window the reply reserve may take (OpenClaw: a quarter). */
+export const MAX_RESERVE_SHARE = 0.25;
+/** Share of the window the flush's soft threshold may take. */
+export const MAX_SOFT_THRESHOLD_SHARE = 0.1;
+
+type ReserveSettings = Pick<CompactionSettings, 'reserveTokens' | 'reserveTokensFloor'>;
+
+/**
+ * The reserve kept free for the reply: max(reserveTokens, reserveTokensFloor), capped at a
+ * quarter of `contextWindow` when it is given.
+ */
+export function effectiveReserve(settings: ReserveSettings, contextWindow?: number): number {
+  const r = Math.max(settings.reserveTokens, settings.reserveTokensFloor);
+  return contextWindow === undefined ? r : Math.min(r, Math.floor(contextWindow * MAX_RESERVE_SHARE));
+}
+
+/** Every threshold of one context window, in tokens. */
+export interface WindowThresholds {
+  contextWindow: number;
+  /** The effective reply reserve (capped at a quarter of the window). */
+  reserve: number;
+  /** True when the quarter-window cap lowered the reserve. */
+  reserveCapped: boolean;
+  /** Compaction runs above this: contextWindow − reserve (never below 1). */
+  compactAt: number;
+  /** The memory flush runs at or above this: contextWindow − min(floor, cap) − soft threshold (never below 0). */
+  flushAt: number;
+}
+
+/** The thresholds of `contextWindow` under `settings` (see the file comment for the small-window caps). */
+export function windowThresholds(contextWindow: number, settings: ReserveSettings & { memoryFlush?: { softThresholdTokens: number } }): WindowThresholds {
+  const reserve = effectiveReserve(settings, contextWindow);
+  const floor = Math.min(settings.reserveTokensFloor, Math.floor(contextWindow * MAX_RESERVE_SHARE));
+  const soft = Math.min(settings.memoryFlush?.softThresholdTokens ?? 0, Math.floor(contextWindow * MAX_SOFT_THRESHOLD_SHARE));
+  return {
+    contextWindow,
+    reserve,
+    reserveCapped: reserve < Math.max(settings.reserveTokens, settings.reserveTokensFloor),
+    compactAt: Math.max(1, contextWindow - reserve),
+    flushAt: Math.max(0, contextWindow - floor - soft),
+  };
 }
 
 export interface TriggerDecision {
@@ -20,8 +67,8 @@ export interface TriggerDecision {
 }
 
 /** The budget the context may fill: contextWindow − effective reserve (never below 1). */
-export function contextBudget(contextWindow: number, settings: Pick<CompactionSettings, 'reserveTokens' | 'reserveTokensFloor'>): number {
-  return Math.max(1, contextWindow - effectiveReserve(settings));
+export function contextBudget(contextWindow: number, settings: ReserveSettings): number {
+  return windowThresholds(contextWindow, settings).compactAt;
 }
 
 /**
@@ -43,7 +90,7 @@ export function shouldCompactAfterReply(opts: {
     compact,
     tokens,
     threshold,
-    reason: `${opts.usageTokens ? 'usage' : 'estimate'} ${tokens} ${compact ? '>' : '≤'} context window ${opts.contextWindow} − reserve ${effectiveReserve(opts.settings)}`,
+    reason: `${opts.usageTokens ? 'usage' : 'estimate'} ${tokens} ${compact ? '>' : '≤'} context window ${opts.contextWindow} − reserve ${effectiveReserve(opts.settings, opts.contextWindow)}`,
   };
 }
 

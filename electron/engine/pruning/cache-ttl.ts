@@ -51,11 +51,16 @@ export function currentModel(entries: readonly Entry[]): { provider?: string; mo
   return {};
 }
 
-/** Decide the TTL gate. No recorded call means no cache to protect, but nothing to gain either: closed (as OpenClaw). */
-export function ttlGate(mode: 'cache-ttl' | 'off', ttl: string, now: number, lastCallAt: number | undefined): TtlGate {
+/**
+ * Decide the TTL gate. No recorded call means no cache to protect, but nothing to gain either: closed (as OpenClaw).
+ * `routeEligible: false` (a route that records projection markers but never a call marker,
+ * see replay.ts) names that as the reason instead of "no call recorded".
+ */
+export function ttlGate(mode: 'cache-ttl' | 'off', ttl: string, now: number, lastCallAt: number | undefined, routeEligible = true): TtlGate {
   const ttlMs = durationMs(ttl);
   const base = { mode, ttlMs, lastCallAt, now };
   if (mode === 'off') return { ...base, open: false, reason: 'off' };
+  if (lastCallAt === undefined && !routeEligible) return { ...base, open: false, reason: 'route-not-eligible' };
   if (lastCallAt === undefined || ttlMs <= 0) return { ...base, open: false, reason: 'no-cache-touch' };
   if (now - lastCallAt < ttlMs) return { ...base, open: false, reason: 'ttl-not-expired' };
   return { ...base, open: true, reason: 'ttl-expired' };

@@ -3,12 +3,16 @@
  * model, and says exactly what it did. Pure: returns new message objects for what changed
  * (sharing the rest), never touches the input or the file.
  */
-import type { Message, TextBlock, ToolResultMessage } from '../../../shared/types/messages';
+import type { ImageBlock, Message, TextBlock, ToolResultMessage } from '../../../shared/types/messages';
 import type { ContextPruningSettings } from '../config/schema';
-import type { KeptReason, PruneDiff, ToolResultDiff } from '../../../shared/types/pruning';
+import type { KeptReason, PruneDiff, ReplayMode, ToolResultDiff } from '../../../shared/types/pruning';
 import { ttlGate } from './cache-ttl';
-import { hasImage, messageWeight, weightedLength } from './chars';
+import { messageWeight, weightedLength } from './chars';
 import { toolPrunablePredicate } from './globs';
+import { toolResultKey } from './replay';
+
+/** What an image in a pruned tool result becomes *(compat: OpenClaw 2026.9, SPEC §3 step 2)*. */
+export const IMAGE_REMOVED_TEXT = '[image removed during context pruning]';
 
 export type { PruneAction, KeptReason, ToolResultDiff, PruneDiff } from '../../../shared/types/pruning';
 
@@ -22,6 +26,13 @@ export interface PruneOptions {
   entryIds?: readonly (string | undefined)[];
   /** Prune as if the TTL had expired (the UI's "what would pruning do" view). */
   ignoreTtl?: boolean;
+  /**
+   * OpenClaw's recorded pruning (replay.ts: normalised key → mode), applied whatever the
+   * gate says: OpenClaw replays it on every call after the round.
+   */
+  replay?: ReadonlyMap<string, ReplayMode>;
+  /** False when the route records no model-call markers (the gate then says so). */
+  routeEligible?: boolean;
 }
 
 export interface PruneResult {
@@ -37,6 +48,17 @@ function joinedText(m: ToolResultMessage): string[] {
   return parts;
 }
 
+/** `m` with each image block replaced by IMAGE_REMOVED_TEXT, and how many there were. */
+function withoutImages(m: ToolResultMessage): { m: ToolResultMessage; removed: number } {
+  let removed = 0;
+  const content = m.content.map((b): TextBlock | ImageBlock => {
+    if (b.type !== 'image') return b;
+    removed++;
+    return { type: 'text', text: IMAGE_REMOVED_TEXT };
+  });
+  return removed === 0 ? { m, removed } : { m: { ...m, content }, removed };
+}
+
 /** The soft-trimmed text of a tool result, or undefined when it is short enough (SPEC §3 step 3). */
 export function softTrimText(parts: string[], soft: { maxChars: number; headChars: number; tailChars: number }): string | undefined {
   const text = parts.join('\n');
@@ -49,7 +71,7 @@ export function softTrimText(parts: string[], soft: { maxChars: number; headChar
 
 /** Prune `messages` per `settings`; see SPEC §3 for the rules. */
 export function prune(messages: readonly Message[], settings: ContextPruningSettings, opts: PruneOptions): PruneResult {
-  let gate = ttlGate(settings.mode, settings.ttl, ms(opts.now) ?? Date.now(), ms(opts.lastCallAt));
+  let gate = ttlGate(settings.mode, settings.ttl, ms(opts.now) ?? Date.now(), ms(opts.lastCallAt), opts.routeEligible ?? true);
   if (opts.ignoreTtl && settings.mode !== 'off' && !gate.open) gate = { ...gate, open: true, reason: 'ttl-ignored' };
   const charWindow = Math.max(1, opts.contextWindowTokens * 4);
   const weights = messages.map(messageWeight);
@@ -90,19 +112,64 @@ export function prune(messages: readonly Message[], settings: ContextPruningSett
     if (cutoff < 0) d.keptBecause = 'few-assistants';
     else if (i >= cutoff) d.keptBecause = 'recent';
     else if (firstUser < 0 || i < firstUser) d.keptBecause = 'before-first-user';
-    else if (hasImage(m.content)) d.keptBecause = 'image';
     else if (!isPrunableTool(m.toolName)) d.keptBecause = 'tool-not-prunable';
     else prunable.push(diffs.length);
     diffs.push(d);
   }
 
   const out = messages.slice();
+  const placeholder = settings.hardClear.placeholder;
+  const placeholderChars = weightedLength(placeholder);
+  /** Soft-trim one result (its images removed first); false when nothing changed. */
+  const softTrim = (d: ToolResultDiff): boolean => {
+    const { m, removed } = withoutImages(out[d.index] as ToolResultMessage);
+    const parts = joinedText(m);
+    const trimmed = softTrimText(parts, settings.softTrim);
+    if (trimmed === undefined && removed === 0) return false;
+    let next = m;
+    if (trimmed !== undefined) next = { ...m, content: [{ type: 'text', text: trimmed } satisfies TextBlock] };
+    // A result without CJK or images has weight == length, and so has every piece of it.
+    const plainLength = parts.reduce((n, p) => n + p.length, 0);
+    const after = trimmed === undefined ? messageWeight(next) : removed === 0 && d.charsBefore === plainLength ? trimmed.length : weightedLength(trimmed);
+    out[d.index] = next;
+    total += after - d.charsAfter;
+    d.action = 'soft-trimmed';
+    d.charsAfter = after;
+    if (removed > 0) d.imagesRemoved = removed;
+    delete d.keptBecause;
+    return true;
+  };
+  const clear = (d: ToolResultDiff) => {
+    const m = out[d.index] as ToolResultMessage;
+    out[d.index] = { ...m, content: [{ type: 'text', text: placeholder }] };
+    total += placeholderChars - d.charsAfter;
+    d.action = 'cleared';
+    d.charsAfter = placeholderChars;
+    delete d.imagesRemoved;
+    delete d.keptBecause;
+  };
+
+  // OpenClaw's replay first: what it recorded pruning is pruned again on every call.
+  if (opts.replay && opts.replay.size > 0 && settings.mode !== 'off') {
+    for (const d of diffs) {
+      const m = messages[d.index] as ToolResultMessage;
+      const key = toolResultKey(m.toolCallId, m.timestamp);
+      const mode = key === undefined ? undefined : opts.replay.get(key);
+      if (mode === undefined) continue;
+      if (mode === 'hard') clear(d);
+      else if (!softTrim(d)) continue;
+      d.replayed = mode;
+    }
+  }
+
   const finish = (): PruneResult => {
     let softTrimmed = 0;
     let cleared = 0;
+    let replayed = 0;
     for (const d of diffs) {
       if (d.action === 'soft-trimmed') softTrimmed++;
       else if (d.action === 'cleared') cleared++;
+      if (d.replayed) replayed++;
     }
     return {
       messages: softTrimmed + cleared > 0 ? out : (messages as Message[]),
@@ -116,37 +183,28 @@ export function prune(messages: readonly Message[], settings: ContextPruningSett
         ratioAfter: total / charWindow,
         softTrimmed,
         cleared,
+        replayed,
         charsSaved: totalBefore - total,
         toolResults: diffs,
       },
     };
   };
   const keepAll = (why: KeptReason) => {
-    for (const k of prunable) (diffs[k] as ToolResultDiff).keptBecause = why;
+    for (const k of prunable) {
+      const d = diffs[k] as ToolResultDiff;
+      if (d.action === 'kept') d.keptBecause = why;
+    }
     return finish();
   };
 
   if (!gate.open) return keepAll('gate');
   if (total / charWindow < settings.softTrimRatio) return keepAll('under-ratio');
 
-  // Step 3: soft trim.
+  // Step 3: soft trim (images in prunable results removed, SPEC §3 step 2).
   for (const k of prunable) {
     const d = diffs[k] as ToolResultDiff;
-    const m = out[d.index] as ToolResultMessage;
-    const parts = joinedText(m);
-    const trimmed = softTrimText(parts, settings.softTrim);
-    if (trimmed === undefined) {
-      d.keptBecause = 'small';
-      continue;
-    }
-    // A result without CJK has weight == length, and so has every piece of it.
-    const plainLength = parts.reduce((n, p) => n + p.length, 0);
-    const after = d.charsBefore === plainLength ? trimmed.length : weightedLength(trimmed);
-    out[d.index] = { ...m, content: [{ type: 'text', text: trimmed } satisfies TextBlock] };
-    total += after - d.charsBefore;
-    d.action = 'soft-trimmed';
-    d.charsAfter = after;
-    delete d.keptBecause;
+    if (d.action !== 'kept') continue; // already pruned by the replay
+    if (!softTrim(d)) d.keptBecause = 'small';
   }
 
   // Step 4: hard clear, oldest first, until the ratio drops below hardClearRatio.
@@ -154,17 +212,12 @@ export function prune(messages: readonly Message[], settings: ContextPruningSett
   let prunableChars = 0;
   for (const k of prunable) prunableChars += (diffs[k] as ToolResultDiff).charsAfter;
   if (prunableChars < settings.minPrunableToolChars) return finish();
-  const placeholder = settings.hardClear.placeholder;
-  const placeholderChars = weightedLength(placeholder);
   for (const k of prunable) {
     if (total / charWindow < settings.hardClearRatio) break;
     const d = diffs[k] as ToolResultDiff;
-    const m = out[d.index] as ToolResultMessage;
-    out[d.index] = { ...m, content: [{ type: 'text', text: placeholder }] };
-    total += placeholderChars - d.charsAfter;
-    d.action = 'cleared';
-    d.charsAfter = placeholderChars;
-    delete d.keptBecause;
+    if (d.action === 'cleared') continue;
+    clear(d);
+    delete d.replayed;
   }
   return finish();
 }

@@ -7,6 +7,7 @@ import path from 'node:path';
 import type { CompactPlanResult, CompactRunResult } from '../../../shared/types/sessions';
 import { compact } from '../compaction/compact';
 import { planCompaction } from '../compaction/plan';
+import { windowThresholds } from '../compaction/thresholds';
 import type { EngineContext } from '../context';
 import type { LLM } from '../llm/types';
 import { engineLlm } from '../llm/service';
@@ -52,6 +53,9 @@ export function compactPlan(ctx: EngineContext, s: ResolvedSession, req: { instr
     stages: plan.stages,
     prompt: plan.prompt,
     contextWindow: s.contextWindow,
+    thresholds: (({ reserve, reserveCapped, compactAt, flushAt }) => ({ reserve, reserveCapped, compactAt, flushAt }))(
+      windowThresholds(s.contextWindow, ctx.config().config.agents.defaults.compaction),
+    ),
     summarizer: llm ? { provider: llm.provider, model: llm.model } : null,
     extractNote: plan.extractNote,
   };

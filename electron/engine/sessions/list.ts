@@ -10,6 +10,7 @@ import { estimateTokens } from '../transcript/tokens';
 import type { Transcript } from '../transcript/types';
 import { contextWindowFor } from './resolve';
 import { sessionStores, type SessionStore, type StoredSession } from './store';
+import { recordedContextTokens, systemPromptFacts } from './system-prompt';
 
 /** What a listing needs from one transcript, cached by the store's stamp (a listing must not hold every parsed transcript). */
 interface Facts {
@@ -95,6 +96,8 @@ export function listSessions(ctx: EngineContext, agentId?: string): SessionsList
         entries: f.entries,
         messages: f.messages,
         estimatedTokens: f.estimatedTokens,
+        systemPromptTokens: systemPromptFacts(s.entry)?.tokens,
+        recordedTokens: recordedContextTokens(s.entry),
         compactions: f.compactions,
         lastActivity: f.lastTimestamp ?? updated,
         contextWindow: contextWindowFor(ctx, s.entry),

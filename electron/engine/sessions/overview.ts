@@ -2,10 +2,11 @@
  * The `sessions.overview` handler: reads a transcript and returns its token life (see
  * token-series.ts) with the thresholds the chart draws, computed from the config:
  * flush at window − reserveTokensFloor − memoryFlush.softThresholdTokens (SPEC §5),
- * compaction above window − max(reserveTokens, reserveTokensFloor) (SPEC §4).
+ * compaction above window − max(reserveTokens, reserveTokensFloor) (SPEC §4), both through
+ * compaction/thresholds.ts (reserve capped at a quarter of a small window, as OpenClaw).
  */
 import type { SessionOverview } from '../../../shared/types/session-view';
-import { contextBudget } from '../compaction/thresholds';
+import { windowThresholds } from '../compaction/thresholds';
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
 import { resolveSession } from './resolve';
@@ -18,13 +19,14 @@ export function sessionOverview(ctx: EngineContext, sessionId: string, agentId?:
   const defaults = ctx.config().config.agents.defaults;
   const contextWindow = s.contextWindow;
   const { points, compactions } = tokenLife(t);
+  const th = windowThresholds(contextWindow, defaults.compaction);
   return {
     sessionId,
     points,
     compactions,
     contextWindow,
-    flushThreshold: Math.max(0, contextWindow - defaults.compaction.reserveTokensFloor - defaults.compaction.memoryFlush.softThresholdTokens),
-    compactionThreshold: contextBudget(contextWindow, defaults.compaction),
+    flushThreshold: th.flushAt,
+    compactionThreshold: th.compactAt,
   };
 }
 

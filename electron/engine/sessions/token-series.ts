@@ -23,15 +23,19 @@ export function tokenLife(t: Transcript, tokensAt?: readonly number[]): TokenLif
   const path = branchPath(t);
   const points: TokenPoint[] = [];
   const compactions: CompactionView[] = [];
-  // Messages of the current context in order, with their estimates.
-  let live: { id: string; tokens: number }[] = [];
+  // Messages of the current context in order, with their estimates and entry index.
+  let live: { i: number; tokens: number }[] = [];
   let summaryTokens = 0;
   let total = 0;
   for (const i of path) {
     const e = t.entries[i] as Entry;
     if (isCompactionEntry(e)) {
       const before = total;
-      const from = live.findIndex((m) => m.id === e.firstKeptEntryId);
+      // Kept: the messages at or after firstKeptEntryId on the branch, as buildContext()
+      // keeps them. OpenClaw points it at a non-message entry (a cache-ttl marker), so the
+      // match is by position in the file, not by a message's own id (issue 12.5).
+      const keptFrom = t.byId.get(e.firstKeptEntryId);
+      const from = keptFrom === undefined || !path.includes(keptFrom) ? -1 : live.findIndex((m) => m.i >= keptFrom);
       live = from >= 0 ? live.slice(from) : [];
       summaryTokens = tokensAt?.[i] ?? estimateMessageTokens(summaryMessage(e.summary));
       total = summaryTokens + live.reduce((n, m) => n + m.tokens, 0);
@@ -43,6 +47,11 @@ export function tokenLife(t: Transcript, tokensAt?: readonly number[]): TokenLif
         firstKeptEntryId: e.firstKeptEntryId,
         tokensBefore: typeof e.tokensBefore === 'number' ? e.tokensBefore : before,
         tokensAfter: total,
+        estimatedTokensBefore: before,
+        // OpenClaw's counts are the provider's prompt size (system prompt included), not
+        // Cairn's transcript estimate: kept apart so the card never compares the two (12.6).
+        recordedTokensAfter: typeof e.tokensAfter === 'number' ? e.tokensAfter : undefined,
+        recorder: typeof e.tokensAfter === 'number' || 'fromHook' in e ? 'openclaw' : 'cairn',
         extract: e.details?.extract === true,
         timestamp: e.timestamp,
         ...(e.details ? { details: { readFiles: e.details.readFiles, modifiedFiles: e.details.modifiedFiles } } : {}),
@@ -53,7 +62,7 @@ export function tokenLife(t: Transcript, tokensAt?: readonly number[]): TokenLif
     const m = entryToMessage(e);
     if (!m) continue;
     const tokens = tokensAt?.[i] ?? estimateMessageTokens(m.message);
-    live.push({ id: e.id, tokens });
+    live.push({ i, tokens });
     total += tokens;
     points.push({ index: i, entryId: e.id, tokens: total, compaction: false });
   }

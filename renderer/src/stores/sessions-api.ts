@@ -12,8 +12,12 @@ export interface SessionRow {
   title: string | undefined;
   /** Epoch ms of the last activity. */
   updatedAt: number | undefined;
-  /** Estimated context tokens now. */
+  /** Estimated context tokens now (transcript only). */
   tokens: number;
+  /** Estimated system prompt tokens, where OpenClaw recorded its size. */
+  systemPromptTokens: number | undefined;
+  /** OpenClaw's own count at its last call (system prompt included), when recorded. */
+  recordedTokens: number | undefined;
   contextWindow: number;
   messages: number;
   compactions: number;
@@ -30,6 +34,12 @@ export interface CompactionInfo {
   tokensBefore: number;
   /** Estimated tokens of the context right after this compaction. */
   tokensAfter: number | undefined;
+  /** Cairn's estimate of the context just before it. */
+  estimatedTokensBefore: number | undefined;
+  /** The entry's own tokensAfter (OpenClaw writes one). */
+  recordedTokensAfter: number | undefined;
+  /** Whose figures tokensBefore / recordedTokensAfter are. */
+  recorder: 'openclaw' | 'cairn';
   extract: boolean;
   timestamp: string | undefined;
   details: { readFiles?: string[]; modifiedFiles?: string[] } | undefined;
@@ -144,6 +154,8 @@ export async function fetchList(): Promise<{ sessionsDir: string; sessions: Sess
         title: s.name,
         updatedAt: Number.isFinite(t) ? t : undefined,
         tokens: s.estimatedTokens,
+        systemPromptTokens: s.systemPromptTokens,
+        recordedTokens: s.recordedTokens,
         contextWindow: s.contextWindow,
         messages: s.messages,
         compactions: s.compactions,
@@ -187,6 +199,9 @@ export async function fetchOverview(sessionId: string): Promise<SessionOverview>
       firstKeptEntryId: c.firstKeptEntryId,
       tokensBefore: c.tokensBefore,
       tokensAfter: c.tokensAfter,
+      estimatedTokensBefore: c.estimatedTokensBefore,
+      recordedTokensAfter: c.recordedTokensAfter,
+      recorder: c.recorder,
       extract: c.extract,
       timestamp: c.timestamp,
       details: c.details ? { readFiles: c.details.readFiles ?? [], modifiedFiles: c.details.modifiedFiles ?? [] } : undefined,
@@ -273,6 +288,9 @@ export async function runCompact(sessionId: string, o: { instructions: string; a
       firstKeptEntryId: r.firstKeptEntryId,
       tokensBefore: r.tokensBefore,
       tokensAfter: r.tokensAfter,
+      estimatedTokensBefore: r.tokensBefore,
+      recordedTokensAfter: undefined,
+      recorder: 'cairn',
       extract: r.extract,
       timestamp: undefined,
       details: undefined,
