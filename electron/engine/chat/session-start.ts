@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { todayIn } from '../compaction/flush-tools';
+import { readRegularFileSync } from '../util/safe-read';
 
 /** What the assistant is told about itself and its tools. */
 export const DEFAULT_SYSTEM_PROMPT = [
@@ -53,8 +54,17 @@ function readCapped(file: string): { text: string; truncated: boolean } | undefi
   }
   // Symlinks are skipped, as for the memory index (SPEC §6).
   if (!st.isFile()) return undefined;
-  const text = fs.readFileSync(file, 'utf8');
-  if (text.length <= START_FILE_MAX_CHARS) return { text, truncated: false };
+  let text: string;
+  let cut: boolean;
+  try {
+    // Bytes enough for START_FILE_MAX_CHARS of any text; opened so a FIFO cannot block.
+    const r = readRegularFileSync(file, START_FILE_MAX_CHARS * 4);
+    text = r.text;
+    cut = r.truncated;
+  } catch {
+    return undefined; // swapped for a non-file (or removed) since the lstat
+  }
+  if (text.length <= START_FILE_MAX_CHARS && !cut) return { text, truncated: false };
   return { text: text.slice(0, START_FILE_MAX_CHARS), truncated: true };
 }
 

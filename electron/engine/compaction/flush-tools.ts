@@ -8,6 +8,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolSpec } from '../llm/types';
 import { appendFileDurableSync } from '../util/atomic-write';
+import { readRegularFileSync } from '../util/safe-read';
+
+/** Most of a file the flush turn reads (its memory files are small; this only bounds a hostile one). */
+const FLUSH_FILE_MAX_BYTES = 16 * 1024 * 1024;
 
 /** Today's date (YYYY-MM-DD) in `timeZone` (the system's when absent or invalid). */
 export function todayIn(now: Date, timeZone?: string): string {
@@ -79,8 +83,10 @@ function resolveInside(workspace: string, p: string): string | undefined {
 export function appendWithoutDuplicates(file: string, content: string): { appended: number; skipped: number } {
   let existing = '';
   try {
-    existing = fs.readFileSync(file, 'utf8');
-  } catch {
+    // Never a blocking read (or, below, a blocking append) on a FIFO planted at this path.
+    existing = readRegularFileSync(file, FLUSH_FILE_MAX_BYTES).text;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     // a new file
   }
   const have = new Set(existing.split('\n').map((l) => l.trim()).filter(Boolean));
@@ -121,7 +127,7 @@ export function flushToolRunner(workspace: string, date: string): { allowedPath:
         if (!abs) return { isError: true, text: `read refused: ${JSON.stringify(p)} is not a file inside the workspace` };
         let text: string;
         try {
-          text = fs.readFileSync(abs, 'utf8');
+          text = readRegularFileSync(abs, FLUSH_FILE_MAX_BYTES).text;
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           return { isError: true, text: code === 'ENOENT' ? `${p} does not exist yet` : `cannot read ${p}: ${(err as Error).message}` };

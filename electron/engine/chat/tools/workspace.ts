@@ -1,16 +1,33 @@
 /**
  * The assistant's file tools — `read`, `write`, `edit` — confined to the agent's workspace.
  * `write` and `edit` are refused while the state dir is read-only (a directory Cairn did not
- * create). Writes are atomic, so a crash never leaves half a file.
+ * create). Writes are atomic, so a crash never leaves half a file. Reads are asynchronous
+ * and refuse anything but regular files (a FIFO in the workspace would otherwise block the
+ * engine's thread for good: the turn never ends and cancel cannot run).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../../util/atomic-write';
+import { NotRegularFileError, readRegularFile, type CappedRead } from '../../util/safe-read';
 import { fail, intArg, invalidJson, isErr, ok, strArg, type Tool } from './types';
 import { resolveInWorkspace } from './workspace-path';
 
 /** Longest text `read` returns in one call; the model pages with offset/limit. */
 export const READ_MAX_CHARS = 50_000;
+
+/** Most of a file `read` and `edit` will load (the model pages within it; `edit` refuses beyond). */
+export const READ_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
+/** Read a workspace file for a tool, or the error result the model should see. */
+async function readForTool(abs: string, rel: string): Promise<CappedRead | { error: string }> {
+  try {
+    return await readRegularFile(abs, READ_MAX_FILE_BYTES);
+  } catch (err) {
+    if (err instanceof NotRegularFileError) return { error: `${rel}: refused: not a regular file (${err.kind})` };
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { error: `${rel}: no such file in the workspace` };
+    return { error: `${rel}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
+  }
+}
 
 export interface WorkspaceToolOptions {
   workspace: string;
@@ -33,7 +50,7 @@ function readTool(o: WorkspaceToolOptions): Tool {
         required: ['path'],
       },
     },
-    run(args) {
+    async run(args) {
       const bad = invalidJson(args);
       if (bad) return bad;
       const p = strArg(args, 'path', true);
@@ -44,15 +61,17 @@ function readTool(o: WorkspaceToolOptions): Tool {
       if ('error' in r) return fail(r.error);
       let st: fs.Stats;
       try {
-        st = fs.statSync(r.abs);
+        st = await fs.promises.stat(r.abs);
       } catch {
         return fail(`${r.rel}: no such file in the workspace`);
       }
       if (st.isDirectory()) {
-        const names = fs.readdirSync(r.abs, { withFileTypes: true }).map((d) => (d.isDirectory() ? `${d.name}/` : d.name));
+        const names = (await fs.promises.readdir(r.abs, { withFileTypes: true })).map((d) => (d.isDirectory() ? `${d.name}/` : d.name));
         return ok(`${r.rel} is a directory:\n${names.sort().join('\n')}`);
       }
-      const all = fs.readFileSync(r.abs, 'utf8').split('\n');
+      const got = await readForTool(r.abs, r.rel);
+      if ('error' in got) return fail(got.error);
+      const all = got.text.split('\n');
       const start = Math.max(1, (offset as number | undefined) ?? 1);
       if (start > all.length) return fail(`${r.rel}: offset ${start} is past the end (${all.length} lines)`);
       const lines = all.slice(start - 1, limit !== undefined ? start - 1 + (limit as number) : undefined);
@@ -63,6 +82,7 @@ function readTool(o: WorkspaceToolOptions): Tool {
         const shown = text.split('\n').length;
         note = `\n\n[Truncated at ${READ_MAX_CHARS} chars: lines ${start}–${start + shown - 1} of ${all.length}; continue with offset ${start + shown - 1}.]`;
       }
+      if (got.truncated) note += `\n\n[${r.rel} is ${got.size} bytes; only its first ${READ_MAX_FILE_BYTES} bytes can be read.]`;
       return ok(text + note, { path: r.rel, lines: all.length });
     },
   };
@@ -117,7 +137,7 @@ function editTool(o: WorkspaceToolOptions): Tool {
         required: ['path', 'oldText', 'newText'],
       },
     },
-    run(args) {
+    async run(args) {
       const refused = invalidJson(args) ?? refuseReadOnly(o, 'edit');
       if (refused) return refused;
       const p = strArg(args, 'path', true);
@@ -127,12 +147,11 @@ function editTool(o: WorkspaceToolOptions): Tool {
       if (!oldText) return fail('oldText must not be empty');
       const r = resolveInWorkspace(o.workspace, p as string);
       if ('error' in r) return fail(r.error);
-      let text: string;
-      try {
-        text = fs.readFileSync(r.abs, 'utf8');
-      } catch {
-        return fail(`${r.rel}: no such file in the workspace`);
-      }
+      const got = await readForTool(r.abs, r.rel);
+      if ('error' in got) return fail(got.error);
+      // Writing back a partial read would cut the file: refuse instead.
+      if (got.truncated) return fail(`${r.rel}: refused: ${got.size} bytes is more than edit handles (${READ_MAX_FILE_BYTES})`);
+      const text = got.text;
       const first = text.indexOf(oldText as string);
       if (first === -1) return fail(`${r.rel}: oldText was not found; read the file and copy the text exactly`);
       const count = text.split(oldText as string).length - 1;
