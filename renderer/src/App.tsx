@@ -14,6 +14,7 @@ const ChatPage = lazy(() => import('./pages/chat/ChatPage').then((m) => ({ defau
 import { useSearchShortcut } from './components/useSearchShortcut';
 import { api } from './api';
 import { useStateInfo } from './stores/state';
+import { DraftsBanner } from './components/DraftsBanner';
 
 function Banner() {
   const status = useApp((s) => s.summary);
@@ -62,6 +63,7 @@ export function App() {
       <Rail />
       <main className="main">
         <Banner />
+        <DraftsBanner />
         <Suspense fallback={<p className="page muted">Loading…</p>}>
           {page === 'status' && <StatusPage />}
           {page === 'sessions' && <SessionsPage />}

@@ -1,5 +1,6 @@
 /** The left rail: one button per page, keyboard reachable, the current page marked. */
 import { useApp, type Page } from '../stores/app';
+import { useDrafts } from '../stores/drafts';
 
 const ITEMS: { page: Page; label: string; icon: string }[] = [
   { page: 'sessions', label: 'Sessions', icon: '☰' },
@@ -15,6 +16,7 @@ export function Rail() {
   const go = useApp((s) => s.go);
   const theme = useApp((s) => s.theme);
   const toggleTheme = useApp((s) => s.toggleTheme);
+  const unsaved = Object.keys(useDrafts((s) => s.drafts)).length;
   return (
     <nav className="rail" aria-label="Main">
       <div className="rail-brand" aria-hidden="true">
@@ -32,6 +34,11 @@ export function Rail() {
             {it.icon}
           </span>
           <span className="rail-label">{it.label}</span>
+          {it.page === 'memory' && unsaved > 0 && (
+            <span className="rail-dot" data-testid="rail-unsaved">
+              <span className="sr-only">, {unsaved} unsaved</span>
+            </span>
+          )}
         </button>
       ))}
       <div className="rail-spacer" />

@@ -1,11 +1,13 @@
 /**
  * The memory browser: the file list (MEMORY.md, daily notes, other notes), the open file and
  * the highlighted line range (from the URL hash `#/memory?path=…&from=…&to=…`), editing with
- * an mtime-checked atomic save, and live refresh on `memory.changed`.
+ * an mtime-checked atomic save, and live refresh on `memory.changed`. Unsaved edits are kept
+ * per file in the drafts store (stores/drafts.ts) and restored when the file is opened again.
  */
 import { create } from 'zustand';
 import type { MemoryFileInfo, MemoryFileText } from '../../../shared/types/search';
 import { api } from '../api';
+import { useDrafts } from './drafts';
 
 export interface LineRange {
   from: number;
@@ -51,12 +53,22 @@ interface MemoryState {
   saveError: string | undefined;
   /** The open file changed on disk while being edited. */
   changedOnDisk: boolean;
+  /** The mtime of the version the edit started from (the conflict check uses it, not doc.mtime). */
+  baseMtime: number;
+  /** Set when Cancel/Esc was asked for with unsaved changes: the editor asks before discarding. */
+  confirmDiscard: boolean;
+  /** When the open edit was restored from a kept draft (ms since epoch). */
+  restoredAt: number | undefined;
   loadList(): Promise<void>;
   open(loc: MemoryLocation): Promise<void>;
   reload(): Promise<void>;
   startEdit(): void;
   setDraft(text: string): void;
+  /** Cancel: leaves at once without changes, else asks (confirmDiscard). */
   cancelEdit(): void;
+  /** Throw the edit (and its kept draft) away. */
+  discardEdit(): void;
+  keepEditing(): void;
   /** Save the draft; `force` writes over a version changed on disk. */
   save(force?: boolean): Promise<boolean>;
   onChanged(paths: string[]): void;
@@ -74,6 +86,9 @@ export const useMemory = create<MemoryState>((set, get) => ({
   saving: false,
   saveError: undefined,
   changedOnDisk: false,
+  baseMtime: 0,
+  confirmDiscard: false,
+  restoredAt: undefined,
   async loadList() {
     try {
       const { files } = await api['memory.list']({});
@@ -86,11 +101,21 @@ export const useMemory = create<MemoryState>((set, get) => ({
     const cur = get().doc;
     set({ range });
     if (!path) return;
-    if (cur?.path === path && !get().readError) return;
-    if (get().editing && cur?.path !== path) set({ editing: false, saveError: undefined, changedOnDisk: false });
+    if (cur?.path === path && !get().readError) {
+      // Back on the page with the edit still open: the file may have changed while no
+      // memory.changed listener was mounted.
+      if (get().editing) checkDisk(get, set, cur.path);
+      return;
+    }
+    // Leaving a file: its unsaved edit is already kept in the drafts store by setDraft.
+    if (cur?.path !== path) set({ editing: false, draft: '', saveError: undefined, changedOnDisk: false, confirmDiscard: false, restoredAt: undefined });
     try {
       const doc = await api['memory.read']({ path });
       set({ doc, readError: undefined });
+      const kept = useDrafts.getState().drafts[path];
+      // Coming back to a file with an unsaved edit: reopen the editor on it. A file that
+      // changed on disk meanwhile is flagged now, not at Save.
+      if (kept) set({ editing: true, draft: kept.text, baseMtime: kept.baseMtime, restoredAt: kept.at, changedOnDisk: kept.baseMtime !== doc.mtime });
     } catch (err) {
       set({ doc: undefined, readError: `${path}: ${(err as Error).message}` });
     }
@@ -106,23 +131,38 @@ export const useMemory = create<MemoryState>((set, get) => ({
   },
   startEdit() {
     const doc = get().doc;
-    if (doc) set({ editing: true, draft: doc.text, saveError: undefined, changedOnDisk: false });
+    if (doc) set({ editing: true, draft: doc.text, baseMtime: doc.mtime, saveError: undefined, changedOnDisk: false, restoredAt: undefined });
   },
   setDraft(draft) {
-    set({ draft });
+    const { doc, baseMtime } = get();
+    set({ draft, confirmDiscard: false });
+    if (!doc) return;
+    if (draft === doc.text && baseMtime === doc.mtime) useDrafts.getState().drop(doc.path);
+    else useDrafts.getState().put(doc.path, draft, baseMtime);
   },
   cancelEdit() {
-    set({ editing: false, saveError: undefined, changedOnDisk: false });
+    const { doc, draft } = get();
+    if (doc && draft !== doc.text) set({ confirmDiscard: true });
+    else get().discardEdit();
+  },
+  discardEdit() {
+    const doc = get().doc;
+    if (doc) useDrafts.getState().drop(doc.path);
+    set({ editing: false, saveError: undefined, changedOnDisk: false, confirmDiscard: false, restoredAt: undefined });
+  },
+  keepEditing() {
+    set({ confirmDiscard: false });
   },
   async save(force = false) {
-    const { doc, draft } = get();
+    const { doc, draft, baseMtime } = get();
     if (!doc) return false;
     set({ saving: true, saveError: undefined });
     try {
       // Overwrite: take the on-disk version's mtime, so the engine's conflict check passes.
-      const expectedMtime = force ? (await api['memory.read']({ path: doc.path })).mtime : doc.mtime;
+      const expectedMtime = force ? (await api['memory.read']({ path: doc.path })).mtime : baseMtime;
       const out = await api['memory.write']({ path: doc.path, text: draft, expectedMtime });
-      set({ doc: out, editing: false, saving: false, changedOnDisk: false });
+      useDrafts.getState().drop(doc.path);
+      set({ doc: out, editing: false, saving: false, changedOnDisk: false, restoredAt: undefined });
       void get().loadList();
       return true;
     } catch (err) {
@@ -143,12 +183,17 @@ export const useMemory = create<MemoryState>((set, get) => ({
       void get().reload();
       return;
     }
-    // Our own save (or a watcher echo of it) also arrives here: flag only a real change.
-    void api['memory.read']({ path: doc.path }).then(
-      (disk) => {
-        if (get().editing && get().doc?.path === disk.path && disk.mtime !== get().doc?.mtime) set({ changedOnDisk: true });
-      },
-      () => set({ changedOnDisk: true }),
-    );
+    checkDisk(get, set, doc.path);
   },
 }));
+
+/** Flag the open edit when the file on disk is no longer the version it started from. */
+function checkDisk(get: () => MemoryState, set: (s: Partial<MemoryState>) => void, path: string): void {
+  // Our own save (or a watcher echo of it) also arrives here: flag only a real change.
+  void api['memory.read']({ path }).then(
+    (disk) => {
+      if (get().editing && get().doc?.path === disk.path && disk.mtime !== get().baseMtime) set({ changedOnDisk: true });
+    },
+    () => set({ changedOnDisk: true }),
+  );
+}

@@ -1,6 +1,8 @@
 /**
  * Editing one memory file: a plain textarea, Ctrl/⌘+S to save (atomic, checked against the
- * mtime it was opened with), Escape to cancel; a conflict says so and offers reload or overwrite.
+ * mtime it was opened with), Escape to cancel (asking first when there are unsaved changes); a
+ * conflict says so and offers reload or overwrite. The edit is kept as a draft while it is
+ * unsaved (stores/drafts.ts), so leaving the page loses nothing.
  */
 import { useEffect, useRef } from 'react';
 import { useMemory } from '../../stores/memory';
@@ -11,6 +13,10 @@ export function Editor() {
   const setDraft = useMemory((s) => s.setDraft);
   const save = useMemory((s) => s.save);
   const cancel = useMemory((s) => s.cancelEdit);
+  const discard = useMemory((s) => s.discardEdit);
+  const keepEditing = useMemory((s) => s.keepEditing);
+  const confirmDiscard = useMemory((s) => s.confirmDiscard);
+  const restoredAt = useMemory((s) => s.restoredAt);
   const reload = useMemory((s) => s.reload);
   const saving = useMemory((s) => s.saving);
   const saveError = useMemory((s) => s.saveError);
@@ -29,7 +35,7 @@ export function Editor() {
             <button
               type="button"
               onClick={() => {
-                cancel();
+                discard();
                 void reload();
               }}
             >
@@ -37,6 +43,24 @@ export function Editor() {
             </button>
             <button type="button" onClick={() => void save(true)} disabled={saving}>
               Overwrite with my edit
+            </button>
+          </div>
+        </div>
+      )}
+      {restoredAt !== undefined && dirty && (
+        <p role="status" className="muted" data-testid="draft-restored">
+          Your unsaved edit from {new Date(restoredAt).toLocaleString()} is back. Save it, or Cancel to discard it.
+        </p>
+      )}
+      {confirmDiscard && (
+        <div role="alertdialog" aria-label="Discard unsaved changes?" className="mem-conflict">
+          Discard your unsaved changes to {doc.path}?
+          <div className="row">
+            <button type="button" onClick={discard}>
+              Discard changes
+            </button>
+            <button type="button" onClick={() => { keepEditing(); ref.current?.focus(); }}>
+              Keep editing
             </button>
           </div>
         </div>
@@ -67,7 +91,7 @@ export function Editor() {
         <button type="button" onClick={cancel} disabled={saving}>
           Cancel
         </button>
-        <span className="muted">Ctrl/⌘+S saves, Esc cancels. The file is replaced atomically.</span>
+        <span className="muted">Ctrl/⌘+S saves, Esc cancels. Unsaved edits are kept while you look elsewhere; the file is replaced atomically.</span>
       </div>
     </div>
   );

@@ -35,8 +35,9 @@ export function MemoryPage() {
     const { loadList, open, onChanged } = useMemory.getState();
     const sync = () => {
       const loc = parseMemoryHash(window.location.hash);
-      // No file asked for: open MEMORY.md, the assistant's long-term memory.
-      void open(loc.path ? loc : { path: 'MEMORY.md', range: undefined });
+      // No file asked for (e.g. the rail): back to the file open before, else MEMORY.md, the
+      // assistant's long-term memory.
+      void open(loc.path ? loc : { path: useMemory.getState().doc?.path ?? 'MEMORY.md', range: undefined });
     };
     void loadList();
     void useStateInfo.getState().load();
