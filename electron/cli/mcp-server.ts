@@ -11,6 +11,7 @@ import { memoryGet } from '../engine/index/memory-paths';
 import { agentOf, searchWithSync } from '../engine/search/handlers';
 import { MEMORY_GET_SPEC, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC } from '../engine/search/memory-tool-spec';
 import { trackInFlight } from './mcp-drain';
+import { answerProtocolErrors } from './mcp-errors';
 
 function toolError(err: unknown) {
   return { isError: true, content: [{ type: 'text' as const, text: (err as Error).message }] };
@@ -76,6 +77,7 @@ export async function serveMcpStdio(engine: Engine, agent?: string): Promise<voi
     process.stdin.once('end', () => resolve());
   });
   await server.connect(transport);
+  answerProtocolErrors(transport);
   const inFlight = trackInFlight(transport);
   await closed;
   // The client may close its end right after its last request: answer what was asked first.

@@ -56,8 +56,14 @@ export function checkRequest(
   }
   const auth = req.headers.authorization;
   const bearer = auth?.startsWith('Bearer ') ? auth.slice(7) : undefined;
-  const fromQuery = url.searchParams.get('token') ?? undefined;
   const fromCookie = cookieValue(req.headers.cookie, TOKEN_COOKIE);
+  // The token in the URL is only for the first page load, which turns it into the cookie: a
+  // URL ends up in history, logs and Referer headers, so the API never accepts one.
+  const api = url.pathname.startsWith('/api/');
+  if (api && url.searchParams.has('token') && bearer === undefined && fromCookie === undefined) {
+    return { refusal: { status: 401, message: 'refused: the API does not take the token in the URL; send it as "Authorization: Bearer <token>" or open the page URL first (it sets the cookie)' }, queryToken: false };
+  }
+  const fromQuery = api ? undefined : (url.searchParams.get('token') ?? undefined);
   const presented = bearer ?? fromQuery ?? fromCookie;
   if (!presented) return { refusal: { status: 401, message: 'refused: missing token' }, queryToken: false };
   if (!safeEqual(presented, opts.token)) return { refusal: { status: 401, message: 'refused: wrong token' }, queryToken: false };

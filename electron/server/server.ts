@@ -35,7 +35,15 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-const MAX_BODY = 20 * 1024 * 1024;
+/** Largest request body the API reads (a memory note or a config value fits many times over). */
+export const MAX_BODY = 20 * 1024 * 1024;
+
+/** A body over MAX_BODY: answered with 413 and the limit, never a connection reset. */
+class BodyTooLargeError extends Error {
+  constructor() {
+    super(`request body over the limit of ${MAX_BODY} bytes (${MAX_BODY / 1024 / 1024} MiB)`);
+  }
+}
 
 function sendJson(res: http.ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -49,13 +57,22 @@ function sendJson(res: http.ServerResponse, status: number, body: unknown): void
 
 function readBody(req: http.IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
+    if (Number(req.headers['content-length'] ?? 0) > MAX_BODY) {
+      // Said up front: answer at once, and read (discard) the rest so the client sees the 413.
+      req.resume();
+      reject(new BodyTooLargeError());
+      return;
+    }
     let size = 0;
+    let over = false;
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => {
       size += c.length;
+      if (over) return;
       if (size > MAX_BODY) {
-        reject(new Error(`request body over ${MAX_BODY} bytes`));
-        req.destroy();
+        over = true;
+        parts.length = 0;
+        reject(new BodyTooLargeError());
         return;
       }
       parts.push(c);
@@ -99,7 +116,13 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
         sendJson(res, 415, { ok: false, error: { code: 'bad_request', message: 'expected application/json' } });
         return;
       }
-      const channel = decodeURIComponent(url.pathname.slice('/api/call/'.length));
+      let channel: string;
+      try {
+        channel = decodeURIComponent(url.pathname.slice('/api/call/'.length));
+      } catch {
+        sendJson(res, 400, { ok: false, error: { code: 'bad_request', message: `malformed percent-escape in the channel name ${JSON.stringify(url.pathname.slice('/api/call/'.length, 200))}` } });
+        return;
+      }
       if (!isChannel(channel)) {
         sendJson(res, 404, { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(channel)}` } });
         return;
@@ -108,6 +131,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       try {
         body = JSON.parse((await readBody(req)) || '{}') as typeof body;
       } catch (err) {
+        if (err instanceof BodyTooLargeError) {
+          res.setHeader('connection', 'close');
+          sendJson(res, 413, { ok: false, error: { code: 'bad_request', message: err.message } });
+          return;
+        }
         sendJson(res, 400, { ok: false, error: { code: 'bad_request', message: `invalid JSON body: ${(err as Error).message}` } });
         return;
       }
