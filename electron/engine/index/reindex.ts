@@ -2,7 +2,8 @@
  * Full reindex into a temp database file, swapped in atomically (SPEC §6). The old index
  * stays untouched until the new one is complete and closed; a failed or cancelled rebuild
  * deletes the temp file and leaves the old index as it was. Embeddings for the current
- * model are carried over from the old file's cache, so a chunking change does not re-embed.
+ * model are carried over from the old file's cache, so a chunking change does not re-embed,
+ * and from the resume file of an earlier rebuild that did not finish (resume-cache.ts).
  */
 import fs from 'node:fs';
 import crypto from 'node:crypto';
@@ -11,6 +12,7 @@ import { filePageSize, openDatabase, type Db } from './db';
 import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
 import { createStore } from './store';
 import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
+import { openResumeCache, type ResumeCache } from './resume-cache';
 
 /** Remove a database file with its WAL and shared-memory companions. */
 export function removeDbFiles(file: string): void {
@@ -62,6 +64,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
   db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
   db.pragma('temp_store = MEMORY');
   let outcome: SyncOutcome;
+  let resume: ResumeCache | null = null;
   try {
     createBaseSchema(db);
     if (input.identity.dims && input.identity.vector !== 'none') createVectorTable(db, input.identity.dims, input.identity.vector);
@@ -70,7 +73,11 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     await new Promise<void>((resolve) => setImmediate(resolve));
     const emb = input.embedder;
     if (emb && fs.existsSync(input.indexFile)) await carryCache(db, input.indexFile, emb.provider, emb.model, input.signal);
-    const store = createStore(db, { model: input.identity.model, vectors: input.identity.vector });
+    // Vectors of an earlier rebuild that did not finish (killed, cancelled): resume, not restart.
+    resume = emb ? openResumeCache(input.indexFile, emb.provider) : null;
+    if (emb && resume) await carryCache(db, resume.file, emb.provider, emb.model, input.signal);
+    const base = createStore(db, { model: input.identity.model, vectors: input.identity.vector });
+    const store = resume ? resume.wrap(base) : base;
     outcome = await syncFiles({ ...input, db, store, bulk: true });
     writeMeta(db, 'identity', JSON.stringify(input.identity));
     writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
@@ -86,6 +93,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
       await db.backup(input.indexFile, { progress: () => 64 });
       db.close();
       removeDbFiles(tmp);
+      resume?.discard(removeDbFiles);
       return outcome;
     }
     db.close();
@@ -103,12 +111,14 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
       // already closed
     }
     removeDbFiles(tmp);
+    resume?.close();
     throw err;
   }
   beforeSwap();
   for (const f of [`${input.indexFile}-wal`, `${input.indexFile}-shm`]) fs.rmSync(f, { force: true });
   fs.renameSync(tmp, input.indexFile);
   for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
+  resume?.discard(removeDbFiles);
   return outcome;
 }
 

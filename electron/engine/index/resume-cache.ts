@@ -1,0 +1,71 @@
+/**
+ * The embedding cache of a full rebuild that is still running, kept durable beside the
+ * index (`<index>.sqlite.resume`), so a rebuild that is killed, crashes or is cancelled
+ * resumes instead of restarting: the rebuild itself writes into a temp file in one
+ * uncommitted transaction (reindex.ts) that is thrown away on any failure, and with a real
+ * embedding model (tens of ms per chunk) redoing a 10k-chunk rebuild costs many minutes.
+ *
+ * Every batch of new vectors is also committed here (WAL, its own small transaction); the
+ * next rebuild carries these vectors in like the old index's cache; a rebuild that completes
+ * deletes the file, since the new index then holds them all. Skipped for the static word
+ * vectors, which embed ~20k chunks/s: recomputing them is cheaper than writing them twice.
+ */
+import Database from 'better-sqlite3';
+import { vecBlob, type Store } from './store';
+
+/** The side file of an index's resumable rebuild. */
+export function resumeCacheFile(indexFile: string): string {
+  return `${indexFile}.resume`;
+}
+
+/** An open resume cache; `close()` keeps it (for the next run), `discard()` deletes it. */
+export interface ResumeCache {
+  readonly file: string;
+  /** `store` with its cache writes also committed to the resume file. */
+  wrap(store: Store): Store;
+  close(): void;
+  discard(remove: (file: string) => void): void;
+}
+
+/** Open (creating) the resume cache for a rebuild with `provider`; null where it is not worth it. */
+export function openResumeCache(indexFile: string, provider: string): ResumeCache | null {
+  if (provider === 'static') return null;
+  const file = resumeCacheFile(indexFile);
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: 5000 });
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.exec(`CREATE TABLE IF NOT EXISTS embedding_cache (
+      provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
+      dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,
+      PRIMARY KEY (provider, model, hash)
+    )`);
+  } catch {
+    return null; // unwritable or corrupt side file: the rebuild still works, it just cannot resume
+  }
+  const ins = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const put = db.transaction((provider: string, model: string, entries: readonly { hash: string; vector: Float32Array }[], now: number) => {
+    for (const e of entries) ins.run(provider, model, e.hash, e.vector.length, vecBlob(e.vector), now);
+  });
+  let open = true;
+  const close = (): void => {
+    if (open) db.close();
+    open = false;
+  };
+  return {
+    file,
+    wrap: (store) => ({
+      ...store,
+      cachePut(p, m, entries, now) {
+        store.cachePut(p, m, entries, now);
+        if (open && entries.length) put(p, m, entries, now);
+      },
+    }),
+    close,
+    discard(remove) {
+      close();
+      remove(file);
+    },
+  };
+}
