@@ -77,6 +77,16 @@ export interface IndexStatus {
   dirty: boolean;
   sources: MemorySource[];
   warnings: string[];
+  /** Memory files the last sync could not read (permissions, I/O errors): skipped, the rest indexed. */
+  unreadable?: UnreadableFile[];
+}
+
+/** A memory file a sync skipped because it could not be read. */
+export interface UnreadableFile {
+  /** Path as shown elsewhere (relative to the workspace, or absolute for extraPaths). */
+  path: string;
+  /** The error code and message, e.g. "EACCES: permission denied". */
+  reason: string;
 }
 
 /** `index.sync` result (also `cairn index --json`). */
@@ -89,6 +99,8 @@ export interface IndexSyncResult {
   mode: SearchMode;
   /** True when the whole index was rebuilt (settings/embedder changed or forced). */
   full?: boolean;
+  /** Files skipped because they could not be read (empty when all were). */
+  unreadable?: UnreadableFile[];
 }
 
 /** `index.progress` event payload. */

@@ -27,12 +27,13 @@ async function cli(args: string[]) {
 }
 
 describe('cairn index', () => {
-  it('--json prints {files, chunks, embedded, durationMs, mode}', async () => {
+  it('--json prints {files, chunks, embedded, durationMs, mode, unreadable}', async () => {
     const dir = stateDir();
     const r = await cli(['index', '--state-dir', dir, '--json']);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
-    expect(Object.keys(out).sort()).toEqual(['chunks', 'durationMs', 'embedded', 'files', 'mode']);
+    expect(Object.keys(out).sort()).toEqual(['chunks', 'durationMs', 'embedded', 'files', 'mode', 'unreadable']);
+    expect(out.unreadable).toEqual([]);
     expect(out).toMatchObject({ files: 3, chunks: 3, embedded: 3, mode: 'hybrid' });
     const again = JSON.parse((await cli(['index', '--state-dir', dir, '--json', '--force'])).stdout);
     expect(again).toMatchObject({ files: 3, embedded: 0 }); // cache hits

@@ -13,7 +13,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .description('sync the memory index (only changed files; --force rebuilds everything)')
     .option('--agent <id>', 'agent id (default: main)')
     .option('--force', 'rebuild the whole index')
-    .option('--json', 'print {files, chunks, embedded, durationMs, mode}')
+    .option('--json', 'print {files, chunks, embedded, durationMs, mode, unreadable}')
     .action(async (opts: IndexOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const engine = await rt.engine(o);
@@ -33,7 +33,7 @@ export function register(program: Command, rt: CliRuntime): void {
         bar.stop();
       }
       if (o.json) {
-        rt.json({ files: r.files, chunks: r.chunks, embedded: r.embedded, durationMs: r.durationMs, mode: r.mode });
+        rt.json({ files: r.files, chunks: r.chunks, embedded: r.embedded, durationMs: r.durationMs, mode: r.mode, unreadable: r.unreadable ?? [] });
         return;
       }
       const status = (await reg.get(agentId)).status();

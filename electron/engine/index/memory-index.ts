@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import type { Embedder } from '../embed/types';
 import type { MemorySearchSettings } from '../config/schema';
-import type { IndexStatus, IndexSyncResult, SearchMode, SearchResponse } from '../../../shared/types/search';
+import type { IndexStatus, IndexSyncResult, SearchMode, SearchResponse, UnreadableFile } from '../../../shared/types/search';
 import { openDatabase, type Db, type OpenedDatabase } from './db';
 import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
 import { listSourceFiles, listSourceFilesAsync, type SourceRoots } from './sources';
@@ -216,6 +216,8 @@ export class MemoryIndex {
     }
     releasePrestarted(this.opts.embedder); // not adopted (e.g. nothing to embed)
     this.pruneCache();
+    // Kept in the index itself, so `index.status` in any process (app, CLI) can show them.
+    if (this.opened) writeMeta(this.opened.db, 'unreadable', JSON.stringify(outcome.unreadable));
     return {
       files: outcome.files,
       chunks: outcome.chunks,
@@ -223,6 +225,7 @@ export class MemoryIndex {
       durationMs: Math.round(performance.now() - started),
       mode: this.mode(),
       full,
+      unreadable: outcome.unreadable,
     };
   }
 
@@ -238,6 +241,7 @@ export class MemoryIndex {
   /** Counts, last sync, mode, embedder, vector backend and dirtiness. */
   status(): IndexStatus {
     const db = this.opened?.db;
+    const unreadable = db ? parseUnreadable(readMeta(db, 'unreadable')) : [];
     const count = (sql: string) => (db ? ((db.prepare(sql).pluck().get() as number) ?? 0) : 0);
     const e = this.opts.embedder;
     return {
@@ -252,7 +256,8 @@ export class MemoryIndex {
       vector: this.vectorKind(),
       dirty: this.isDirty(),
       sources: [...this.opts.roots.sources],
-      warnings: this.vecChecked?.error && e ? [this.vecChecked.error] : [],
+      warnings: [...(this.vecChecked?.error && e ? [this.vecChecked.error] : []), ...unreadableWarnings(unreadable)],
+      unreadable,
     };
   }
 
@@ -313,4 +318,22 @@ export class MemoryIndex {
     this.opened?.db.close();
     this.opened = null;
   }
+}
+
+/** The unreadable files recorded by the last sync (none when never recorded or garbled). */
+function parseUnreadable(text: string | undefined): UnreadableFile[] {
+  if (!text) return [];
+  try {
+    const v = JSON.parse(text) as unknown;
+    return Array.isArray(v) ? v.filter((x): x is UnreadableFile => typeof x?.path === 'string' && typeof x?.reason === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/** One warning per unreadable file (at most 5, then a count), for Status and `cairn index`. */
+function unreadableWarnings(files: UnreadableFile[]): string[] {
+  const shown = files.slice(0, 5).map((f) => `${f.path} could not be read and was skipped (${f.reason})`);
+  if (files.length > 5) shown.push(`${files.length - 5} more memory files could not be read and were skipped`);
+  return shown;
 }

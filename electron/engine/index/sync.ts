@@ -7,7 +7,9 @@
  * for big runs.
  */
 import fs from 'node:fs';
+import type { UnreadableFile } from '../../../shared/types/search';
 import type { Embedder } from '../embed/types';
+import { readRegularFile } from '../util/safe-read';
 import type { Db } from './db';
 import type { SourceFile } from './sources';
 import type { ChunkingOptions } from './chunker';
@@ -56,6 +58,27 @@ export interface SyncOutcome {
   changed: string[];
   /** Of `embedded`, how many a worker thread embedded. */
   embeddedInWorker: number;
+  /** Files that could not be read: skipped (their old rows, if any, kept), the rest indexed. */
+  unreadable: UnreadableFile[];
+}
+
+/** Largest memory file a sync reads; a bigger one is reported as unreadable, not loaded. */
+export const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Read one source file without letting it stop the sync: an error (EACCES from a chmod 000
+ * note, EIO, a path swapped for a FIFO since it was listed) becomes a skipped entry.
+ */
+async function readSource(abs: string, shown: string): Promise<{ text: string } | { unreadable: UnreadableFile }> {
+  try {
+    const r = await readRegularFile(abs, MAX_SOURCE_BYTES);
+    if (r.truncated) return { unreadable: { path: shown, reason: `EFBIG: larger than ${MAX_SOURCE_BYTES} bytes` } };
+    return { text: r.text };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason = e.code ? `${e.code}: ${e.message.replace(/^\w+: /, '').replace(/, open '.*'$/, '')}` : e.message;
+    return { unreadable: { path: shown, reason } };
+  }
 }
 
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
@@ -148,6 +171,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
   const inFlight: Batch[] = [];
   let uncommitted = 0;
   const touched: FileRow[] = [];
+  const unreadable: UnreadableFile[] = [];
   const rowsOf = (chunks: readonly PreparedChunk[], byHash: Map<string, Float32Array>): ChunkRow[] =>
     chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
 
@@ -237,7 +261,12 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
         }
         continue;
       }
-      const text = fs.readFileSync(src.abs, 'utf8');
+      const got = await readSource(src.abs, src.path);
+      if ('unreadable' in got) {
+        unreadable.push(got.unreadable);
+        continue;
+      }
+      const { text } = got;
       const hash = sha256(text);
       const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
       if (prev && prev.hash === hash) {
@@ -269,7 +298,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
       db.exec('COMMIT');
     }
     report({ phase: 'done', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-    return { files, chunks, embedded: vectors.embedded, embeddedInWorker: vectors.embeddedInWorker, changed };
+    return { files, chunks, embedded: vectors.embedded, embeddedInWorker: vectors.embeddedInWorker, changed, unreadable };
   } finally {
     vectors.close();
   }

@@ -1,0 +1,75 @@
+/**
+ * One unreadable memory file (chmod 000) must not stop indexing: it is skipped and
+ * reported (`cairn index` summary and --json, index status), the rest is indexed, and notes
+ * added later are still found. Root ignores file permissions, so when the tests run as
+ * root the real `cairn` runs as the unprivileged user `nobody` (spawn's uid/gid), for whom
+ * chmod 000 really is EACCES.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { CAIRN_BIN, type CliResult } from '../helpers/cli';
+import { tmpDir, writeTree } from '../helpers/tmp';
+
+const asRoot = process.getuid?.() === 0;
+const NOBODY = 65534;
+
+/** Run the real executable as the owner of `dir` (nobody when we are root). */
+function cairnAsUser(args: string[], dir: string): Promise<CliResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
+      env: { ...process.env, HOME: dir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** A state dir the test user owns, with one note nobody may read. */
+function stateDir(): string {
+  const root = tmpDir();
+  const dir = path.join(root, 'state');
+  writeTree(dir, {
+    'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'none' } } } }),
+    'workspace/MEMORY.md': '# Long-term\n\nPrefers dark mode.\n',
+    'workspace/memory/2025-03-01.md': '# Deploy\n\nDeployed commit a1b2c3d to staging.\n',
+    'workspace/memory/secret.md': '# Secret\n\nThe vault code is 7431.\n',
+  });
+  if (asRoot) {
+    fs.chmodSync(root, 0o755);
+    for (const p of [dir, ...fs.readdirSync(dir, { recursive: true }).map((n) => path.join(dir, String(n)))]) fs.chownSync(p, NOBODY, NOBODY);
+  }
+  fs.chmodSync(path.join(dir, 'workspace/memory/secret.md'), 0o000);
+  return dir;
+}
+
+describe('indexing with an unreadable memory file', () => {
+  it.skipIf(os.platform() === 'win32')('skips and reports it, indexes the rest, and still finds notes added later', async () => {
+    const dir = stateDir();
+    const first = await cairnAsUser(['index', '--json', '--state-dir', dir], dir);
+    expect(first.stderr).toBe('');
+    expect(first.code).toBe(0);
+    const j = JSON.parse(first.stdout) as { files: number; unreadable: { path: string; reason: string }[] };
+    expect(j.files).toBe(2);
+    expect(j.unreadable).toEqual([{ path: 'memory/secret.md', reason: 'EACCES: permission denied' }]);
+
+    fs.writeFileSync(path.join(dir, 'workspace/memory/2025-03-02.md'), '# Later\n\nThe new server listens on port 8787.\n');
+    if (asRoot) fs.chownSync(path.join(dir, 'workspace/memory/2025-03-02.md'), NOBODY, NOBODY);
+    const second = await cairnAsUser(['index', '--state-dir', dir], dir);
+    expect(second.code).toBe(0);
+    expect(second.stdout).toMatch(/synced 3 files/);
+    expect(second.stderr).toContain('warning: memory/secret.md could not be read and was skipped (EACCES: permission denied)');
+
+    const found = await cairnAsUser(['search', 'port 8787', '--json', '--state-dir', dir], dir);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toContain('memory/2025-03-02.md');
+  }, 120_000);
+});
