@@ -85,6 +85,11 @@ export interface EntryView {
   onBranch: boolean;
   /** The start of the entry's text. */
   preview: string;
+  /**
+   * Set for a failed model call (an assistant message with `stopReason: "error"`): its
+   * `errorMessage`, e.g. "400 This model's maximum context length is …".
+   */
+  error?: string | undefined;
   /** The full message (message, custom_message and branch_summary entries). */
   message: Message | undefined;
   compaction: CompactionEntryView | undefined;

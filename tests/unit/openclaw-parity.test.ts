@@ -145,3 +145,18 @@ describe('12.6 token units', () => {
     expect(text.stdout).toMatch(/s2-beta\s+16\s+~9\d{3}\/40\.0k/);
   });
 });
+
+describe('12.2/12.7 entries say what they are (s1-alpha)', () => {
+  it('an error turn carries its error; a projection marker is named as one, not "model call recorded · /"', async () => {
+    const { stateDir } = copyOpenClaw2026();
+    const show = await json(['sessions', 'show', 's1-alpha', '--state-dir', stateDir]);
+    const failed = show.entries.find((e: { line: number }) => e.line === 40);
+    expect(failed).toMatchObject({ role: 'assistant' });
+    expect(failed.error).toMatch(/^400 This model's maximum context length is 24000 tokens/);
+    expect(failed.preview).toMatch(/^error: 400 /);
+    const marker = show.entries.find((e: { id: string }) => e.id === 'd276e406-346e-4fcb-8cc7-d3f8aeb8a98d');
+    expect(marker.preview).toBe('context projection (OpenClaw): 0 pruned tool result(s) replayed on later calls, 4 frozen');
+    const text = await cli(['sessions', 'show', 's1-alpha', '--state-dir', stateDir]);
+    expect(text.stdout).toMatch(/L {3}40 40b88f5b\S* message\/assistant .* error: 400 This model's maximum context length/);
+  });
+});

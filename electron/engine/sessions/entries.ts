@@ -65,9 +65,28 @@ function textOf(content: unknown): string {
   return parts.join(' ');
 }
 
+/** The error of a failed model call (assistant, stopReason "error"), else undefined. */
+export function turnError(message: Message | undefined): string | undefined {
+  const m = message as { role?: string; stopReason?: unknown; errorMessage?: unknown } | undefined;
+  if (m?.role !== 'assistant' || m.stopReason !== 'error') return undefined;
+  return typeof m.errorMessage === 'string' && m.errorMessage.trim() ? m.errorMessage : 'the model call failed (no error message recorded)';
+}
+
+/** A one-line description of an `openclaw.cache-ttl` entry: a model-call marker or a projection marker (issue 12.2). */
+function cacheTtlPreview(data: unknown): string {
+  const d = (data ?? {}) as { timestamp?: unknown; provider?: unknown; modelId?: unknown; prunedToolResults?: unknown; frozenToolResults?: unknown };
+  if (typeof d.timestamp === 'number') return `model call recorded (prompt cache touched) · ${String(d.provider ?? '')}/${String(d.modelId ?? '')}`;
+  const pruned = Array.isArray(d.prunedToolResults) ? d.prunedToolResults.length : 0;
+  const frozen = Array.isArray(d.frozenToolResults) ? d.frozenToolResults.length : 0;
+  return `context projection (OpenClaw): ${pruned} pruned tool result(s) replayed on later calls, ${frozen} frozen`;
+}
+
 function preview(e: Entry, message: Message | undefined): string {
   let s: string;
-  if (message) s = textOf(message.content);
+  const err = turnError(message);
+  if (err !== undefined) s = `error: ${err}`;
+  else if (message) s = textOf(message.content);
+  else if (e.type === 'custom' && e.customType === 'openclaw.cache-ttl') s = cacheTtlPreview(e.data);
   else if (isCompactionEntry(e)) s = e.summary;
   else if (e.type === 'custom') s = `${String(e.customType)} ${JSON.stringify(e.data ?? null)}`;
   else if (e.type === 'model_change') s = `${String(e.provider ?? '')}/${String(e.modelId ?? '')}`;
@@ -108,6 +127,7 @@ export function entryView(t: Transcript, i: number): EntryView {
     contextTokens: d.contextTokens[i] ?? null,
     onBranch: d.onBranch[i] as boolean,
     preview: preview(e, message),
+    ...(turnError(message) !== undefined ? { error: turnError(message) } : {}),
     message,
     compaction: comp,
     customType: typeof e.customType === 'string' ? e.customType : undefined,

@@ -82,6 +82,9 @@ export interface PruneRow {
   keptBecause: string | undefined;
   charsBefore: number;
   charsAfter: number;
+  /** Set when this replays OpenClaw's recorded pruning (not a new round). */
+  replayed: 'soft' | 'hard' | undefined;
+  imagesRemoved: number | undefined;
   /** The text on disk. */
   before: string;
   /** What the model would be sent for this result (set when it changed). */
@@ -98,6 +101,10 @@ export interface PrunePreviewView {
   softTrimmed: number;
   cleared: number;
   kept: number;
+  /** Results pruned again by OpenClaw's replay. */
+  replayed: number;
+  /** The provider-reported prompt size of the newest call. */
+  lastCall: { entryId: string; promptTokens: number } | undefined;
   rows: PruneRow[];
   /** The settings the preview ran with (config + overrides). */
   settings: { ttl: string; softTrimRatio: number; hardClearRatio: number; keepLastAssistants: number; mode: string };
@@ -238,6 +245,8 @@ export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<
     softTrimmed: d.softTrimmed,
     cleared: d.cleared,
     kept: r.results.filter((x) => x.action === 'kept').length,
+    replayed: d.replayed ?? 0,
+    lastCall: r.lastCall,
     rows: r.results.map((x) => ({
       entryId: x.entryId,
       toolName: x.toolName,
@@ -245,6 +254,8 @@ export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<
       keptBecause: x.keptBecause,
       charsBefore: x.charsBefore,
       charsAfter: x.charsAfter,
+      replayed: x.replayed,
+      imagesRemoved: x.imagesRemoved,
       before: x.before,
       after: x.action === 'kept' ? undefined : x.after,
     })),

@@ -23,9 +23,22 @@ export function CompactionCard({
       <header className="compaction-head">
         <strong>Compaction {info.ordinal}</strong>
         {info.extract && <span className="chip chip-warn">deterministic extract</span>}
-        <span className="compaction-tokens" data-testid="compaction-tokens">
-          {num(info.tokensBefore)} → {info.tokensAfter === undefined ? '?' : num(info.tokensAfter)} tokens
-        </span>
+        {info.recorder === 'openclaw' ? (
+          // OpenClaw's figures are the provider's prompt sizes (system prompt included); Cairn's
+          // are estimates from the transcript alone — never compared with each other (12.6).
+          <span className="compaction-tokens" data-testid="compaction-tokens">
+            <span title="As OpenClaw recorded them: the prompt the provider counted, system prompt included">
+              OpenClaw: {num(info.tokensBefore)} → {info.recordedTokensAfter === undefined ? '?' : num(info.recordedTokensAfter)} tokens
+            </span>
+            <span className="muted" title="Cairn's estimate from the transcript (ceil(chars / 4)), system prompt not included">
+              {' '}· Cairn estimate: {info.estimatedTokensBefore === undefined ? '?' : num(info.estimatedTokensBefore)} → {info.tokensAfter === undefined ? '?' : num(info.tokensAfter)}
+            </span>
+          </span>
+        ) : (
+          <span className="compaction-tokens" data-testid="compaction-tokens">
+            {num(info.tokensBefore)} → {info.tokensAfter === undefined ? '?' : num(info.tokensAfter)} tokens (estimate)
+          </span>
+        )}
       </header>
       <Markdown text={info.summary} />
       <footer className="compaction-foot">

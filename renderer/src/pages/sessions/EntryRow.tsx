@@ -29,10 +29,14 @@ function metaLine(e: RawEntry): string {
     case 'label':
       return `Label “${String(e.label ?? '')}” on ${String(e.targetId ?? '')}`;
     case 'custom': {
-      const d = (e.data ?? {}) as { provider?: string; modelId?: string };
-      return e.customType === 'openclaw.cache-ttl'
-        ? `Model call recorded (prompt cache touched) · ${d.provider ?? ''}/${d.modelId ?? ''}`
-        : `Custom: ${String(e.customType ?? '')}`;
+      const d = (e.data ?? {}) as { timestamp?: unknown; provider?: string; modelId?: string; prunedToolResults?: unknown; frozenToolResults?: unknown };
+      if (e.customType !== 'openclaw.cache-ttl') return `Custom: ${String(e.customType ?? '')}`;
+      // OpenClaw 2026.9 writes two kinds: a timestamped model-call marker, and a projection
+      // marker (no timestamp) listing the tool results it prunes again on every later call.
+      if (typeof d.timestamp === 'number') return `Model call recorded (prompt cache touched) · ${d.provider ?? ''}/${d.modelId ?? ''}`;
+      const pruned = Array.isArray(d.prunedToolResults) ? d.prunedToolResults.length : 0;
+      const frozen = Array.isArray(d.frozenToolResults) ? d.frozenToolResults.length : 0;
+      return `Context projection (OpenClaw) · ${pruned ? `${pruned} pruned tool result${pruned === 1 ? '' : 's'} replayed on later calls` : 'nothing pruned'} · ${frozen} frozen`;
     }
     default:
       return `${e.type} entry`;
@@ -69,6 +73,23 @@ export const EntryRow = memo(function EntryRow({
   // Booleans, not an object: the row stays memoised while the timeline scrolls.
   const cls = ['entry', `entry-${e.type}`, cut ? 'is-cut' : '', summarised ? 'is-summarised' : '', flash ? 'is-flash' : ''].join(' ');
   const m = messageOf(e);
+  if (m && m.role === 'assistant' && m.stopReason === 'error') {
+    // A failed model call: OpenClaw records it as an empty assistant message with the error.
+    const err = typeof m.errorMessage === 'string' && m.errorMessage.trim() ? m.errorMessage : 'The model call failed (no error message recorded).';
+    return (
+      <div className={`${cls} role-assistant entry-error`} data-entry-id={e.id} data-testid="error-turn">
+        <div className="entry-meta">
+          <span className="role role-assistant">Assistant</span>
+          <span className="chip chip-fail">error</span>
+          {m.model && <span className="muted">{m.model}</span>}
+          <span className="muted mono entry-time">{when(e.timestamp)}</span>
+        </div>
+        <p role="note" className="error">
+          {err}
+        </p>
+      </div>
+    );
+  }
   if (m) {
     const role = String(m.role ?? 'message');
     const usage = m.role === 'assistant' && m.usage?.input !== undefined ? ` · in ${num(m.usage.input)} / out ${num(m.usage.output ?? 0)} tokens` : '';

@@ -24,6 +24,7 @@ const GATE: Record<string, string> = {
   'ttl-expired': 'open: the prompt cache has expired, so pruning runs on the next call',
   'ttl-not-expired': 'closed: the prompt cache is still warm (pruning would re-write it)',
   'no-cache-touch': 'closed: no model call is recorded for this session',
+  'route-not-eligible': 'closed: this route is not cache-TTL eligible (OpenClaw records model calls only on Anthropic-wire routes)',
   off: 'closed: pruning is off (mode "off")',
   'ttl-ignored': 'open: TTL ignored for this preview',
 };
@@ -119,6 +120,12 @@ function Row({ r, onJump }: { r: PruneRow; onJump: (id: string) => void }) {
       <td className={`act-${r.action}`}>
         {r.action}
         {r.keptBecause ? <span className="muted"> ({r.keptBecause})</span> : null}
+        {r.replayed ? (
+          <span className="chip" title="OpenClaw pruned this result in an earlier round and prunes it again on every call" data-testid="prune-replayed">
+            replayed
+          </span>
+        ) : null}
+        {r.imagesRemoved ? <span className="muted"> · {r.imagesRemoved} image removed</span> : null}
       </td>
       <td className="n">{num(r.charsBefore)}</td>
       <td className="n">{num(r.charsAfter)}</td>
@@ -156,6 +163,18 @@ export function PruningView() {
             {v.gate.lastCallAt ? ` · last model call ${ago(v.gate.lastCallAt, v.gate.now)}, TTL ${Math.round(v.gate.ttlMs / 60000)} min` : ''}
             {!v.gate.open && !overrides.ignoreTtl ? ' — tick “Ignore TTL” to see what pruning would do.' : ''}
           </p>
+          {v.replayed > 0 && (
+            <p className="notice" data-testid="prune-replay">
+              OpenClaw pruned {v.replayed} tool result{v.replayed === 1 ? '' : 's'} in an earlier round and replays that on every call, whatever the TTL gate says: they are
+              sent trimmed below.
+            </p>
+          )}
+          {v.lastCall && (
+            <p className="muted" data-testid="prune-last-call">
+              Last model call: {num(v.lastCall.promptTokens)} prompt tokens as the provider counted them (system prompt included); Cairn's estimate of what is sent next:
+              ~{num(Math.ceil(v.totalCharsAfter / 4))} tokens of messages.
+            </p>
+          )}
           <div className="stats" aria-live="polite">
             <div className="stat">
               <b data-testid="prune-ratio">

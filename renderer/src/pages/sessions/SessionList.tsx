@@ -8,23 +8,31 @@ import { useSessions, visibleSessions, type SessionRow, type SortKey } from '../
 import { ago, bytes, compact, num, pct } from './format';
 
 function Meter({ row }: { row: SessionRow }) {
-  const ratio = row.contextWindow > 0 ? row.tokens / row.contextWindow : 0;
+  // The system prompt is sent on every call but is in no transcript line: counted where
+  // OpenClaw recorded its size, and said so in the tooltip.
+  const tokens = row.tokens + (row.systemPromptTokens ?? 0);
+  const ratio = row.contextWindow > 0 ? tokens / row.contextWindow : 0;
   const level = ratio >= 0.9 ? ' fail' : ratio >= 0.75 ? ' warn' : '';
+  const title =
+    `${num(tokens)} of ${num(row.contextWindow)} tokens (estimate)` +
+    (row.systemPromptTokens ? ` — ${num(row.tokens)} of messages + ~${num(row.systemPromptTokens)} of system prompt (OpenClaw's report)` : '') +
+    (row.recordedTokens ? ` · OpenClaw counted ${num(row.recordedTokens)} at its last call` : '');
   return (
-    <div className="meter" title={`${num(row.tokens)} of ${num(row.contextWindow)} tokens`}>
+    <div className="meter" title={title}>
       <div
         className="meter-bar"
         role="meter"
         aria-label="Context used"
         aria-valuemin={0}
         aria-valuemax={row.contextWindow}
-        aria-valuenow={row.tokens}
-        aria-valuetext={`${num(row.tokens)} of ${num(row.contextWindow)} tokens (${pct(ratio)})`}
+        aria-valuenow={tokens}
+        aria-valuetext={`${num(tokens)} of ${num(row.contextWindow)} tokens (${pct(ratio)})`}
       >
         <div className={`meter-fill${level}`} style={{ width: `${Math.min(100, ratio * 100)}%` }} />
       </div>
       <span>
-        {compact(row.tokens)} / {compact(row.contextWindow)}
+        {row.systemPromptTokens ? '~' : ''}
+        {compact(tokens)} / {compact(row.contextWindow)}
       </span>
     </div>
   );
