@@ -15,6 +15,7 @@ import { startBackgroundWork } from '../engine/startup';
 import { registerWorkerModule } from '../engine/util/module-worker';
 import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
 import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
+import { APP_SCHEME, isAppUrl, isSafeExternalUrl, navigationAction, permissionAllowed } from './policy';
 
 /**
  * This bundle is CommonJS, so the engine's modules have no URL to start their workers from:
@@ -26,7 +27,6 @@ function registerWorkers(): void {
   registerWorkerModule(EMBED_WORKER_MARK, pathToFileURL(path.join(dir, 'embed-worker.mjs')).href);
 }
 
-const APP_SCHEME = 'cairn-app';
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);
 
 function stateDirFromArgs(argv: string[]): string | undefined {
@@ -55,7 +55,7 @@ function registerIpc(e: Engine): void {
   for (const channel of channelNames) {
     ipcMain.handle(ipcName(channel), (event, request: unknown, opId?: string) => {
       // Only our own renderer may call the engine.
-      if (!event.senderFrame?.url.startsWith(`${APP_SCHEME}://`)) {
+      if (!event.senderFrame || !isAppUrl(event.senderFrame.url)) {
         return { ok: false, error: { code: 'forbidden', message: 'refused: not the Cairn window' } };
       }
       return e.dispatcher.dispatch(channel, request, opId);
@@ -82,11 +82,9 @@ function createWindow(): void {
     },
   });
   win.webContents.setWindowOpenHandler(({ url }) => {
-    if (url.startsWith('https://')) void shell.openExternal(url);
+    // Links leave for the system browser only as plain http(s) (policy.ts); never a new window.
+    if (isSafeExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (event, url) => {
-    if (!url.startsWith(`${APP_SCHEME}://`)) event.preventDefault();
   });
   void win.loadURL(`${APP_SCHEME}://app/index.html`);
 }
@@ -102,9 +100,21 @@ if (!app.requestSingleInstanceLock()) {
   });
   app.on('web-contents-created', (_e, contents) => {
     contents.on('will-attach-webview', (event) => event.preventDefault());
+    // Every way off the app's pages: top-level navigation, a frame's navigation and a server
+    // redirect. An http(s) link goes to the system browser; anything else is dropped.
+    const guard = (event: { url: string; preventDefault(): void }) => {
+      const action = navigationAction(event.url);
+      if (action === 'allow') return;
+      event.preventDefault();
+      if (action === 'open-external') void shell.openExternal(event.url);
+    };
+    contents.on('will-navigate', guard);
+    contents.on('will-frame-navigate', guard);
+    contents.on('will-redirect', guard);
   });
   void app.whenReady().then(() => {
-    session.defaultSession.setPermissionRequestHandler((_wc, _perm, cb) => cb(false));
+    session.defaultSession.setPermissionRequestHandler((wc, perm, cb) => cb(permissionAllowed(perm, wc.getURL())));
+    session.defaultSession.setPermissionCheckHandler((_wc, perm, origin) => permissionAllowed(perm, origin));
     registerWorkers();
     engine = createEngine({ stateDir: resolveStateDir({ flag: stateDirFromArgs(process.argv) }) });
     registerIpc(engine);
