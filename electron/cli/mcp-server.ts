@@ -2,14 +2,13 @@
  * The MCP server (SPEC §8, `cairn mcp`): `memory_search` and `memory_get` over stdio, on the
  * same engine and index as the app. Nothing but protocol messages may go to stdout.
  */
-import { z } from 'zod';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Engine } from '../engine/engine';
 import { memoryRegistry } from '../engine/index/registry';
 import { memoryGet } from '../engine/index/memory-paths';
 import { agentOf, searchWithSync } from '../engine/search/handlers';
-import { MEMORY_GET_SPEC, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC } from '../engine/search/memory-tool-spec';
+import { MEMORY_GET_SPEC, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC, memoryGetArgs, memorySearchArgs } from '../engine/search/memory-tool-spec';
 import { trackInFlight } from './mcp-drain';
 import { answerProtocolErrors } from './mcp-errors';
 
@@ -27,12 +26,7 @@ export function createMcpServer(engine: Engine, agent?: string): McpServer {
     S.name,
     {
       description: S.description,
-      inputSchema: {
-        query: z.string().min(1).describe(S.args.query),
-        maxResults: z.number().int().positive().optional().describe(S.args.maxResults),
-        minScore: z.number().min(0).max(1).optional().describe(S.args.minScore),
-        source: z.enum(S.sources).optional().describe(S.args.source),
-      },
+      inputSchema: memorySearchArgs.shape,
     },
     async (args) => {
       try {
@@ -50,11 +44,7 @@ export function createMcpServer(engine: Engine, agent?: string): McpServer {
     G.name,
     {
       description: G.description,
-      inputSchema: {
-        path: z.string().min(1).describe(G.args.path),
-        from: z.number().int().positive().optional().describe(G.args.from),
-        lines: z.number().int().nonnegative().optional().describe(G.args.lines),
-      },
+      inputSchema: memoryGetArgs.shape,
     },
     async (args) => {
       try {

@@ -51,6 +51,37 @@ describe('cairn mcp', () => {
     }
   });
 
+  it('refuses a bad argument the same way on both paths (one schema): minScore 5 is an error naming it, not silently ignored', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    let searched = 0;
+    const chat = memoryTools({
+      search: () => {
+        searched++;
+        return Promise.resolve({ results: [], mode: 'fts-only', warnings: [] } as never);
+      },
+      get: () => ({ path: '', text: '' }),
+    });
+    const chatSearch = chat.find((t) => t.spec.name === 'memory_search')!;
+    // The JSON Schema the chat model sees carries the same bounds as MCP's.
+    const chatProps = (chatSearch.spec.parameters as { properties: Record<string, Record<string, unknown>> }).properties;
+    const mcpProps = tools.find((t) => t.name === 'memory_search')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(chatProps.minScore).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
+    expect(mcpProps.minScore).toMatchObject({ type: 'number', minimum: 0, maximum: 1 });
+
+    const chatOut = await chatSearch.run({ query: 'deploy', minScore: 5 });
+    expect(chatOut.isError).toBe(true);
+    expect((chatOut.content[0] as { text: string }).text).toMatch(/argument "minScore": .*1/);
+    expect(searched).toBe(0);
+    const mcpOut = (await client.callTool({ name: 'memory_search', arguments: { query: 'deploy', minScore: 5 } })) as ToolResult;
+    expect(mcpOut.isError).toBe(true);
+    expect(mcpOut.content[0]!.text).toMatch(/minScore/);
+
+    // What small local models write still works on the chat path: null = not given, "3" = 3.
+    expect((await chatSearch.run({ query: 'deploy', maxResults: '3', minScore: null })).isError).toBe(false);
+    expect(searched).toBe(1);
+  });
+
   it('memory_search returns the result list with citations (CJK too), memory_get reads the cited lines', async () => {
     const client = await connect();
     const res = (await client.callTool({ name: 'memory_search', arguments: { query: 'a1b2c3d', maxResults: 3 } })) as ToolResult;

@@ -5,8 +5,18 @@
  */
 import type { SearchResponse } from '../../../../shared/types/search';
 import type { EngineContext } from '../../context';
-import { fail, intArg, invalidJson, isErr, ok, strArg, type Tool } from './types';
-import { MEMORY_GET_SPEC as G, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC as S } from '../../search/memory-tool-spec';
+import type { z } from 'zod';
+import { fail, invalidJson, ok, type Tool, type ToolOutput } from './types';
+import {
+  describeToolArgsError,
+  lenientToolArgs,
+  MEMORY_GET_SPEC as G,
+  MEMORY_SEARCH_MAX_RESULTS,
+  MEMORY_SEARCH_SPEC as S,
+  memoryGetArgs,
+  memorySearchArgs,
+  toolJsonSchema,
+} from '../../search/memory-tool-spec';
 
 export interface MemoryBackend {
   search(req: { query: string; maxResults?: number; minScore?: number; source?: 'memory' | 'sessions' | 'all' }, signal?: AbortSignal): Promise<SearchResponse>;
@@ -28,33 +38,26 @@ export function engineMemoryBackend(ctx: EngineContext, agentId: string): Memory
   };
 }
 
+/** Validate a model's arguments against the tool's one schema; a tool error names the bad field. */
+function parseArgs<T extends z.ZodObject>(schema: T, args: Record<string, unknown>): z.infer<T> | ToolOutput {
+  const bad = invalidJson(args);
+  if (bad) return bad;
+  const parsed = schema.safeParse(lenientToolArgs(schema, args));
+  return parsed.success ? parsed.data : fail(describeToolArgsError(parsed.error));
+}
+
+const isOutput = (v: unknown): v is ToolOutput => typeof v === 'object' && v !== null && 'isError' in v && 'content' in v;
+
 function searchTool(b: MemoryBackend): Tool {
   return {
-    spec: {
-      name: S.name,
-      description: S.description,
-      parameters: {
-        type: 'object',
-        properties: {
-          query: { type: 'string', description: S.args.query },
-          maxResults: { type: 'integer', description: S.args.maxResults },
-          minScore: { type: 'number', description: S.args.minScore },
-          source: { type: 'string', enum: [...S.sources], description: S.args.source },
-        },
-        required: ['query'],
-      },
-    },
+    spec: { name: S.name, description: S.description, parameters: toolJsonSchema(memorySearchArgs) },
     async run(args, signal) {
-      const bad = invalidJson(args);
-      if (bad) return bad;
-      const query = strArg(args, 'query', true);
-      const maxResults = intArg(args, 'maxResults');
-      for (const v of [query, maxResults]) if (isErr(v)) return fail(v.error);
-      if (!(query as string).trim()) return fail('query must not be empty');
-      const req: Parameters<MemoryBackend['search']>[0] = { query: query as string };
-      if (typeof maxResults === 'number' && maxResults > 0) req.maxResults = Math.min(maxResults, MEMORY_SEARCH_MAX_RESULTS);
-      if (typeof args.minScore === 'number' && args.minScore >= 0 && args.minScore <= 1) req.minScore = args.minScore;
-      if (args.source === 'memory' || args.source === 'sessions' || args.source === 'all') req.source = args.source;
+      const a = parseArgs(memorySearchArgs, args);
+      if (isOutput(a)) return a;
+      const req: Parameters<MemoryBackend['search']>[0] = { query: a.query };
+      if (a.maxResults !== undefined) req.maxResults = Math.min(a.maxResults, MEMORY_SEARCH_MAX_RESULTS);
+      if (a.minScore !== undefined) req.minScore = a.minScore;
+      if (a.source !== undefined) req.source = a.source;
       try {
         const res = await b.search(req, signal);
         const results = res.results.map((r) => ({ citation: r.citation, path: r.path, startLine: r.startLine, endLine: r.endLine, score: Number(r.score.toFixed(3)), source: r.source, snippet: r.snippet }));
@@ -71,28 +74,12 @@ function searchTool(b: MemoryBackend): Tool {
 
 function getTool(b: MemoryBackend): Tool {
   return {
-    spec: {
-      name: G.name,
-      description: G.description,
-      parameters: {
-        type: 'object',
-        properties: {
-          path: { type: 'string', description: G.args.path },
-          from: { type: 'integer', description: G.args.from },
-          lines: { type: 'integer', description: G.args.lines },
-        },
-        required: ['path'],
-      },
-    },
+    spec: { name: G.name, description: G.description, parameters: toolJsonSchema(memoryGetArgs) },
     async run(args) {
-      const bad = invalidJson(args);
-      if (bad) return bad;
-      const p = strArg(args, 'path', true);
-      const from = intArg(args, 'from');
-      const lines = intArg(args, 'lines');
-      for (const v of [p, from, lines]) if (isErr(v)) return fail(v.error);
+      const a = parseArgs(memoryGetArgs, args);
+      if (isOutput(a)) return a;
       try {
-        const r = await b.get(p as string, from as number | undefined, lines as number | undefined);
+        const r = await b.get(a.path, a.from, a.lines);
         return ok(r.text, { path: r.path });
       } catch (err) {
         return fail(`memory_get: ${(err as Error).message}`);
