@@ -1,20 +1,23 @@
 /** The shell: left rail, main pane, and banners for config warnings and a read-only state dir. UI engineers: read AGENTS.md ("Renderer (UI) notes") first. */
-import { lazy, Suspense, useEffect } from 'react';
+import { Suspense, useEffect } from 'react';
 import { Rail } from './components/Rail';
 import { useApp } from './stores/app';
 
 // Pages load on first visit: the first paint needs only the shell and the opening page
 // (Markdown, charts and virtual lists stay out of the entry chunk).
-const StatusPage = lazy(() => import('./pages/StatusPage').then((m) => ({ default: m.StatusPage })));
-const SessionsPage = lazy(() => import('./pages/sessions/SessionsPage').then((m) => ({ default: m.SessionsPage })));
-const SettingsPage = lazy(() => import('./pages/settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
-const MemoryPage = lazy(() => import('./pages/memory/MemoryPage').then((m) => ({ default: m.MemoryPage })));
-const SearchPage = lazy(() => import('./pages/search/SearchPage').then((m) => ({ default: m.SearchPage })));
-const ChatPage = lazy(() => import('./pages/chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const StatusPage = lazyPage(() => import('./pages/StatusPage'), (m) => m.StatusPage);
+const SessionsPage = lazyPage(() => import('./pages/sessions/SessionsPage'), (m) => m.SessionsPage);
+const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage'), (m) => m.SettingsPage);
+const MemoryPage = lazyPage(() => import('./pages/memory/MemoryPage'), (m) => m.MemoryPage);
+const SearchPage = lazyPage(() => import('./pages/search/SearchPage'), (m) => m.SearchPage);
+const ChatPage = lazyPage(() => import('./pages/chat/ChatPage'), (m) => m.ChatPage);
 import { useSearchShortcut } from './components/useSearchShortcut';
 import { api } from './api';
 import { useStateInfo } from './stores/state';
 import { DraftsBanner } from './components/DraftsBanner';
+import { ConnectionBanner } from './components/ConnectionBanner';
+import { lazyPage } from './lazy-page';
+import { useConnection } from './stores/connection';
 
 function Banner() {
   const status = useApp((s) => s.summary);
@@ -48,6 +51,8 @@ export function App() {
   const page = useApp((s) => s.page);
   const theme = useApp((s) => s.theme);
   const loadSummary = useApp((s) => s.loadSummary);
+  // Bumped on reconnect: the open page remounts and reloads its data (nothing stale shown as current).
+  const epoch = useConnection((s) => s.epoch);
   useSearchShortcut();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -57,14 +62,15 @@ export function App() {
     void loadSummary();
     const offs = [api.on('config.changed', () => void loadSummary()), api.on('engine.warning', () => void loadSummary())];
     return () => offs.forEach((off) => off());
-  }, [loadSummary]);
+  }, [loadSummary, epoch]);
   return (
     <div className="app">
       <Rail />
       <main className="main">
+        <ConnectionBanner />
         <Banner />
         <DraftsBanner />
-        <Suspense fallback={<p className="page muted">Loading…</p>}>
+        <Suspense key={epoch} fallback={<p className="page muted">Loading…</p>}>
           {page === 'status' && <StatusPage />}
           {page === 'sessions' && <SessionsPage />}
           {page === 'memory' && <MemoryPage />}

@@ -1,4 +1,7 @@
-/** `cairn serve`: the UI and the contract on 127.0.0.1 behind a random token. */
+/**
+ * `cairn serve`: the UI and the contract on 127.0.0.1 behind a token kept per state dir in a
+ * private file (server/token-file.ts), so a restart on the same port keeps open windows working.
+ */
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Command } from 'commander';
@@ -27,12 +30,14 @@ export function register(program: Command, rt: CliRuntime): void {
       const port = o.port === undefined ? 0 : Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
       const engine = await rt.engine(o);
-      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }] = await Promise.all([
+      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }, { loadOrCreateToken, tokenFilePath }] = await Promise.all([
         import('../../server/server'),
         import('../../server/open-browser'),
         import('../../engine/startup'),
+        import('../../server/token-file'),
       ]);
-      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port });
+      const token = loadOrCreateToken(tokenFilePath(engine.ctx.stateDir, engine.ctx.state().createdBy));
+      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port, token });
       startBackgroundWork(engine);
       rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);

@@ -117,7 +117,8 @@ export const useSearch = create<SearchState>((set, get) => ({
       set({ response, answered: q, error: undefined, searching: false });
     } catch (err) {
       if (ctl.signal.aborted || isCancelled(err)) return;
-      set({ error: (err as Error).message, searching: false });
+      // Drop the previous answer: results for an older query must not stand under this one.
+      set({ error: (err as Error).message, response: undefined, answered: '', searching: false });
     } finally {
       if (inflight === me) inflight = undefined;
       settle();

@@ -1,9 +1,12 @@
 /**
  * The HTTP + SSE transport for `cairn serve`: the token arrives in the page URL once, is kept
  * in sessionStorage (the server also set an HttpOnly cookie) and sent as a Bearer header.
+ * Every call and the event stream report the connection's health (transport/health.ts); the
+ * stream is opened again once the engine answers after it had given up (a restarted server).
  */
 import { isEventName, type Channel, type EventName, type Result } from '../../../shared/contract';
 import type { Transport } from '../../../shared/client';
+import { onHealth, reportHealth } from './health';
 
 function takeToken(): string | undefined {
   const url = new URL(window.location.href);
@@ -25,9 +28,21 @@ export function httpTransport(): Transport {
   function ensureSource(): void {
     if (source) return;
     // Same origin: the HttpOnly cookie set with the page authenticates the stream.
-    source = new EventSource('/api/events');
+    const es = new EventSource('/api/events');
+    source = es;
+    attached.clear();
+    es.onopen = () => reportHealth('up');
+    es.onerror = () => {
+      reportHealth('down');
+      // CLOSED: the browser gave up (e.g. the restarted server refused it); open a new one
+      // when the engine answers again. Otherwise EventSource reconnects by itself.
+      if (es.readyState === EventSource.CLOSED && source === es) source = undefined;
+    };
     for (const name of listeners.keys()) attach(name);
   }
+  onHealth((s) => {
+    if (s === 'up' && !source && listeners.size > 0) ensureSource();
+  });
   const attached = new Set<EventName>();
   function attach(name: EventName): void {
     if (!source || attached.has(name)) return;
@@ -51,11 +66,14 @@ export function httpTransport(): Transport {
           body: JSON.stringify({ request, opId }),
         });
       } catch (err) {
-        return { ok: false, error: { code: 'unavailable', message: `Cairn server unreachable: ${(err as Error).message}` } };
+        reportHealth('down');
+        return { ok: false, error: { code: 'unavailable', message: `The Cairn engine is not reachable (${(err as Error).message})` } };
       }
       if (res.status === 401 || res.status === 403) {
-        return { ok: false, error: { code: 'forbidden', message: `${await res.text()} — open the URL printed by cairn serve` } };
+        reportHealth('unauthorized');
+        return { ok: false, error: { code: 'forbidden', message: `${await res.text()} — open the address Cairn printed when it started` } };
       }
+      reportHealth('up');
       return (await res.json()) as Result<unknown>;
     },
     subscribe(event, listener) {
