@@ -11,6 +11,7 @@ import { CompactionSchema } from '../../electron/engine/config/schema';
 import { loadConfig } from '../../electron/engine/config/load';
 import { readTranscript } from '../../electron/engine/transcript/read';
 import { buildContext } from '../../electron/engine/transcript/context';
+import { updateSessionEntry } from '../../electron/engine/transcript/sessions-index';
 import { runCairn } from '../helpers/cli';
 import { serveStateDir } from '../helpers/server';
 import { tmpDir } from '../helpers/tmp';
@@ -91,6 +92,16 @@ describe('deep or mistyped transcript lines', () => {
     const after = fs.readFileSync(file, 'utf8').split('\n');
     expect(after.slice(0, lines.length)).toEqual(lines);
     if (r.compacted) expect(r.summary).toContain('db.internal:5432');
+  });
+});
+
+describe('a 100,000-deep value in sessions.json', () => {
+  it('is refused with the file named before anything is re-serialised, and the file is left as it was', () => {
+    const file = path.join(tmpDir(), 'sessions.json');
+    const text = `{"agent:main:main":{"sessionId":"s1","updatedAt":1,"x":${nested(100_000)}}}`;
+    fs.writeFileSync(file, text);
+    expect(() => updateSessionEntry(file, 's1', { compactionCount: 1 })).toThrow(`${file}: values nested deeper than 200 levels; not updated`);
+    expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 });
 

@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { withFileLockSync } from '../util/file-lock';
+import { jsonDepthExceeds, MAX_ENTRY_DEPTH } from '../util/json-depth';
 import { removeStaleTemps } from '../util/stale-temps';
 
 export interface SessionIndexEntry {
@@ -82,6 +83,8 @@ export function updateSessionEntry(
     // Temps of a writer killed mid-write (its pid gone) would otherwise pile up beside it.
     removeStaleTemps(file);
     const index = readSessionIndex(file);
+    // Writing it back re-serialises every value; a hostile depth would overflow the stack there.
+    if (jsonDepthExceeds(index, MAX_ENTRY_DEPTH)) throw new Error(`${file}: values nested deeper than ${MAX_ENTRY_DEPTH} levels; not updated (fix or remove the deep value)`);
     const found = findSessionEntry(index, sessionId);
     const key = found?.key ?? opts.key ?? sessionId;
     const current: SessionIndexEntry = found?.entry ?? { sessionId, ...(opts.sessionFile ? { sessionFile: opts.sessionFile } : {}) };
