@@ -26,7 +26,7 @@ const RULES: { name: string; re: RegExp; keep?: (m: string, ...groups: string[])
   // key=value / "key": "value" / ?key=value for names that say "secret".
   {
     name: 'assignment',
-    re: /\b((?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|secret|token|password|passwd|pwd|access[_-]?key|auth)["']?\s*[:=]\s*)["']?([^\s"',;&]{8,})["']?/gi,
+    re: /\b((?:[A-Za-z0-9]+[_-])*(?:api[_-]?key|apikey|secret|token|password|passwd|access[_-]?key|auth)["']?\s*[:=]\s*)["']?([^\s"',;&]{8,})["']?/gi,
     keep: (m) => m.replace(/([:=]\s*)["']?[^\s"',;&]{8,}["']?$/, `$1${REDACTED}`),
   },
   // An AWS secret access key on its own: exactly 40 base64 characters mixing upper case,
