@@ -13,7 +13,9 @@ export interface LlmStatus {
   /** What is missing or wrong, with how to fix it. */
   problem?: string;
   /** Where the API key comes from. */
-  keySource?: 'config' | 'env' | 'none';
+  keySource?: 'config' | 'env' | 'none' | 'openclaw';
+  /** Set when the model is OpenClaw's (openclaw.json agents.defaults.model.primary), not cairn.llm's. */
+  source?: string;
   /** Name of the env var read for the key (OPENAI_API_KEY / ANTHROPIC_API_KEY). */
   keyEnv?: string;
   /** The model's context window, when known (loaded local context, config, or a known model). */

@@ -10,13 +10,19 @@ import { EngineError, type Handlers } from '../rpc/dispatcher';
 import { registerDoctorCheck } from '../app/doctor';
 import { describeLlm, LlmConfigError } from './factory';
 import { engineLlm } from './service';
+import { effectiveLlmSettings } from './openclaw-model';
 import { downloadModel, ModelDownloadError } from './llama-download';
 import { textOf } from './tool-pairs';
 
 /** The status of the engine's chat model (settings, plus what a built model reports). */
 export function llmStatus(ctx: EngineContext): LlmStatus {
-  const settings = ctx.config().config.cairn.llm;
+  const { settings, from } = effectiveLlmSettings(ctx.config().config);
   const status = describeLlm(settings, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
+  if (from) {
+    status.source = from.source;
+    if ('problem' in from) status.problem = `${from.source}: ${from.problem}`;
+    else if (from.keyFrom && status.keySource === 'config') status.keySource = 'openclaw';
+  }
   if (ctx.deps.createLlm) {
     // An injected model (tests, embedders of the engine) is what runs, whatever the settings say.
     const llm = engineLlm(ctx);
@@ -94,6 +100,9 @@ export function llmHandlers(ctx: EngineContext): Pick<Handlers, 'llm.status' | '
 export function llmDoctorCheck(ctx: EngineContext): DoctorCheck {
   const s = llmStatus(ctx);
   const base = { id: 'llm', label: 'Chat model' };
+  if (s.provider === 'none' && !s.configured && s.source) {
+    return { ...base, status: 'warn', detail: s.problem ?? `${s.source}: not usable`, hint: 'Choose a provider in Settings → Model (cairn.llm.provider) to use another model.' };
+  }
   if (s.provider === 'none' && !s.configured) {
     return { ...base, status: 'warn', detail: 'no chat model configured', hint: 'Choose a provider in Settings → Model (cairn.llm.provider). Without one, chat is unavailable and compaction writes the deterministic extract.' };
   }
@@ -102,6 +111,8 @@ export function llmDoctorCheck(ctx: EngineContext): DoctorCheck {
   if (s.baseUrl) parts.push(`at ${s.baseUrl}`);
   if (s.keySource === 'env') parts.push(`key from ${s.keyEnv}`);
   if (s.keySource === 'config') parts.push('key from cairn.llm.apiKey');
+  if (s.keySource === 'openclaw') parts.push('key from openclaw.json');
+  if (s.source) parts.push(`from ${s.source}`);
   if (s.modelFile?.path) parts.push(`file ${s.modelFile.path}${s.modelFile.sizeBytes ? ` (${(s.modelFile.sizeBytes / 1e9).toFixed(2)} GB)` : ''}`);
   if (s.modelFile?.uri) parts.push(`downloaded from ${s.modelFile.uri}`);
   if (s.contextWindow) parts.push(`context ${s.contextWindow} tokens`);

@@ -7,6 +7,7 @@ import type { EngineContext } from '../context';
 import { EngineError } from '../rpc/dispatcher';
 import type { LLM } from './types';
 import { createLlm, describeLlm, LlmConfigError } from './factory';
+import { effectiveLlmSettings } from './openclaw-model';
 
 interface Cached {
   key: string;
@@ -17,7 +18,8 @@ const cache = new WeakMap<EngineContext, Cached>();
 
 /** The default `deps.createLlm`: the factory over the context's config, env and models dir. */
 export function defaultCreateLlm(ctx: EngineContext): LLM | undefined {
-  return createLlm(ctx.config().config.cairn.llm, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
+  // cairn.llm, else the model openclaw.json names (openclaw-model.ts).
+  return createLlm(effectiveLlmSettings(ctx.config().config).settings, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
 }
 
 /**
@@ -25,7 +27,7 @@ export function defaultCreateLlm(ctx: EngineContext): LLM | undefined {
  * name a provider that cannot work (no key, no model).
  */
 export function engineLlm(ctx: EngineContext): LLM | undefined {
-  const key = JSON.stringify(ctx.config().config.cairn.llm);
+  const key = JSON.stringify(effectiveLlmSettings(ctx.config().config).settings);
   const hit = cache.get(ctx);
   if (hit && hit.key === key) return hit.llm;
   if (!hit) ctx.onDispose(() => cache.get(ctx)?.llm?.dispose());
@@ -47,7 +49,7 @@ export function requireLlm(ctx: EngineContext): LLM {
     throw err;
   }
   if (!llm) {
-    const why = describeLlm(ctx.config().config.cairn.llm, { modelsDir: ctx.paths().modelsDir }).problem;
+    const why = describeLlm(effectiveLlmSettings(ctx.config().config).settings, { modelsDir: ctx.paths().modelsDir }).problem;
     throw new EngineError('unavailable', `no model configured${why ? `: ${why.replace(/^no chat model configured: /, '')}` : ''}`);
   }
   return llm;
