@@ -4,6 +4,7 @@
  * here so the pages never depend on wire details.
  */
 import type { RawEntry } from '../pages/sessions/entry-types';
+import type { MalformedLineView } from '../../../shared/types/sessions';
 
 /** One row of the session list. */
 export interface SessionRow {
@@ -190,9 +191,14 @@ function toRaw(v: EntryView): RawEntry {
 }
 
 /** One page of a session's entries, in file order. */
-export async function fetchEntries(sessionId: string, offset: number, limit: number): Promise<{ total: number; entries: RawEntry[] }> {
+export async function fetchEntries(
+  sessionId: string,
+  offset: number,
+  limit: number,
+): Promise<{ total: number; entries: RawEntry[]; malformed: MalformedLineView[] }> {
   const r = await api['sessions.entries']({ sessionId, offset, limit });
-  return { total: r.total, entries: r.entries.map(toRaw) };
+  // `malformed` covers the whole file on every page (line number, parse error, raw text).
+  return { total: r.total, entries: r.entries.map(toRaw), malformed: r.malformed };
 }
 
 /** The token chart and compaction history of a session. */

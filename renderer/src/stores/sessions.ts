@@ -8,6 +8,7 @@
 import { create } from 'zustand';
 import { api } from '../api';
 import type { RawEntry } from '../pages/sessions/entry-types';
+import type { MalformedLineView } from '../../../shared/types/sessions';
 import {
   type CompactPlanView,
   type CompactResultView,
@@ -58,6 +59,8 @@ interface SessionsState {
   entriesError: string | undefined;
   /** True once every page of the open session is loaded. */
   entriesComplete: boolean;
+  /** Lines of the open session's file that did not parse (shown in place in the timeline). */
+  malformed: MalformedLineView[];
   overview: Async<SessionOverview>;
   /** A request to scroll the timeline to an entry (nonce re-triggers the same id). */
   jump: { id: string; nonce: number } | undefined;
@@ -135,7 +138,7 @@ export const useSessions = create<SessionsState>((set, get) => {
       if (signal.aborted) return;
       const entries: (RawEntry | undefined)[] = new Array(first.total);
       first.entries.forEach((e, i) => (entries[i] = e));
-      set({ entries, entriesComplete: first.entries.length >= first.total });
+      set({ entries, entriesComplete: first.entries.length >= first.total, malformed: first.malformed });
       resolveLineJump();
       onFirstPage();
       for (let offset = first.entries.length; offset < first.total; offset += PAGE) {
@@ -160,6 +163,7 @@ export const useSessions = create<SessionsState>((set, get) => {
     entries: [],
     entriesError: undefined,
     entriesComplete: false,
+    malformed: [],
     overview: idle(),
     jump: undefined,
     lineJump: undefined,
@@ -190,6 +194,7 @@ export const useSessions = create<SessionsState>((set, get) => {
         entries: [],
         entriesError: undefined,
         entriesComplete: false,
+        malformed: [],
         overview: idle(),
         prune: idle(),
         plan: idle(),

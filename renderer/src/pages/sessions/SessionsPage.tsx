@@ -73,6 +73,7 @@ function SessionPane() {
   const overview = useSessions((s) => s.overview);
   const count = useSessions((s) => s.entries.length);
   const jumpTo = useSessions((s) => s.jumpTo);
+  const malformed = useSessions((s) => s.malformed);
   if (!selectedId) {
     return (
       <div className="session-pane">
@@ -96,6 +97,11 @@ function SessionPane() {
               </span>
               <span>{bytes(row.bytes)}</span>
               <span>last activity {ago(row.updatedAt)}</span>
+              {malformed.length > 0 && (
+                <span className="chip chip-fail" data-testid="malformed-count">
+                  {malformed.length === 1 ? '1 unreadable line' : `${num(malformed.length)} unreadable lines`}
+                </span>
+              )}
             </>
           )}
         </div>

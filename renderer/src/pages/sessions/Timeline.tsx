@@ -2,13 +2,15 @@
  * The session timeline: every entry, virtualised with @tanstack/react-virtual (only the rows
  * in view are in the DOM; heights are measured as they render, so Markdown, open tool
  * outputs and cards take the space they need). Jumps (compaction links, the dry-run cut)
- * scroll to an entry and flash it. Entries still loading show a placeholder row.
+ * scroll to an entry and flash it. Entries still loading show a placeholder row. Lines that
+ * did not parse are shown in place (line number, raw text, parse error): timeline-rows.ts.
  */
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useSessions, type CompactionInfo } from '../../stores/sessions';
 import { EntryRow } from './EntryRow';
 import { messageOf, textChars, type RawEntry } from './entry-types';
+import { timelineRows } from './timeline-rows';
 
 /** A first guess of a row's height before it is measured (closer guesses = steadier scrollbar). */
 function estimate(e: RawEntry | undefined): number {
@@ -30,24 +32,37 @@ export function Timeline() {
   const jump = useSessions((s) => s.jump);
   const jumpTo = useSessions((s) => s.jumpTo);
   const plan = useSessions((s) => s.plan.value);
+  const malformed = useSessions((s) => s.malformed);
   const scrollRef = useRef<HTMLDivElement>(null);
   const [flash, setFlash] = useState<string | undefined>();
 
+  const rows = useMemo(() => timelineRows(entries, malformed, complete), [entries, malformed, complete]);
+  // Entry id → row index (rows include the malformed lines, so it differs from the entry index).
   const indexById = useMemo(() => {
     const m = new Map<string, number>();
-    entries.forEach((e, i) => e && m.set(e.id, i));
+    rows.forEach((r, i) => {
+      const e = r.kind === 'entry' ? entries[r.index] : undefined;
+      if (e) m.set(e.id, i);
+    });
     return m;
-  }, [entries]);
+  }, [rows, entries]);
   const compactions = useMemo(() => overview?.compactions ?? [], [overview]);
   const compactionById = useMemo(() => new Map(compactions.map((c) => [c.id, c])), [compactions]);
   const chainById = useMemo(() => new Map(compactions.map((c) => [c.id, compactions.filter((p) => p.ordinal < c.ordinal)])), [compactions]);
   const summarised = useMemo(() => new Set(plan?.summarisedEntryIds ?? []), [plan]);
 
   const virtualizer = useVirtualizer({
-    count: entries.length,
+    count: rows.length,
     getScrollElement: () => scrollRef.current,
-    estimateSize: (i) => estimate(entries[i]),
-    getItemKey: (i) => entries[i]?.id ?? `loading-${i}`,
+    estimateSize: (i) => {
+      const r = rows[i];
+      return r?.kind === 'entry' ? estimate(entries[r.index]) : 90;
+    },
+    getItemKey: (i) => {
+      const r = rows[i];
+      if (r?.kind === 'malformed') return `bad-${r.bad.line}`;
+      return (r && entries[r.index]?.id) ?? `loading-${i}`;
+    },
     overscan: 6,
   });
 
@@ -77,12 +92,27 @@ export function Timeline() {
         // Home/End jump through the virtualiser (the browser's own would stop at the estimated end).
         if (ev.key !== 'Home' && ev.key !== 'End') return;
         ev.preventDefault();
-        if (entries.length) virtualizer.scrollToIndex(ev.key === 'Home' ? 0 : entries.length - 1, { align: ev.key === 'Home' ? 'start' : 'end' });
+        if (rows.length) virtualizer.scrollToIndex(ev.key === 'Home' ? 0 : rows.length - 1, { align: ev.key === 'Home' ? 'start' : 'end' });
       }}
     >
       <div className="timeline-inner" style={{ height: virtualizer.getTotalSize() }}>
         {items.map((item) => {
-          const e = entries[item.index];
+          const r = rows[item.index];
+          if (r?.kind === 'malformed') {
+            return (
+              <div key={item.key} className="timeline-row" data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
+                <div className="entry entry-malformed" data-testid="malformed-line" data-line={r.bad.line}>
+                  <div className="entry-meta">
+                    <span className="role">Line {r.bad.line} could not be read</span>
+                    <span className="muted">skipped when the context is rebuilt; kept in the file as it is</span>
+                  </div>
+                  <pre className="malformed-raw">{r.bad.preview || '(empty line)'}</pre>
+                  <div className="malformed-error">{r.bad.error}</div>
+                </div>
+              </div>
+            );
+          }
+          const e = r ? entries[r.index] : undefined;
           return (
             <div
               key={item.key}
