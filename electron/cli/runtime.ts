@@ -13,6 +13,7 @@ import { resolveStateDir } from '../engine/config/state-dir';
 import type { Engine } from '../engine/engine';
 import type { EngineContext, EngineDeps } from '../engine/context';
 import type { CairnApi } from '../../shared/client';
+import { runInterruptible } from './interrupt';
 
 /**
  * Switch zod to jitless (zod-jitless.ts) before any schema module loads: zod decides per
@@ -56,9 +57,24 @@ export interface CliRuntime {
   progress(label: string, opts?: GlobalOptions): Progress;
   /** Ctrl+C aborts this signal once; long commands pass it down. */
   readonly signal: AbortSignal;
+  /**
+   * Run a long command's work with Ctrl+C aborting `signal` (interrupt.ts); undefined when
+   * it was cancelled (already reported, exit code 130).
+   */
+  interruptible<T>(what: string, fn: (signal: AbortSignal) => Promise<T>): Promise<T | undefined>;
   /** Dependencies for the engine (tests inject fakes). */
   deps: EngineDeps;
+  /** `--init` was given: a missing state dir may be created. */
+  init: boolean;
   dispose(): Promise<void>;
+}
+
+/**
+ * May this run create a missing state dir? Only the default one (`~/.cairn`, no flag and no
+ * CAIRN_STATE_DIR: the first run) or with `--init`; a mistyped path is an error.
+ */
+function mayCreate(rt: CliRuntime, opts: GlobalOptions): boolean {
+  return rt.init || (!opts.stateDir && !process.env.CAIRN_STATE_DIR);
 }
 
 export function createRuntime(io: {
@@ -76,14 +92,16 @@ export function createRuntime(io: {
   io.signal?.addEventListener('abort', () => ac.abort(), { once: true });
   const rt: CliRuntime = {
     deps: io.deps ?? {},
+    init: false,
     signal: ac.signal,
+    interruptible: (what, fn) => runInterruptible(ac, (t) => rt.stderr(t), what, fn),
     engine(opts = {}) {
       const dir = resolveStateDir({ flag: opts.stateDir });
       let e = engines.get(dir);
       if (!e) {
         e = jitless()
           .then(() => import('../engine/engine'))
-          .then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps }));
+          .then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps, create: mayCreate(rt, opts) }));
         engines.set(dir, e);
       }
       return e;
@@ -100,7 +118,7 @@ export function createRuntime(io: {
       if (!c) {
         await jitless();
         const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events')]);
-        c = contexts.get(dir) ?? createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps });
+        c = contexts.get(dir) ?? createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps, create: mayCreate(rt, opts) });
         contexts.set(dir, c);
       }
       return c;

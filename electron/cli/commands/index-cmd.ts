@@ -27,11 +27,12 @@ export function register(program: Command, rt: CliRuntime): void {
       });
       let r;
       try {
-        r = await reg.sync(agentId, { force: o.force, signal: rt.signal });
+        r = await rt.interruptible('indexing', (signal) => reg.sync(agentId, { force: o.force, signal }));
       } finally {
         off();
         bar.stop();
       }
+      if (!r) return;
       if (o.json) {
         rt.json({ files: r.files, chunks: r.chunks, embedded: r.embedded, durationMs: r.durationMs, mode: r.mode, unreadable: r.unreadable ?? [] });
         return;

@@ -122,8 +122,9 @@ export function register(program: Command, rt: CliRuntime): void {
         if (p.opId === opId) bar.update(p.done, Math.max(1, p.total), p.label);
       });
       try {
-        const r = await call(() => client['compact.run'](req, { opId, signal: rt.signal }));
+        const r = await rt.interruptible('compaction', (signal) => call(() => client['compact.run'](req, { opId, signal })));
         bar.stop();
+        if (!r) return;
         if (g.json) rt.json(r);
         else rt.stdout(formatRun(r));
         if (!r.compacted) process.exitCode = 1;
