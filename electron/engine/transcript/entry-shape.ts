@@ -37,12 +37,25 @@ function messageProblem(message: unknown): string | undefined {
 }
 
 /**
- * Why a parsed entry (an object with a string `type` and `id`) cannot be used, or undefined.
- * `rawLength` is the line's length: a line shorter than twice the depth limit cannot nest
- * that deep, so the walk is skipped for it.
+ * False when `raw` cannot nest deeper than `limit`: that needs more than `limit` opening
+ * brackets. Counted with native indexOf (fast on the long tool-result lines), so the walk of
+ * the parsed value runs only for the rare line with many brackets.
  */
-export function entryProblem(obj: Record<string, unknown>, rawLength: number): string | undefined {
-  if (rawLength > 2 * MAX_ENTRY_DEPTH && jsonDepthExceeds(obj, MAX_ENTRY_DEPTH)) return `value nested deeper than ${MAX_ENTRY_DEPTH} levels`;
+function mayNestDeeper(raw: string, limit: number): boolean {
+  if (raw.length <= 2 * limit) return false;
+  let n = 0;
+  for (const ch of ['{', '[']) {
+    for (let at = raw.indexOf(ch); at !== -1; at = raw.indexOf(ch, at + 1)) if (++n > limit) return true;
+  }
+  return false;
+}
+
+/**
+ * Why a parsed entry (an object with a string `type` and `id`) cannot be used, or undefined.
+ * `raw` is the line's text, used to skip the depth walk for lines that cannot be that deep.
+ */
+export function entryProblem(obj: Record<string, unknown>, raw: string): string | undefined {
+  if (mayNestDeeper(raw, MAX_ENTRY_DEPTH) && jsonDepthExceeds(obj, MAX_ENTRY_DEPTH)) return `value nested deeper than ${MAX_ENTRY_DEPTH} levels`;
   if (obj.type === 'message') return messageProblem(obj.message);
   if (obj.type === 'compaction' && typeof obj.summary !== 'string') return `"summary" of a compaction must be a string, got ${typeName(obj.summary)}`;
   return undefined;

@@ -54,7 +54,7 @@ export function parseTranscript(file: string, text: string, bytes = Buffer.byteL
       bad.push(malformed(file, lineNo, `entry of type "${obj.type}" has no "id"`, raw));
       continue;
     }
-    const problem = entryProblem(obj, raw.length);
+    const problem = entryProblem(obj, raw);
     if (problem) {
       bad.push(malformed(file, lineNo, `entry "${obj.id}" of type "${obj.type}": ${problem}`, raw));
       continue;
