@@ -16,6 +16,7 @@ import { chatChannels, chatEvents } from './contract/chat';
 import { modelsChannels, modelsEvents } from './contract/models';
 import { sessionsChannels, sessionsEvents } from './contract/sessions';
 import { stateInfoChannels } from './contract/state-info';
+import { sessionStoreEvents } from './contract/session-store';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -27,6 +28,7 @@ export * from './contract/chat';
 export * from './contract/models';
 export * from './contract/search';
 export * from './contract/qmd';
+export * from './contract/session-store';
 
 export const channels = {
   ...sessionsChannels,
@@ -47,6 +49,7 @@ export const events = {
   ...llmEvents,
   ...chatEvents,
   ...searchEvents,
+  ...sessionStoreEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -13,8 +13,13 @@ export function buildProgram(rt: CliRuntime): Command {
     .description("Cairn: an offline workbench for a personal AI assistant's context and memory")
     .version(pkg.version, '-V, --version')
     .option('--state-dir <dir>', 'state directory (default: $CAIRN_STATE_DIR or ~/.cairn)')
+    .option('--init', 'create the state dir if it does not exist (without it, a missing --state-dir is an error)')
     .showHelpAfterError()
     .exitOverride();
+  // Global, whatever the command: read once before any command opens the engine.
+  program.hook('preAction', () => {
+    rt.init = program.opts<{ init?: boolean }>().init === true;
+  });
   for (const register of commands) register(program, rt);
   return program;
 }

@@ -63,12 +63,17 @@ export interface EngineContext {
   dispose(): Promise<void>;
 }
 
-export function createContext(opts: { stateDir: string; version: string; events: EventBus; deps?: EngineDeps }): EngineContext {
-  let info = openStateDir(opts.stateDir);
-  let loaded = loadConfig(opts.stateDir);
+/**
+ * `create`: make the state dir when it does not exist (default true: the app's first run,
+ * tests); the CLI passes false for a `--state-dir` it was not told to `--init`.
+ */
+export function createContext(opts: { stateDir: string; version: string; events: EventBus; deps?: EngineDeps; create?: boolean }): EngineContext {
+  const deps = opts.deps ?? {};
+  const env = deps.env ?? process.env;
+  let info = openStateDir(opts.stateDir, { create: opts.create ?? true, env });
+  let loaded = loadConfig(opts.stateDir, info.settingsDir);
   const warnings: string[] = [];
   const disposers: (() => void | Promise<void>)[] = [];
-  const deps = opts.deps ?? {};
   const ctx: EngineContext = {
     stateDir: opts.stateDir,
     version: opts.version,
@@ -77,7 +82,7 @@ export function createContext(opts: { stateDir: string; version: string; events:
     now: () => (deps.now ? deps.now() : new Date()),
     state: () => info,
     setWritable(writable) {
-      info = setStateDirWritable(opts.stateDir, writable);
+      info = setStateDirWritable(opts.stateDir, writable, env);
       return info;
     },
     assertWritable(what) {
@@ -90,11 +95,11 @@ export function createContext(opts: { stateDir: string; version: string; events:
     },
     config: () => loaded,
     reloadConfig() {
-      loaded = loadConfig(opts.stateDir);
+      loaded = loadConfig(opts.stateDir, info.settingsDir);
       opts.events.emit('config.changed', { warnings: loaded.warnings });
       return loaded;
     },
-    paths: (agentId = DEFAULT_AGENT_ID) => agentPaths(opts.stateDir, loaded.config, agentId),
+    paths: (agentId = DEFAULT_AGENT_ID) => agentPaths(opts.stateDir, loaded.config, agentId, info),
     agents: () => listAgentIds(opts.stateDir, loaded.config),
     warn(message) {
       if (!warnings.includes(message)) warnings.push(message);

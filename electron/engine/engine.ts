@@ -20,6 +20,8 @@ import { stateInfoHandlers } from './app/state-info';
 export interface EngineOptions {
   stateDir: string;
   deps?: EngineDeps;
+  /** Create the state dir when it does not exist (default true; the CLI asks for `--init`). */
+  create?: boolean;
 }
 
 export interface Engine {
@@ -34,7 +36,7 @@ export const VERSION: string = pkg.version;
 
 export function createEngine(opts: EngineOptions): Engine {
   const events = createEventBus();
-  const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps });
+  const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps, create: opts.create });
   const handlers: Handlers = {
     ...appHandlers(ctx),
     ...sessionsHandlers(ctx),

@@ -6,9 +6,9 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fsyncDir } from '../engine/util/atomic-write';
+import { foreignStateHome } from '../engine/config/data-dir';
 import { newToken } from './security';
 
 const TOKEN_RE = /^[A-Za-z0-9_-]{32,}$/;
@@ -16,13 +16,11 @@ const TOKEN_RE = /^[A-Za-z0-9_-]{32,}$/;
 /**
  * Where the token of `stateDir` lives: in Cairn's own folder of a state dir Cairn created
  * (`<state>/cairn/serve-token`), else (a foreign dir such as OpenClaw's gets nothing added) in
- * the user's state folder keyed by the directory's path.
+ * the dir's home in Cairn's data dir (engine/config/data-dir.ts), keyed by the directory's path.
  */
 export function tokenFilePath(stateDir: string, createdBy: 'cairn' | 'external', env: NodeJS.ProcessEnv = process.env): string {
   if (createdBy === 'cairn') return path.join(stateDir, 'cairn', 'serve-token');
-  const base = env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state');
-  const key = crypto.createHash('sha256').update(path.resolve(stateDir)).digest('hex').slice(0, 16);
-  return path.join(base, 'cairn', 'state-dirs', key, 'serve-token');
+  return path.join(foreignStateHome(stateDir, env), 'serve-token');
 }
 
 function readUsable(file: string): string | undefined {

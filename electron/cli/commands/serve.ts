@@ -42,7 +42,7 @@ export function register(program: Command, rt: CliRuntime): void {
       rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
       if (o.open) {
-        const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.stateDir, 'cairn', 'chromium-profile'));
+        const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.state().cairnDir, 'chromium-profile'));
         rt.stdout(r.opened ? r.reason : `Not opened (${r.reason}); open the URL above in a browser.`);
       }
       await new Promise<void>((resolve) => {

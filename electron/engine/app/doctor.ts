@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../context';
+import { sessionStoresCheck } from '../sessions/store/doctor';
 import { acquireLlamaRuntime } from '../util/llama-runtime';
 
 /** Extra checks contributed by domain modules (embedder, LLM, QMD, …). */
@@ -99,6 +100,7 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean } =
         hint: 'Fix the named keys in cairn.json; until then those keys use their defaults.',
       };
     }),
+    check('session-stores', 'Session stores', () => sessionStoresCheck(ctx)),
   ];
   if (native) {
     checks.push(check('sqlite', 'better-sqlite3 + FTS5', sqliteCheck));

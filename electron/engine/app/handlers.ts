@@ -51,12 +51,13 @@ export function appHandlers(ctx: EngineContext): Pick<
     'doctor.run': async () => ({ checks: await runDoctor(ctx) }),
     'config.get': () => configView(ctx),
     'config.set': ({ keyPath, value }) => {
-      setConfigKey(ctx.stateDir, keyPath, value);
+      // A foreign dir's settings go to its home in Cairn's data dir, never into the dir.
+      setConfigKey(ctx.state().settingsDir, keyPath, value);
       ctx.reloadConfig();
       return configView(ctx);
     },
     'config.validate': ({ keyPath, value }) => {
-      const message = validateKey(readOwnConfig(ctx.stateDir), keyPath, value);
+      const message = validateKey(readOwnConfig(ctx.state().settingsDir), keyPath, value);
       return message ? { ok: false, message } : { ok: true };
     },
     'state.setWritable': async ({ writable }) => {

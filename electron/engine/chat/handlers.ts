@@ -17,7 +17,7 @@ import { workspaceTools } from './tools/workspace';
 import { engineMemoryBackend, memoryTools } from './tools/memory';
 import type { Tool } from './tools/types';
 import { afterTranscriptChange } from '../sessions/after-change';
-import { resolveSession } from '../sessions/resolve';
+import { refuseReadOnlyStore, resolveSession } from '../sessions/resolve';
 
 /** The assistant's tools for an agent: read/write/edit in the workspace, memory_search/memory_get. */
 export function chatTools(ctx: EngineContext, agentId: string): Tool[] {
@@ -55,6 +55,7 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
   // A manual compaction works without a model (deterministic extract); a chat does not.
   const llm = manual ? safeLlm(ctx) : requireLlm(ctx);
   const agentId = agentOf(ctx, opts.agentId);
+  if (opts.sessionId) refuseReadOnlyStore(ctx, opts.sessionId, agentId, manual ? 'compact' : 'chat');
   if (manual && !opts.sessionId) throw new EngineError('bad_request', '/compact needs a session: send a message first or open a session');
   ctx.assertWritable(manual ? 'compact' : 'chat');
   const paths = ctx.paths(agentId);

@@ -141,15 +141,18 @@ export function validateConfig(raw: unknown, file: string): { config: CairnConfi
 }
 
 /**
- * Read `openclaw.json` (if present, read-only) then `cairn.json` from the state dir, merge
- * them (cairn.json wins) and validate. Never throws for bad content: problems become warnings.
+ * Read `openclaw.json` (if present, read-only) then `cairn.json` from the state dir, then the
+ * `cairn.json` of `settingsDir` when settings are kept elsewhere (a foreign state dir's home
+ * in Cairn's data dir), merge them (later wins) and validate. Never throws for bad content:
+ * problems become warnings.
  */
-export function loadConfig(stateDir: string): LoadedConfig {
+export function loadConfig(stateDir: string, settingsDir: string = stateDir): LoadedConfig {
   const warnings: ConfigWarning[] = [];
   const files: string[] = [];
   let merged: Json = {};
-  for (const name of [OPENCLAW_CONFIG_FILE, CONFIG_FILE]) {
-    const file = path.join(stateDir, name);
+  const sources = [path.join(stateDir, OPENCLAW_CONFIG_FILE), path.join(stateDir, CONFIG_FILE)];
+  if (path.resolve(settingsDir) !== path.resolve(stateDir)) sources.push(path.join(settingsDir, CONFIG_FILE));
+  for (const file of sources) {
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -170,7 +173,7 @@ export function loadConfig(stateDir: string): LoadedConfig {
       warnings.push({ file, keyPath: '', message: `${(err as Error).message}; the file is ignored and defaults are used` });
     }
   }
-  const primary = files.at(-1) ?? path.join(stateDir, CONFIG_FILE);
+  const primary = files.at(-1) ?? path.join(settingsDir, CONFIG_FILE);
   const { config, warnings: vw } = validateConfig(merged, primary);
   return { config, warnings: [...warnings, ...vw], files, raw: merged };
 }

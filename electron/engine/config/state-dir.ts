@@ -3,12 +3,19 @@
  *
  * Layout (SPEC §1) is OpenClaw's, so an OpenClaw `~/.openclaw` opens as-is. A directory that
  * Cairn did not create opens read-only for transcripts and memory until the user turns
- * writing on; that choice is kept in Cairn's own `cairn/state.json`.
+ * writing on, and Cairn adds nothing to it: its own files for that dir (the writable
+ * marker, settings, index) live in the per-user data dir (data-dir.ts). For its own dirs
+ * they stay in `<state>/cairn/` (marker `cairn/state.json`) and `<state>/cairn.json`.
+ *
+ * A state dir that does not exist is created only when the caller asks (`create`: the
+ * default dir on a first run, or `--init`): a mistyped `--state-dir` is an error, not a new
+ * empty dir.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
+import { ensureForeignStateHome, foreignStateHome, sharedModelsDir } from './data-dir';
 import type { CairnConfig } from './schema';
 
 export const DEFAULT_AGENT_ID = 'main';
@@ -37,15 +44,42 @@ export interface StateDirInfo {
   /** False for a directory Cairn did not create (e.g. OpenClaw's) until writing is enabled. */
   writable: boolean;
   createdBy: 'cairn' | 'external';
+  /**
+   * Where Cairn keeps its own files for this dir (index, snapshots): `<state>/cairn` for a
+   * dir it created, `<data>/state-dirs/<key>` for a foreign one.
+   */
+  cairnDir: string;
+  /** The dir whose `cairn.json` Cairn writes settings to: the state dir itself, or `cairnDir` for a foreign one. */
+  settingsDir: string;
+  /** Models Cairn downloads or converts: `<state>/cairn/models`, or the per-user `<data>/models` for a foreign dir. */
+  modelsDir: string;
+}
+
+/** Thrown when a state dir that does not exist is opened without `create`. */
+export class StateDirMissingError extends Error {
+  constructor(readonly stateDir: string) {
+    super(`the state dir ${stateDir} does not exist; check the path, or pass --init to create a new state dir there`);
+    this.name = 'StateDirMissingError';
+  }
+}
+
+function ownInfo(stateDir: string, created: boolean, writable: boolean): StateDirInfo {
+  const cairnDir = path.join(stateDir, 'cairn');
+  return { stateDir, created, writable, createdBy: 'cairn', cairnDir, settingsDir: stateDir, modelsDir: path.join(cairnDir, 'models') };
+}
+
+function foreignInfo(stateDir: string, writable: boolean, env: NodeJS.ProcessEnv): StateDirInfo {
+  const cairnDir = foreignStateHome(stateDir, env);
+  return { stateDir, created: false, writable, createdBy: 'external', cairnDir, settingsDir: cairnDir, modelsDir: sharedModelsDir(env) };
 }
 
 function markerPath(stateDir: string): string {
   return path.join(stateDir, 'cairn', 'state.json');
 }
 
-function readMarker(stateDir: string): StateMarker | undefined {
+function readMarker(stateDir: string, file = markerPath(stateDir)): StateMarker | undefined {
   try {
-    const m = JSON.parse(fs.readFileSync(markerPath(stateDir), 'utf8')) as Partial<StateMarker>;
+    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StateMarker>;
     return {
       createdBy: m.createdBy === 'external' ? 'external' : 'cairn',
       writable: m.writable !== false,
@@ -56,38 +90,54 @@ function readMarker(stateDir: string): StateMarker | undefined {
   }
 }
 
-function writeMarker(stateDir: string, m: StateMarker): void {
-  fs.mkdirSync(path.dirname(markerPath(stateDir)), { recursive: true });
-  writeFileAtomicSync(markerPath(stateDir), `${JSON.stringify(m, null, 2)}\n`);
+function writeMarker(file: string, m: StateMarker): void {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  writeFileAtomicSync(file, `${JSON.stringify(m, null, 2)}\n`);
+}
+
+/** The writable choice of a foreign dir: in its home in the data dir, else a marker an older Cairn left in the dir. */
+function foreignMarker(stateDir: string, env: NodeJS.ProcessEnv): StateMarker | undefined {
+  return readMarker(stateDir, path.join(foreignStateHome(stateDir, env), 'state.json')) ?? readMarker(stateDir);
 }
 
 /**
- * Open (and on first run create) the state dir. A new directory gets `workspace/MEMORY.md`,
- * `workspace/memory/`, `agents/main/sessions/` and Cairn's marker. An existing directory
- * without the marker is foreign: read-only, and nothing is written into it.
+ * Open (and, with `create`, on first run create) the state dir. A new or empty directory
+ * gets `workspace/MEMORY.md`, `workspace/memory/`, `agents/main/sessions/` and Cairn's
+ * marker. An existing directory without Cairn's marker is foreign: read-only, and nothing is
+ * written into it. A missing directory without `create` throws StateDirMissingError.
  */
-export function openStateDir(stateDir: string): StateDirInfo {
+export function openStateDir(stateDir: string, opts: { create?: boolean; env?: NodeJS.ProcessEnv } = {}): StateDirInfo {
+  const env = opts.env ?? process.env;
   const exists = fs.existsSync(stateDir);
+  if (!exists && opts.create === false) throw new StateDirMissingError(stateDir);
   const nonEmpty = exists && fs.readdirSync(stateDir).length > 0;
   const marker = readMarker(stateDir);
-  if (marker) return { stateDir, created: false, writable: marker.writable, createdBy: marker.createdBy };
-  if (nonEmpty) return { stateDir, created: false, writable: false, createdBy: 'external' };
+  if (marker?.createdBy === 'cairn') return ownInfo(stateDir, false, marker.writable);
+  if (nonEmpty || marker) return foreignInfo(stateDir, foreignMarker(stateDir, env)?.writable ?? false, env);
   fs.mkdirSync(path.join(stateDir, 'workspace', 'memory'), { recursive: true });
   fs.mkdirSync(path.join(stateDir, 'agents', DEFAULT_AGENT_ID, 'sessions'), { recursive: true });
   const memoryFile = path.join(stateDir, 'workspace', 'MEMORY.md');
   if (!fs.existsSync(memoryFile)) {
     writeFileAtomicSync(memoryFile, '# Long-term memory\n\nDurable facts, preferences and decisions go here.\n');
   }
-  writeMarker(stateDir, { createdBy: 'cairn', writable: true, createdAt: new Date().toISOString() });
-  return { stateDir, created: true, writable: true, createdBy: 'cairn' };
+  writeMarker(markerPath(stateDir), { createdBy: 'cairn', writable: true, createdAt: new Date().toISOString() });
+  return ownInfo(stateDir, true, true);
 }
 
-/** Turn writing on or off for this state dir (kept in `cairn/state.json`). */
-export function setStateDirWritable(stateDir: string, writable: boolean): StateDirInfo {
-  const prev = readMarker(stateDir);
-  const createdBy = prev?.createdBy ?? 'external';
-  writeMarker(stateDir, { createdBy, writable, createdAt: prev?.createdAt ?? new Date().toISOString() });
-  return { stateDir, created: false, writable, createdBy };
+/**
+ * Turn writing on or off for this state dir: kept in `cairn/state.json` of a dir Cairn
+ * created, in the data dir (`<data>/state-dirs/<key>/state.json`) for a foreign one.
+ */
+export function setStateDirWritable(stateDir: string, writable: boolean, env: NodeJS.ProcessEnv = process.env): StateDirInfo {
+  const own = readMarker(stateDir);
+  if (own?.createdBy === 'cairn') {
+    writeMarker(markerPath(stateDir), { createdBy: 'cairn', writable, createdAt: own.createdAt });
+    return ownInfo(stateDir, false, writable);
+  }
+  const prev = foreignMarker(stateDir, env);
+  const home = ensureForeignStateHome(stateDir, env);
+  writeMarker(path.join(home, 'state.json'), { createdBy: 'external', writable, createdAt: prev?.createdAt ?? new Date().toISOString() });
+  return foreignInfo(stateDir, writable, env);
 }
 
 /** Where things live for one agent (SPEC §1). */
@@ -101,7 +151,11 @@ export interface AgentPaths {
   modelsDir: string;
 }
 
-export function agentPaths(stateDir: string, config: CairnConfig, agentId = DEFAULT_AGENT_ID): AgentPaths {
+/**
+ * `own` says where Cairn's own files go (StateDirInfo.cairnDir/modelsDir); without it,
+ * `<state>/cairn` as for a dir Cairn created.
+ */
+export function agentPaths(stateDir: string, config: CairnConfig, agentId = DEFAULT_AGENT_ID, own?: { cairnDir: string; modelsDir: string }): AgentPaths {
   const entry = config.agents.list.find((a) => a.id === agentId);
   const ws = entry?.workspace ?? config.agents.defaults.workspace;
   const workspace = ws ? path.resolve(stateDir, expandHome(ws)) : path.join(stateDir, 'workspace');
@@ -112,8 +166,8 @@ export function agentPaths(stateDir: string, config: CairnConfig, agentId = DEFA
     memoryDir: path.join(workspace, 'memory'),
     sessionsDir,
     sessionsIndex: path.join(sessionsDir, 'sessions.json'),
-    indexFile: path.join(stateDir, 'cairn', 'index', `${agentId}.sqlite`),
-    modelsDir: path.join(stateDir, 'cairn', 'models'),
+    indexFile: path.join(own?.cairnDir ?? path.join(stateDir, 'cairn'), 'index', `${agentId}.sqlite`),
+    modelsDir: own?.modelsDir ?? path.join(stateDir, 'cairn', 'models'),
   };
 }
 

@@ -7,10 +7,15 @@ import { sessionEntries } from './entries';
 import { listSessions } from './list';
 import { prunePreview } from './preview';
 import { resolveSession } from './resolve';
+import { followOpenclawStore } from './store/follow';
 
 export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'compact.plan' | 'compact.run'> {
   return {
-    'sessions.list': (req) => listSessions(ctx, req.agentId),
+    'sessions.list': (req) => {
+      // Whoever lists sessions sees OpenClaw's new ones: `sessions.changed` from now on.
+      followOpenclawStore(ctx, ctx.paths(req.agentId).agentId);
+      return listSessions(ctx, req.agentId);
+    },
     'sessions.entries': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
       return sessionEntries(s.load(), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });

@@ -89,3 +89,18 @@ export function assertSessionWritable(s: ResolvedSession, what: string): void {
     );
   }
 }
+
+/**
+ * For callers that write a session by id (chat, `/compact`): refuse, with the reason, a
+ * session that lives in a store Cairn only reads. An unknown id is left to the caller's
+ * own `not_found`.
+ */
+export function refuseReadOnlyStore(ctx: EngineContext, sessionId: string, agentId: string | undefined, what: string): void {
+  let s: ResolvedSession;
+  try {
+    s = resolveSession(ctx, sessionId, agentId);
+  } catch {
+    return;
+  }
+  assertSessionWritable(s, what);
+}

@@ -1,0 +1,30 @@
+/**
+ * The doctor's "Session stores" check: which store(s) each agent of the state dir uses and
+ * how many sessions each holds — so a dir written by OpenClaw 2026.9 (sessions in SQLite,
+ * none in JSONL) no longer looks empty without a word.
+ */
+import type { DoctorCheck } from '../../../../shared/contract';
+import type { EngineContext } from '../../context';
+import { sessionStores } from '.';
+
+const NAMES = { jsonl: 'JSONL', 'openclaw-sqlite': "OpenClaw's SQLite store (read-only)" } as const;
+
+/** One line per agent and store that exists; warn when a store cannot be read. */
+export function sessionStoresCheck(ctx: EngineContext): Omit<DoctorCheck, 'id' | 'label'> {
+  const lines: string[] = [];
+  const problems: string[] = [];
+  for (const agentId of ctx.agents()) {
+    for (const store of sessionStores(ctx, agentId)) {
+      if (!store.present()) continue;
+      try {
+        const n = store.list().length;
+        lines.push(`${agentId}: ${NAMES[store.kind]}: ${n} session${n === 1 ? '' : 's'} (${store.source})`);
+      } catch (err) {
+        problems.push(`${agentId}: ${NAMES[store.kind]} cannot be read: ${(err as Error).message}`);
+      }
+    }
+  }
+  if (problems.length) return { status: 'warn', detail: [...problems, ...lines].join('\n'), hint: 'Those sessions are not shown; check the named file.' };
+  if (lines.length === 0) return { status: 'ok', detail: 'no sessions yet' };
+  return { status: 'ok', detail: lines.join('\n') };
+}

@@ -1,0 +1,34 @@
+/**
+ * Following OpenClaw's SQLite store while OpenClaw runs: the database and its -wal/-journal
+ * are polled by stat (fs.watchFile, once a second; inotify would miss writes through a
+ * memory-mapped -shm and does not work on every file system), and any change emits
+ * `sessions.changed`. Readers re-read on their next call anyway (the store's stamp changed);
+ * the event tells the UI to ask. Nothing is opened for writing; the watchers do not keep
+ * the process alive and stop when the engine is disposed.
+ */
+import fs from 'node:fs';
+import type { EngineContext } from '../../context';
+import { openclawDbFile } from './openclaw-sqlite';
+
+const POLL_MS = 1000;
+const following = new WeakMap<EngineContext, Set<string>>();
+
+/** Start following the OpenClaw store of `agentId` (idempotent; a no-op without one). */
+export function followOpenclawStore(ctx: EngineContext, agentId: string): void {
+  let set = following.get(ctx);
+  if (!set) following.set(ctx, (set = new Set()));
+  if (set.has(agentId)) return;
+  const db = openclawDbFile(ctx.stateDir, agentId);
+  if (!fs.existsSync(db)) return;
+  set.add(agentId);
+  const files = [db, `${db}-wal`, `${db}-journal`];
+  const onChange = (cur: fs.Stats, prev: fs.Stats) => {
+    if (cur.mtimeMs === prev.mtimeMs && cur.size === prev.size) return;
+    ctx.events.emit('sessions.changed', { agentId, store: 'openclaw-sqlite', source: db });
+  };
+  for (const f of files) fs.watchFile(f, { persistent: false, interval: POLL_MS }, onChange);
+  ctx.onDispose(() => {
+    for (const f of files) fs.unwatchFile(f, onChange);
+    set.delete(agentId);
+  });
+}
