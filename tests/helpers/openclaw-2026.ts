@@ -35,3 +35,12 @@ export function copyOpenClaw2026(): { stateDir: string; sessionsDir: string; unc
   };
   return { stateDir, sessionsDir: path.join(stateDir, 'agents', 'main', 'sessions'), unchanged };
 }
+
+/** Run `cairn <args>` in this process (the real CLI over the real engine), capturing its output. */
+export async function cairnInProcess(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const [{ runCli }, { createRuntime }] = await Promise.all([import('../../electron/cli/main'), import('../../electron/cli/runtime')]);
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, createRuntime({ stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), isTTY: false }));
+  return { code, stdout, stderr };
+}

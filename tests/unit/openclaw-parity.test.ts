@@ -5,20 +5,12 @@
  * and the engine channels a user sees, on a temp copy whose bytes must not change.
  */
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../../electron/cli/main';
-import { createRuntime } from '../../electron/cli/runtime';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { IMAGE_REMOVED_TEXT } from '../../electron/engine/pruning/prune';
-import { copyOpenClaw2026 } from '../helpers/openclaw-2026';
+import { cairnInProcess, copyOpenClaw2026 } from '../helpers/openclaw-2026';
 
-async function cli(args: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const rt = createRuntime({ stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), isTTY: false });
-  const code = await runCli(args, rt);
-  return { code, stdout, stderr };
-}
+const cli = cairnInProcess;
 async function json(args: string[]) {
   const r = await cli([...args, '--json']);
   expect(r.stderr.includes('Error'), r.stderr).toBe(false);

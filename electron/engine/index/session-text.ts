@@ -1,8 +1,11 @@
 /**
  * The sessions source (SPEC §6, opt-in): a transcript JSONL file rendered as the user and
  * assistant text only — `User: …` / `Assistant: …` — one logical line per JSONL line, so a
- * chunk's startLine/endLine are JSONL line numbers. Thinking, tool calls and tool results
- * are left out; secrets are redacted before anything is indexed.
+ * chunk's startLine/endLine are JSONL line numbers. Compaction summaries are in too, as
+ * `Summary: …`: after a compaction they are the only text left of the old part in the
+ * model's context, and often the only place a decision is written down (issue 12.7).
+ * Thinking, tool calls and tool results are left out; secrets are redacted before anything
+ * is indexed.
  */
 import type { SourceLine } from './chunker';
 import { redactSecrets } from '../util/redact';
@@ -36,19 +39,28 @@ export function renderSession(jsonl: string): RenderedSession {
   for (let i = 0; i < raw.length; i++) {
     const line = raw[i]!.trim();
     if (!line.startsWith('{')) continue;
-    let entry: { type?: string; timestamp?: unknown; message?: { role?: string; content?: unknown; timestamp?: unknown } };
+    let entry: { type?: string; timestamp?: unknown; summary?: unknown; message?: { role?: string; content?: unknown; timestamp?: unknown } };
     try {
       entry = JSON.parse(line);
     } catch {
       continue;
     }
-    if (entry.type !== 'message' || !entry.message) continue;
-    const role = entry.message.role;
-    if (role !== 'user' && role !== 'assistant') continue;
-    const text = textOf(entry.message.content).replace(/\s*\n\s*/g, ' ').trim();
+    let label: string;
+    let body: string;
+    if (entry.type === 'compaction' && typeof entry.summary === 'string') {
+      label = 'Summary';
+      body = entry.summary;
+    } else {
+      if (entry.type !== 'message' || !entry.message) continue;
+      const role = entry.message.role;
+      if (role !== 'user' && role !== 'assistant') continue;
+      label = role === 'user' ? 'User' : 'Assistant';
+      body = textOf(entry.message.content);
+    }
+    const text = body.replace(/\s*\n\s*/g, ' ').trim();
     if (!text) continue;
     const lineNo = i + 1;
-    lines.push({ text: `${role === 'user' ? 'User' : 'Assistant'}: ${redactSecrets(text)}`, lineNo });
+    lines.push({ text: `${label}: ${redactSecrets(text)}`, lineNo });
     const ts = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
     if (ts && /^\d{4}-\d{2}-\d{2}/.test(ts)) dayByLine.set(lineNo, ts.slice(0, 10));
   }
