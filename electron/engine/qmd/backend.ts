@@ -28,7 +28,7 @@ export { searchViaBackend, type BackendSearchRequest } from './search-backend';
 export function exportSessions(ctx: EngineContext, agentId: string): ExportResult | null {
   const q = ctx.config().config.memory;
   if (q.backend !== 'qmd' || !q.qmd.sessions.enabled) return null;
-  const res = exportTranscripts(ctx.paths(agentId).sessionsDir, qmdHome(ctx.stateDir, agentId));
+  const res = exportTranscripts(ctx.paths(agentId).sessionsDir, qmdHome(ctx.stateDir, agentId, ctx.state().cairnDir));
   if (res.written || res.removed) qmdManager(ctx, agentId).refreshSoon();
   return res;
 }

@@ -29,7 +29,7 @@ export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | 
   const base = { id: 'qmd', label: 'QMD backend' };
   const argv = splitCommand(qmd.command, (p) => fs.existsSync(p));
   const cached = recent.get(qmd.command);
-  const home = qmdHome(ctx.stateDir, DEFAULT_AGENT_ID);
+  const home = qmdHome(ctx.stateDir, DEFAULT_AGENT_ID, ctx.state().cairnDir);
   try {
     // The doctor writes nothing: `--version` touches no index, so no home is created and
     // the child runs in the temp dir.

@@ -33,9 +33,13 @@ export interface QmdHome {
   stateFile: string;
 }
 
-/** The QMD home of `agentId` under the state dir (nothing is created). */
-export function qmdHome(stateDir: string, agentId: string): QmdHome {
-  const root = path.join(stateDir, 'cairn', 'qmd', agentId);
+/**
+ * The QMD home of `agentId` in Cairn's own dir for the state dir (nothing is created):
+ * `cairnDir` is StateDirInfo.cairnDir — `<state>/cairn` for a dir Cairn created (the
+ * default), its home in Cairn's data dir for a foreign one, which gets nothing added.
+ */
+export function qmdHome(stateDir: string, agentId: string, cairnDir: string = path.join(stateDir, 'cairn')): QmdHome {
+  const root = path.join(cairnDir, 'qmd', agentId);
   const cacheHome = path.join(root, 'cache');
   return {
     agentId,

@@ -26,7 +26,7 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
   }
   let mgr = map.get(agentId);
   if (!mgr) {
-    const home = qmdHome(ctx.stateDir, agentId);
+    const home = qmdHome(ctx.stateDir, agentId, ctx.state().cairnDir);
     const qmd = () => ctx.config().config.memory.qmd;
     mgr = new QmdManager({
       home,
