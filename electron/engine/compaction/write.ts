@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendLinesDurable, serializeLine } from '../transcript/append';
 import { parseTranscript } from '../transcript/parse';
-import { prefixUnchanged, removeStaleTemps, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
+import { prefixUnchanged, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
+import { removeStaleTempsIn } from '../util/stale-temps';
 import { withFileLockSync } from '../util/file-lock';
 import type { CompactionEntry } from '../transcript/types';
 
@@ -92,7 +93,9 @@ export interface WriteCompactionResult {
  */
 export function writeCompaction(file: string, entry: CompactionEntry, expect: ExpectedPrefix, opts: { checkpoint?: boolean; keepCheckpoints?: number } = {}): WriteCompactionResult {
   return withFileLockSync(file, () => {
-    removeStaleTemps(file);
+    // Temps any Cairn process left in this sessions dir when killed mid-write (checkpoint
+    // copies are transcript-sized), not only this transcript's.
+    removeStaleTempsIn(path.dirname(file));
     if (!prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
     const checkpoint = opts.checkpoint === false ? undefined : writeCheckpoint(file, opts.keepCheckpoints);
     // Read the newest entry as late as possible: a line another process appends after this

@@ -18,6 +18,7 @@ import { prestartEmbedWorker, releasePrestarted } from './embed-jobs';
 import { runSearch, type SearchRequest } from '../search/service';
 import { LazyKnnWorker } from '../search/knn-worker';
 import { CHUNKER_VERSION } from './chunker';
+import { removeStaleIndexTemps } from '../util/stale-temps';
 
 export interface MemoryIndexOptions {
   agentId: string;
@@ -171,6 +172,9 @@ export class MemoryIndex {
     // Cleared before listing: a change the watcher reports while the listing runs marks the
     // index dirty again rather than being lost.
     this.markedDirty = false;
+    // Rebuild temps of a process killed mid-rebuild (its pid gone) are index-sized: drop
+    // them before this sync writes, or they pile up (156 MB after 100 kills, measured).
+    removeStaleIndexTemps(this.opts.indexFile);
     const identity = this.identity();
     const full = Boolean(o.force) || this.needsRebuild();
     // A full rebuild embeds everything: its worker (if the embedder has one) loads meanwhile.
