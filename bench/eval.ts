@@ -5,10 +5,12 @@
  * test GGUF (tests/helpers/tiny-gguf.ts), per category, a sweep of the merge weight, and
  * SPEC §7's quality bar (hybrid ≥ the better of its two sides, hit@6 and MRR, per embedder).
  *
- *   node --import tsx bench/eval.ts            # static + tiny GGUF
- *   node --import tsx bench/eval.ts --no-gguf  # static only
+ *   node --import tsx bench/eval.ts            # static + tiny GGUF + the real all-MiniLM-L6-v2 (when fetched)
+ *   node --import tsx bench/eval.ts --no-gguf  # static (+ real) only; --no-real leaves the real one out
  *   node --import tsx bench/eval.ts --locomo ../shared/eval/locomo-dev  # LoCoMo (eval-locomo.ts)
  */
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
 import type { Embedder } from '../electron/engine/embed/types';
@@ -18,6 +20,12 @@ import { tinyGgufPath } from '../tests/helpers/tiny-gguf';
 import { CATEGORIES, EvalIndex, loadEvalSet, paraphraseViolations, type EvalConfig, type Metrics } from './lib/eval-run';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+/** The converted real embedder from scripts/fetch-test-models.mjs, or null when not fetched (never downloads). */
+function realEmbedderPath(): string | null {
+  const r = spawnSync(process.execPath, [fileURLToPath(new URL('../scripts/fetch-test-models.mjs', import.meta.url)), '--json', '--no-fetch'], { encoding: 'utf8' });
+  return r.status === 0 ? ((JSON.parse(r.stdout) as { embedder: string | null }).embedder ?? null) : null;
+}
 const row = (name: string, m: Metrics) => `| ${name} | ${pct(m.hit1)} | ${pct(m.hit6)} | ${m.mrr.toFixed(3)} |`;
 
 interface Side {
@@ -43,6 +51,9 @@ async function main(): Promise<void> {
   if (!process.argv.includes('--no-gguf')) {
     embedders.push({ label: 'tiny GGUF', make: async () => createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 }) });
   }
+  // The real sentence embedder (all-MiniLM-L6-v2 GGUF) when scripts/fetch-test-models.mjs has fetched it.
+  const real = process.argv.includes('--no-real') ? null : realEmbedderPath();
+  if (real) embedders.push({ label: 'MiniLM-L6', make: () => createGgufEmbedder({ modelPath: real, threads: 1 }) });
 
   const sides: Side[] = [];
   for (const e of embedders) {
