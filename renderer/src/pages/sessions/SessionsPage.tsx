@@ -179,6 +179,11 @@ export function SessionsPage() {
         if (p.sessionId === useSessions.getState().selectedId) useSessions.getState().reload();
       }),
       api.on('compact.progress', (p) => p.phase === 'done' && void loadList()),
+      // OpenClaw wrote its SQLite store (it is running): its new events appear here.
+      api.on('sessions.changed', () => {
+        void loadList();
+        if (useSessions.getState().selectedId) useSessions.getState().reload();
+      }),
     ];
     return () => offs.forEach((off) => off());
   }, [loadList, open, setTab]);
