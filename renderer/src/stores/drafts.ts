@@ -28,7 +28,22 @@ function load(): Record<string, Draft> {
   }
 }
 
+// Writing sessionStorage on every keystroke would serialise a 6 MB note each time: writes
+// are batched (250 ms) and flushed when the window unloads.
+let pending: Record<string, Draft> | undefined;
+let timer: ReturnType<typeof setTimeout> | undefined;
+
 function persist(drafts: Record<string, Draft>): void {
+  pending = drafts;
+  timer ??= setTimeout(flush, 250);
+}
+
+function flush(): void {
+  if (timer) clearTimeout(timer);
+  timer = undefined;
+  const drafts = pending;
+  pending = undefined;
+  if (!drafts) return;
   try {
     if (Object.keys(drafts).length) sessionStorage.setItem(KEY, JSON.stringify(drafts));
     else sessionStorage.removeItem(KEY);
@@ -64,7 +79,9 @@ export const useDrafts = create<DraftsState>((set, get) => ({
 
 // Closing or reloading the window with an unsaved edit: the browser asks first. (A reload
 // would restore it from sessionStorage, but closing the window would not.)
+window.addEventListener('pagehide', flush);
 window.addEventListener('beforeunload', (e) => {
+  flush();
   if (Object.keys(useDrafts.getState().drafts).length === 0) return;
   e.preventDefault();
   // Older Chromium (Electron) also wants a truthy returnValue; the text itself is not shown.

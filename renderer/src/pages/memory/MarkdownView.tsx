@@ -2,8 +2,11 @@
  * A memory file shown two ways: rendered Markdown (react-markdown + remark-gfm; raw HTML is
  * never rendered) with each block's source line number in a gutter, or the source with every
  * line numbered. Blocks/lines inside the cited range are highlighted and scrolled into view.
+ * A big file (issue 14.2: a 6 MB note was 60k DOM nodes and hung the window) is shown as
+ * source in a virtual list (BigSourceView): only the lines in view are in the DOM.
  */
 import { createElement, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { BigSourceView, isBigText } from './BigSourceView';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { LineRange } from '../../stores/memory';
@@ -36,6 +39,11 @@ function blockComponents(range: LineRange | undefined): Components {
 }
 
 export function RenderedView({ text, range }: { text: string; range: LineRange | undefined }) {
+  if (isBigText(text)) return <BigSourceView text={text} range={range} note />;
+  return <SmallRenderedView text={text} range={range} />;
+}
+
+function SmallRenderedView({ text, range }: { text: string; range: LineRange | undefined }) {
   const ref = useRef<HTMLDivElement>(null);
   const components = useMemo(() => blockComponents(range), [range]);
   useEffect(() => {
@@ -51,6 +59,11 @@ export function RenderedView({ text, range }: { text: string; range: LineRange |
 }
 
 export function SourceView({ text, range }: { text: string; range: LineRange | undefined }) {
+  if (isBigText(text)) return <BigSourceView text={text} range={range} />;
+  return <SmallSourceView text={text} range={range} />;
+}
+
+function SmallSourceView({ text, range }: { text: string; range: LineRange | undefined }) {
   const ref = useRef<HTMLOListElement>(null);
   const lines = useMemo(() => text.replace(/\n$/, '').split('\n'), [text]);
   useEffect(() => {

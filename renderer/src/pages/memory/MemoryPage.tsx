@@ -11,6 +11,7 @@ import { useStateInfo } from '../../stores/state';
 import { FileList } from './FileList';
 import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
+import { isBigText } from './BigSourceView';
 import './memory.css';
 
 function fmtSize(n: number): string {
@@ -100,8 +101,14 @@ export function MemoryPage() {
                     <button
                       type="button"
                       onClick={startEdit}
-                      disabled={!writable}
-                      title={writable ? 'Edit this file (saved atomically)' : 'Read-only: turn writing on in Settings'}
+                      disabled={!writable || isBigText(doc.text)}
+                      title={
+                        !writable
+                          ? 'Read-only: turn writing on in Settings'
+                          : isBigText(doc.text)
+                            ? 'Too large to edit here without freezing the window: edit it in your text editor'
+                            : 'Edit this file (saved atomically)'
+                      }
                     >
                       Edit
                     </button>

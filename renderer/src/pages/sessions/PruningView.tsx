@@ -4,10 +4,11 @@
  * before → after, the ratio before → after, and controls to try other settings. The
  * settings tried here go to the engine as overrides of one preview and are never saved.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useSessions, type PruneOverrides } from '../../stores/sessions';
 import type { PruneRow } from '../../stores/sessions-api';
 import { Collapsible } from './Collapsible';
+import { VIRTUAL_MIN, VirtualTbody } from './VirtualTbody';
 import { ago, num, pct } from './format';
 
 const EXCERPT = 1200;
@@ -105,9 +106,9 @@ function Controls() {
   );
 }
 
-function Row({ r, onJump }: { r: PruneRow; onJump: (id: string) => void }) {
+function Row({ r, onJump, index, measure }: { r: PruneRow; onJump: (id: string) => void; index?: number; measure?: (el: Element | null) => void }) {
   return (
-    <tr data-action={r.action}>
+    <tr data-action={r.action} data-index={index} ref={measure}>
       <td>
         {r.entryId ? (
           <button type="button" className="link mono" onClick={() => onJump(r.entryId as string)} title="Show in timeline">
@@ -142,10 +143,11 @@ export function PruningView() {
   const overrides = useSessions((s) => s.overrides);
   const jumpTo = useSessions((s) => s.jumpTo);
   const [onlyChanged, setOnlyChanged] = useState(false);
+  const scrollRef = useRef<HTMLDivElement>(null);
   const v = prune.value;
   const rows = v ? (onlyChanged ? v.rows.filter((r) => r.action !== 'kept') : v.rows) : [];
   return (
-    <div className="pane-scroll" data-testid="pruning-view">
+    <div className="pane-scroll" data-testid="pruning-view" ref={scrollRef}>
       <p className="muted">
         Pruning never changes the file: it trims or clears old tool results in the copy sent to the model. Settings tried here are not saved.
       </p>
@@ -224,11 +226,21 @@ export function PruningView() {
                 <th>Sent to the model next call</th>
               </tr>
             </thead>
-            <tbody>
-              {rows.map((r, i) => (
-                <Row key={r.entryId ?? i} r={r} onJump={jumpTo} />
-              ))}
-            </tbody>
+            {rows.length > VIRTUAL_MIN ? (
+              <VirtualTbody
+                count={rows.length}
+                scrollRef={scrollRef}
+                estimate={64}
+                columns={6}
+                row={(i, measure) => <Row key={rows[i]?.entryId ?? i} r={rows[i] as PruneRow} onJump={jumpTo} index={i} measure={measure} />}
+              />
+            ) : (
+              <tbody data-testid="prune-rows">
+                {rows.map((r, i) => (
+                  <Row key={r.entryId ?? i} r={r} onJump={jumpTo} />
+                ))}
+              </tbody>
+            )}
           </table>
           {rows.length === 0 && <p className="muted">No tool results {onlyChanged ? 'are changed' : 'in the context'}.</p>}
         </>
