@@ -7,33 +7,23 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { treeOf } from './openclaw-state';
 import { tmpDir } from './tmp';
 
 export const OC2026_LEGACY_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'fixtures', 'openclaw-2026.9.6', 'legacy-export');
 
-/** Every file under `dir` with its bytes. */
-function readAll(dir: string, out = new Map<string, Buffer>()): Map<string, Buffer> {
-  for (const d of fs.readdirSync(dir, { withFileTypes: true })) {
-    const p = path.join(dir, d.name);
-    if (d.isDirectory()) readAll(p, out);
-    else out.set(p, fs.readFileSync(p));
-  }
-  return out;
-}
-
-/** A temp copy of the legacy export as a state dir; `unchanged()` is true while no file was changed, added or removed. */
+/**
+ * A temp copy of the legacy export as a state dir, with a temp Cairn data dir (openclaw-state.ts
+ * sets CAIRN_DATA_DIR, restored after the test) so Cairn's own files for this foreign dir
+ * stay in the test's temp space; `unchanged()` is true while no file was changed, added or removed.
+ */
 export function copyOpenClaw2026(): { stateDir: string; sessionsDir: string; unchanged: () => boolean } {
   const stateDir = path.join(tmpDir('cairn-oc2026-'), 'state');
   fs.cpSync(OC2026_LEGACY_DIR, stateDir, { recursive: true });
   fs.rmSync(path.join(stateDir, 'README.md'), { force: true });
-  const snapshot = readAll(stateDir);
-  const unchanged = () => {
-    const now = readAll(stateDir);
-    if (now.size !== snapshot.size) return false;
-    for (const [p, b] of snapshot) if (!now.get(p)?.equals(b)) return false;
-    return true;
-  };
-  return { stateDir, sessionsDir: path.join(stateDir, 'agents', 'main', 'sessions'), unchanged };
+  process.env.CAIRN_DATA_DIR = tmpDir('cairn-data-');
+  const before = JSON.stringify([...treeOf(stateDir)]);
+  return { stateDir, sessionsDir: path.join(stateDir, 'agents', 'main', 'sessions'), unchanged: () => JSON.stringify([...treeOf(stateDir)]) === before };
 }
 
 /** Run `cairn <args>` in this process (the real CLI over the real engine), capturing its output. */

@@ -9,6 +9,7 @@ import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { IMAGE_REMOVED_TEXT } from '../../electron/engine/pruning/prune';
 import { cairnInProcess, copyOpenClaw2026 } from '../helpers/openclaw-2026';
+import { copyOpenClawState } from '../helpers/openclaw-state';
 
 const cli = cairnInProcess;
 async function json(args: string[]) {
@@ -150,5 +151,26 @@ describe('12.2/12.7 entries say what they are (s1-alpha)', () => {
     expect(marker.preview).toBe('context projection (OpenClaw): 0 pruned tool result(s) replayed on later calls, 4 frozen');
     const text = await cli(['sessions', 'show', 's1-alpha', '--state-dir', stateDir]);
     expect(text.stdout).toMatch(/L {3}40 40b88f5b\S* message\/assistant .* error: 400 This model's maximum context length/);
+  });
+});
+
+describe('the same on the SQLite session store OpenClaw 2026.9 writes (tests/fixtures/openclaw-2026.9.6/state)', () => {
+  it('s5 replay, s1 tail and error turn, the 30,000 budget and a citation read the same; nothing is changed or added', async () => {
+    const { stateDir, tree } = copyOpenClawState();
+    const before = tree();
+    const r = await json(['prune', 's5-anth', '--state-dir', stateDir, '--now', S5_WITHIN_TTL]);
+    expect(r.diff).toMatchObject({ softTrimmed: 4, replayed: 4, totalCharsAfter: 13960 });
+    expect(r.lastCall.promptTokens).toBe(12079);
+    const list = await json(['sessions', 'list', '--state-dir', stateDir]);
+    const s1 = list.sessions.find((s: { id: string }) => s.id === 's1-alpha');
+    const show = await json(['sessions', 'show', 's1-alpha', '--state-dir', stateDir]);
+    expect(show.entries.at(-1).contextTokens).toBe(s1.estimatedTokens);
+    expect(show.entries.find((e: { line: number }) => e.line === 40).error).toMatch(/^400 This model's maximum context length/);
+    expect((await json(['compact', 's6-flush', '--dry-run', '--state-dir', stateDir])).thresholds).toMatchObject({ compactAt: 30000, flushAt: 28500 });
+    // Line numbers of the SQLite store (seq + 1) are the JSONL export's.
+    const got = await cli(['get', 'sessions/s1-alpha.jsonl#L41-L44', '--state-dir', stateDir]);
+    expect(got.stdout).toMatch(/^L41 User: Retry: another listing please/);
+    expect(got.stdout).toMatch(/^L44 Summary: ## Goal/m);
+    expect(tree()).toEqual(before);
   });
 });

@@ -42,7 +42,7 @@ export function register(program: Command, rt: CliRuntime): void {
       const agentId = agentOf(engine.ctx, o.agent);
       const { isSessionCitationPath, sessionCitation } = await import('../../engine/sessions/citation');
       if (isSessionCitationPath(p)) {
-        const cited = sessionCitation(engine.ctx.paths(agentId).sessionsDir, p, from, lines === undefined ? undefined : (from ?? 1) + lines - 1);
+        const cited = sessionCitation(engine.ctx, agentId, p, from, lines === undefined ? undefined : (from ?? 1) + lines - 1);
         if (o.json) rt.json(cited);
         else rt.stdout(cited.text);
         return;

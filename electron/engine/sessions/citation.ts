@@ -2,14 +2,15 @@
  * Opening a session-search citation (`sessions/<id>.jsonl#L5-L45`, SPEC §7's `path#Ls-Le`)
  * — issue 12.7: a hit in a past session names JSONL line numbers, and `cairn get` must show
  * those lines as the index saw them (`User: …`, `Assistant: …`, `Summary: …`, secrets
- * redacted; session-text.ts), not refuse the path because it is not a memory file. Only a
- * transcript file directly in the agent's sessions dir is read; `..`, other names and
- * symlinks are refused, as memory_get refuses them.
+ * redacted; session-text.ts), not refuse the path because it is not a memory file. The
+ * file name only names the session: it is resolved through the session stores (resolve.ts),
+ * so the cited session is read the same way from a JSONL file or OpenClaw's SQLite store
+ * (line = seq + 1 there), and `..` or other names are refused.
  */
-import fs from 'node:fs';
-import path from 'node:path';
+import type { EngineContext } from '../context';
 import { renderSession } from '../index/session-text';
 import { EngineError } from '../rpc/dispatcher';
+import { resolveSession } from './resolve';
 import { isTranscriptName } from './store/jsonl';
 
 /** The rendered lines of a cited session range. */
@@ -27,19 +28,16 @@ export function isSessionCitationPath(p: string): boolean {
   return p.replace(/\\/g, '/').startsWith('sessions/');
 }
 
-/** Lines `from`..`to` (JSONL line numbers, inclusive) of `sessions/<file>.jsonl` in `sessionsDir`. */
-export function sessionCitation(sessionsDir: string, input: string, from = 1, to?: number): SessionCitation {
+/** Lines `from`..`to` (JSONL line numbers, inclusive) of the session `sessions/<id>.jsonl` of `agentId`. */
+export function sessionCitation(ctx: EngineContext, agentId: string | undefined, input: string, from = 1, to?: number): SessionCitation {
   const rel = input.replace(/\\/g, '/');
   const name = rel.slice('sessions/'.length);
   if (name.includes('/') || !isTranscriptName(name)) {
     throw new EngineError('bad_request', `${JSON.stringify(input)}: not a session transcript (expected sessions/<id>.jsonl, as search results cite it)`);
   }
-  const file = path.join(sessionsDir, name);
-  const st = fs.lstatSync(file, { throwIfNoEntry: false });
-  if (!st) throw new EngineError('not_found', `${JSON.stringify(input)}: no such transcript in ${sessionsDir}`);
-  if (!st.isFile()) throw new EngineError('bad_request', `${JSON.stringify(input)}: not a regular file (symlinks are not followed)`);
   if (to !== undefined && to < from) throw new EngineError('bad_request', `${JSON.stringify(input)}: the range ends (L${to}) before it starts (L${from})`);
-  const { lines } = renderSession(fs.readFileSync(file, 'utf8'));
+  const t = resolveSession(ctx, name.slice(0, -'.jsonl'.length), agentId).load();
+  const { lines } = renderSession(t.rawLines.join('\n'));
   const picked = lines.filter((l) => l.lineNo >= from && (to === undefined || l.lineNo <= to));
   return { path: `sessions/${name}`, from, to, text: picked.map((l) => `L${l.lineNo} ${l.text}`).join('\n') };
 }
