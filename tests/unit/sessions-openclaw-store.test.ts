@@ -153,6 +153,20 @@ describe('OpenClaw 2026.9 SQLite session store', () => {
     }
   });
 
+  it('a WAL-mode store of a stopped OpenClaw (no -wal left) is read without creating its -wal or -shm', async () => {
+    const oc = copyOpenClawState();
+    const db = new Database(oc.dbFile);
+    db.pragma('journal_mode = WAL');
+    db.close(); // a clean close checkpoints and removes the -wal; the header stays WAL
+    expect(fs.readFileSync(oc.dbFile)[18]).toBe(2);
+    const before = oc.tree();
+    await withEngine(oc.stateDir, async (_e, api) => {
+      expect((await api['sessions.list']({})).sessions).toHaveLength(6);
+      expect((await api['sessions.entries']({ sessionId: 's4-delta' })).total).toBe(31);
+    });
+    expect(oc.tree()).toEqual(before);
+  });
+
   it('both layouts in one dir are listed, each saying which store it is in; doctor counts each', async () => {
     const oc = copyOpenClawState();
     makeSession(2, { dir: path.join(oc.stateDir, 'agents', 'main', 'sessions'), id: 'cairn-own' });

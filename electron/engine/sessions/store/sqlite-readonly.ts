@@ -6,11 +6,14 @@
  * SQLITE_OPEN_URI, so a `file:` name is taken as a relative path (measured with strace:
  * it tried to open `./file:/…`). And a plain read-only open of a WAL database creates the
  * `-shm` file beside it. So:
- * - no `-wal`/`-journal` beside the file (OpenClaw not running, or between transactions):
- *   read the file into memory and open that buffer (sqlite3_deserialize). Nothing in the
- *   foreign dir is opened for writing, not even a lock byte is taken. A WAL-mode header is
- *   switched to rollback in the in-memory copy only (all content is in the main file when
- *   no -wal exists).
+ * - a rollback-journal database (OpenClaw 2026.9's mode: header bytes 18/19 = 1) with no
+ *   hot `-journal`: opened read-only in place ('direct'). In rollback mode a reader creates
+ *   no file and writes nothing (it takes shared locks only), and it reads only the pages
+ *   it needs — reading a 218 MB store into memory took 1 s per change (bench/openclaw-store.ts).
+ * - a WAL-mode database with no `-wal` beside it (OpenClaw stopped cleanly): read the file
+ *   into memory and open that buffer (sqlite3_deserialize), the WAL-mode header switched to
+ *   rollback in the copy only (all content is in the main file when no -wal exists).
+ *   Nothing in the foreign dir is opened for writing, not even a lock byte is taken.
  * - a non-empty `-wal` or `-journal` exists (OpenClaw is writing): copy the file and its
  *   `-wal`/`-journal` into Cairn's own snapshot dir and open the copy there; SQLite replays
  *   the WAL (or rolls back the hot journal) in the copy, which gives a consistent state.
@@ -21,7 +24,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 
 /** How the database was opened (shown by doctor, asserted by tests). */
-export type ReadOnlyOpenMode = 'in-memory' | 'snapshot';
+export type ReadOnlyOpenMode = 'direct' | 'in-memory' | 'snapshot';
 
 export interface ReadOnlyDb {
   db: Database.Database;
@@ -49,6 +52,19 @@ export function fileStamp(file: string): string {
       return st ? `${st.size}:${st.mtimeMs}` : '-';
     })
     .join('|');
+}
+
+/** The 100-byte database header, checked to be SQLite's. */
+function readHeader(file: string): Buffer {
+  const fd = fs.openSync(file, 'r');
+  try {
+    const buf = Buffer.alloc(100);
+    const n = fs.readSync(fd, buf, 0, 100, 0);
+    if (n < 100 || !buf.subarray(0, 16).equals(HEADER)) throw new Error(`${file}: not an SQLite database (no "SQLite format 3" header)`);
+    return buf;
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 function openInMemory(file: string): Database.Database {
@@ -94,8 +110,14 @@ export function openForeignSqlite(file: string, snapshotDir: string): ReadOnlyDb
     const journal = statOrNull(`${file}-journal`);
     const busy = (wal?.size ?? 0) > 0 || (journal?.size ?? 0) > 0;
     let db: Database.Database | undefined;
+    let mode: ReadOnlyOpenMode = 'snapshot';
     try {
-      db = busy ? openSnapshot(file, snapshotDir) : openInMemory(file);
+      if (busy) db = openSnapshot(file, snapshotDir);
+      else {
+        const h = readHeader(file);
+        mode = h[18] === 1 && h[19] === 1 ? 'direct' : 'in-memory';
+        db = mode === 'direct' ? new Database(file, { readonly: true, fileMustExist: true }) : openInMemory(file);
+      }
       // Touch the schema now: a torn copy fails here rather than in a later query.
       db.prepare('SELECT count(*) FROM sqlite_master').get();
     } catch (err) {
@@ -104,7 +126,7 @@ export function openForeignSqlite(file: string, snapshotDir: string): ReadOnlyDb
       if (fileStamp(file) === before) break; // not a race: the file itself is bad
       continue;
     }
-    if (fileStamp(file) === before) return { db, mode: busy ? 'snapshot' : 'in-memory', stamp: before };
+    if (fileStamp(file) === before) return { db, mode, stamp: before };
     db.close(); // written while we read: read again
   }
   const why = lastErr instanceof Error ? lastErr.message : 'it kept changing while being read';
