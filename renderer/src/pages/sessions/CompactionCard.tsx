@@ -36,7 +36,7 @@ export function CompactionCard({
           </span>
         ) : (
           <span className="compaction-tokens" data-testid="compaction-tokens">
-            {num(info.tokensBefore)} → {info.tokensAfter === undefined ? '?' : num(info.tokensAfter)} tokens (estimate)
+            {num(info.tokensBefore)} → {info.tokensAfter === undefined ? '?' : num(info.tokensAfter)} tokens
           </span>
         )}
       </header>
