@@ -88,7 +88,7 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean } =
       if (!fs.existsSync(s.stateDir)) return { status: 'fail', detail: `${s.stateDir} does not exist`, hint: 'Run cairn once to create it, or pass --state-dir.' };
       return s.writable
         ? { status: 'ok', detail: `${s.stateDir} (writable)` }
-        : { status: 'warn', detail: `${s.stateDir} (read-only: not created by Cairn)`, hint: 'Turn writing on in Settings → State directory, or with cairn config.' };
+        : { status: 'warn', detail: `${s.stateDir} (read-only: not created by Cairn)\nCairn's own files for it: ${s.cairnDir}`, hint: 'Turn writing on in Settings → State directory, or with cairn config.' };
     }),
     check('config', 'Config', () => {
       const { warnings, files } = ctx.config();
