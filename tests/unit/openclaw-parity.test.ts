@@ -4,12 +4,17 @@
  * firstKeptEntryId on a non-message entry, and OpenClaw's token figures — through the CLI
  * and the engine channels a user sees, on a temp copy whose bytes must not change.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { runTurn } from '../../electron/engine/chat/turn';
+import { CompactionSchema, ContextPruningSchema } from '../../electron/engine/config/schema';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { IMAGE_REMOVED_TEXT } from '../../electron/engine/pruning/prune';
 import { cairnInProcess, copyOpenClaw2026 } from '../helpers/openclaw-2026';
 import { copyOpenClawState } from '../helpers/openclaw-state';
+import { ScriptedLlm } from '../helpers/scripted-llm';
 
 const cli = cairnInProcess;
 async function json(args: string[]) {
@@ -172,5 +177,38 @@ describe('the same on the SQLite session store OpenClaw 2026.9 writes (tests/fix
     expect(got.stdout).toMatch(/^L41 User: Retry: another listing please/);
     expect(got.stdout).toMatch(/^L44 Summary: ## Goal/m);
     expect(tree()).toEqual(before);
+  });
+});
+
+describe('12.2 the chat turn loop replays OpenClaw\'s pruning when Cairn continues an OpenClaw session', () => {
+  it('within the TTL, the four results OpenClaw soft-trimmed are sent trimmed, the rest as on disk', async () => {
+    const { sessionsDir } = copyOpenClaw2026();
+    const file = path.join(sessionsDir, 's5-anth.jsonl');
+    const workspace = path.join(path.dirname(sessionsDir), 'workspace');
+    fs.mkdirSync(workspace, { recursive: true });
+    const llm = new ScriptedLlm(() => ({ text: 'noted' }));
+    await runTurn('One more note.', {
+      llm,
+      file,
+      sessionId: 's5-anth',
+      sessionsIndex: path.join(sessionsDir, 'sessions.json'),
+      system: 'test',
+      tools: [],
+      compaction: CompactionSchema.parse({}),
+      pruning: ContextPruningSchema.parse({ ttl: '1m' }),
+      contextTokens: 40_000,
+      workspace,
+      writable: false,
+      timeZone: 'UTC',
+      now: () => new Date(S5_WITHIN_TTL),
+      emit: () => {},
+    });
+    const sent = llm.requests[0]!.messages.filter((m) => m.role === 'toolResult');
+    expect(sent).toHaveLength(4);
+    for (const m of sent) {
+      const text = m.content.map((b) => (b.type === 'text' ? b.text : '')).join('');
+      expect(text.length).toBeLessThan(3200);
+      expect(text.endsWith('[Tool result trimmed: kept first 1500 chars and last 1500 chars of 15971 chars.]')).toBe(true);
+    }
   });
 });
