@@ -22,9 +22,18 @@ export function trackInFlight(transport: Transport): { drained(): Promise<void> 
   const pending = new Set<Id>();
   let wake: (() => void) | undefined;
   const onmessage = transport.onmessage;
+  const settle = (id: Id) => {
+    pending.delete(id);
+    if (pending.size === 0) wake?.();
+  };
   transport.onmessage = (msg, extra) => {
     const id = requestId(msg);
     if (id !== undefined && 'method' in msg) pending.add(id);
+    // A request the client cancelled gets no response (MCP spec): stop waiting for it.
+    if ('method' in msg && msg.method === 'notifications/cancelled') {
+      const cancelled = (msg.params as { requestId?: unknown } | undefined)?.requestId;
+      if (typeof cancelled === 'string' || typeof cancelled === 'number') settle(cancelled);
+    }
     onmessage?.(msg, extra);
   };
   const send = transport.send.bind(transport);
@@ -33,10 +42,7 @@ export function trackInFlight(transport: Transport): { drained(): Promise<void> 
       await send(msg, opts);
     } finally {
       const id = requestId(msg);
-      if (id !== undefined && !('method' in msg)) {
-        pending.delete(id);
-        if (pending.size === 0) wake?.();
-      }
+      if (id !== undefined && !('method' in msg)) settle(id);
     }
   };
   return {
