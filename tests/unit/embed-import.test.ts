@@ -55,6 +55,34 @@ describe.skipIf(!embedder.path)(`converted all-MiniLM-L6-v2 through node-llama-c
   });
 });
 
+describe('PyTorch pytorch_model.bin (tests/fixtures/tiny-bert, saved by torch 2.13)', () => {
+  const fixture = (name: string) => path.resolve('tests/fixtures/tiny-bert', name);
+
+  it('gives exactly the same GGUF as the same model saved as safetensors', async () => {
+    const out = tmpDir();
+    const a = await importSentenceTransformers(fixture('safetensors'), { outFile: path.join(out, 'a.gguf'), f32: true, name: 'tiny-bert' });
+    const b = await importSentenceTransformers(fixture('bin'), { outFile: path.join(out, 'b.gguf'), f32: true, name: 'tiny-bert' });
+    expect(b).toMatchObject({ layers: 1, dims: 8, vocab: 16, pooling: 'mean' });
+    expect(fs.readFileSync(b.outFile).equals(fs.readFileSync(a.outFile))).toBe(true);
+  });
+
+  it('reads F16 weights and the model embeds through node-llama-cpp like the F32 one', async () => {
+    const out = tmpDir();
+    const a = await importSentenceTransformers(fixture('safetensors'), { outFile: path.join(out, 'a.gguf') });
+    const b = await importSentenceTransformers(fixture('bin-f16'), { outFile: path.join(out, 'b.gguf') });
+    const [ea, eb] = [await createGgufEmbedder({ modelPath: a.outFile }), await createGgufEmbedder({ modelPath: b.outFile })];
+    try {
+      const [va] = await ea.embed(['the cats sat on a rug .']);
+      const [vb] = await eb.embed(['the cats sat on a rug .']);
+      expect(va!.some((x) => x !== 0)).toBe(true);
+      expect(cosine(va!, vb!)).toBeGreaterThan(0.999);
+    } finally {
+      await ea.dispose();
+      await eb.dispose();
+    }
+  });
+});
+
 describe('cairn models import: folders it cannot convert', () => {
   const bertConfig = { model_type: 'bert', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 16, max_position_embeddings: 16, vocab_size: 5 };
 
@@ -63,9 +91,9 @@ describe('cairn models import: folders it cannot convert', () => {
     await expect(importSentenceTransformers(dir, { outDir: dir })).rejects.toThrow(/config\.json: model_type is "xlm-roberta"; only BERT models/);
   });
 
-  it('PyTorch .bin weights say so and how to get safetensors', async () => {
-    const dir = writeTree(tmpDir(), { 'config.json': JSON.stringify(bertConfig), 'pytorch_model.bin': 'PK' });
-    await expect(importSentenceTransformers(dir, { outDir: dir })).rejects.toThrow(/pytorch_model\.bin: PyTorch \.bin weights are not supported yet.*safe_serialization/);
+  it('a .bin that is not a torch.save zip says so, naming the file', async () => {
+    const dir = writeTree(tmpDir(), { 'config.json': JSON.stringify(bertConfig), 'pytorch_model.bin': 'not a zip at all', 'vocab.txt': '[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n' });
+    await expect(importSentenceTransformers(dir, { outDir: dir })).rejects.toThrow(/pytorch_model\.bin: not a zip file/);
   });
 
   it('a truncated safetensors file is reported as such, and no .gguf is left behind', async () => {

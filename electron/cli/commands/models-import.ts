@@ -11,6 +11,7 @@ import type { CliRuntime, GlobalOptions } from '../runtime';
 
 interface ImportCliOptions extends GlobalOptions {
   out?: string;
+  name?: string;
   f32?: boolean;
   use?: boolean;
 }
@@ -21,6 +22,7 @@ export function registerModelsImport(models: Command, program: Command, rt: CliR
     .command('import <source>')
     .description('convert a sentence-transformers (BERT) model folder into a GGUF embedding model in cairn/models/ (offline)')
     .option('--out <file>', 'write the .gguf here instead of cairn/models/<name>.gguf')
+    .option('--name <name>', "the model's name (and file name); default the model card's title or the folder's name")
     .option('--f32', 'store matrices as F32 (twice the size) instead of F16')
     .option('--use', 'also set agents.defaults.memorySearch.local.modelPath (and provider local) in cairn.json')
     .option('--json', 'print JSON')
@@ -35,6 +37,7 @@ export function registerModelsImport(models: Command, program: Command, rt: CliR
           outFile: opts.out ? path.resolve(opts.out) : undefined,
           outDir: ctx.paths().modelsDir,
           f32: opts.f32,
+          name: opts.name,
           signal: rt.signal,
           onProgress: (done, total) => bar.update(done, total, `${done}/${total} tensors`),
         });

@@ -14,6 +14,7 @@ import path from 'node:path';
 import { arr, bool, f32, GGUF_TYPE, str, u32, writeGgufFile, type GgufValue, type LazyGgufTensor } from './gguf-writer';
 import { SafetensorsFile } from './safetensors';
 import { readSentenceTransformer, type SentenceTransformerModel } from './st-folder';
+import { TorchBinFile } from './torch-bin';
 
 /** What `importSentenceTransformers` did. */
 export interface ImportResult {
@@ -33,6 +34,8 @@ export interface ImportOptions {
   /** Output .gguf path; default `<outDir>/<name>.gguf`. */
   outFile?: string;
   outDir?: string;
+  /** Model name (general.name, default file name); default the model card's title or the folder's name. */
+  name?: string;
   /** Store matrices as F32 instead of F16 (twice the size, bit-exact weights). */
   f32?: boolean;
   onProgress?: (done: number, total: number) => void;
@@ -120,10 +123,14 @@ function metadata(model: SentenceTransformerModel, f32Only: boolean): Record<str
  */
 export async function importSentenceTransformers(input: string, opts: ImportOptions = {}): Promise<ImportResult> {
   const model = readSentenceTransformer(input);
+  if (opts.name !== undefined) {
+    if (!/^[\w.-]+$/.test(opts.name)) throw new Error(`model name ${JSON.stringify(opts.name)}: use letters, digits, ".", "-" and "_" only (it is also the file name)`);
+    model.name = opts.name;
+  }
   const warnings: string[] = [];
   if (!model.lowercase) warnings.push(`${model.name} has a cased vocabulary, but llama.cpp's WordPiece tokenizer lowercases text: expect lower quality`);
   const outFile = path.resolve(opts.outFile ?? path.join(opts.outDir ?? '.', `${model.name}${opts.f32 ? '-f32' : ''}.gguf`));
-  const st = new SafetensorsFile(model.weights);
+  const st = model.weights.endsWith('.bin') ? new TorchBinFile(model.weights) : new SafetensorsFile(model.weights);
   try {
     const tensors: LazyGgufTensor[] = [];
     const seen = new Set<string>();
@@ -139,8 +146,9 @@ export async function importSentenceTransformers(input: string, opts: ImportOpti
     for (let i = 0; i < model.config.layers; i++) for (const p of ['attn_q', 'attn_k', 'attn_v', 'attn_output', 'attn_output_norm', 'ffn_up', 'ffn_down', 'layer_output_norm']) need.push(`blk.${i}.${p}.weight`);
     const missing = need.filter((n) => !seen.has(n));
     if (missing.length) throw new Error(`${model.weights}: missing BERT weights (${missing.slice(0, 3).join(', ')}${missing.length > 3 ? `, … ${missing.length} in all` : ''}); is this a BertModel checkpoint?`);
-    // ggml only needs order for lookups by name; keep the embedding tensors first like llama.cpp does.
-    tensors.sort((a, b) => Number(a.name.startsWith('blk.')) - Number(b.name.startsWith('blk.')));
+    // llama.cpp looks tensors up by name; a fixed order (embeddings first, then by name) makes
+    // the file the same whichever order the weights file lists them in (.bin vs safetensors).
+    tensors.sort((a, b) => Number(a.name.startsWith('blk.')) - Number(b.name.startsWith('blk.')) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     const { bytes } = writeGgufFile(outFile, metadata(model, Boolean(opts.f32)), tensors, { onTensor: opts.onProgress, signal: opts.signal });
     return {
       outFile,

@@ -2,7 +2,7 @@
  * Reads a sentence-transformers model folder (what `SentenceTransformer.save()` writes, or a
  * Hugging Face snapshot of one): modules.json (which sub-folders hold the Transformer, the
  * Pooling and whether a Normalize step follows), config.json (the BERT shape), the weights
- * (model.safetensors), the WordPiece vocabulary (vocab.txt, else tokenizer.json), the
+ * (model.safetensors, else pytorch_model.bin), the WordPiece vocabulary (vocab.txt, else tokenizer.json), the
  * Pooling config, max_seq_length and any query/document prompts. Everything a GGUF needs,
  * checked up front with errors that name the file and the field.
  */
@@ -114,15 +114,9 @@ export function readSentenceTransformer(input: string): SentenceTransformerModel
     throw new Error(`${cfgFile}: position_embedding_type ${JSON.stringify(cfg.position_embedding_type)} is not supported (only "absolute")`);
   }
 
-  const safetensors = path.join(dir, 'model.safetensors');
-  if (!fs.existsSync(safetensors)) {
-    const bin = path.join(dir, 'pytorch_model.bin');
-    throw new Error(
-      fs.existsSync(bin)
-        ? `${bin}: PyTorch .bin weights are not supported yet; only model.safetensors (save the model with safe_serialization=True)`
-        : `${dir}: no model.safetensors, so there are no weights to import`,
-    );
-  }
+  // safetensors preferred: it is read without running any pickle.
+  const weights = [path.join(dir, 'model.safetensors'), path.join(dir, 'pytorch_model.bin')].find((f) => fs.existsSync(f));
+  if (!weights) throw new Error(`${dir}: no model.safetensors or pytorch_model.bin, so there are no weights to import`);
 
   const { vocab, added, lowercase } = readVocab(dir);
   const find = (tok: string): number => {
@@ -172,7 +166,7 @@ export function readSentenceTransformer(input: string): SentenceTransformerModel
   return {
     dir,
     name: modelName(root),
-    weights: safetensors,
+    weights,
     config,
     vocab,
     specialIds,
