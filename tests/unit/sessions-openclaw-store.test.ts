@@ -108,6 +108,7 @@ describe('OpenClaw 2026.9 SQLite session store', () => {
       const { sessions } = await api['sessions.list']({});
       expect(sessions.find((s) => s.id === 's2-beta')?.notes).toEqual([expect.stringContaining('transcript version 5 is newer than the 4 Cairn knows')]);
       expect(sessions.find((s) => s.id === 's2-beta')?.messages).toBe(16);
+      expect((await api['app.status']({ checks: false })).warnings).toEqual(expect.arrayContaining([expect.stringMatching(/^session s2-beta .*transcript version 5 is newer/)]));
       const s1 = await api['sessions.entries']({ sessionId: 's1-alpha' });
       expect(s1.malformed).toEqual([expect.objectContaining({ line: 10, error: expect.stringContaining('event_zstd does not decompress') })]);
       expect(s1.total).toBe(44);

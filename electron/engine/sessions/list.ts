@@ -85,6 +85,8 @@ export function listSessions(ctx: EngineContext, agentId?: string): SessionsList
         continue;
       }
       seen.add(s.sessionId);
+      // Shown in Status too, not only beside the session.
+      for (const n of notes) ctx.warn(`session ${s.sessionId} (${s.location}): ${n}`);
       const updated = typeof s.entry?.updatedAt === 'number' ? new Date(s.entry.updatedAt).toISOString() : undefined;
       sessions.push({
         id: s.sessionId,
