@@ -10,6 +10,7 @@
  *   --sources memory|sessions|all        what is indexed and searched (default: memory)
  *   --tokens N --overlap N               chunking
  *   --calibration relative|absolute      rank → score calibration of both sides
+ *   --spread R                           prefer a new file when its score ≥ R × (1 = off)
  *   --decay --mmr                        the optional re-rankers
  *   --sweep                              also sweep the merge weight 0..1
  */
@@ -37,6 +38,32 @@ function num(argv: readonly string[], name: string): number | undefined {
   return n;
 }
 
+/**
+ * The same embedder with its query vectors remembered: a sweep asks each question once per
+ * configuration, and a real model on two shared cores takes ~50 ms a query. Same vectors,
+ * same results; chunk vectors are cached by the index itself (by chunk hash).
+ */
+function memoQueries(e: Embedder): Embedder {
+  const memo = new Map<string, Float32Array>();
+  return {
+    provider: e.provider,
+    model: e.model,
+    id: e.id,
+    get dims() {
+      return e.dims;
+    },
+    async embed(texts, opts) {
+      if (opts?.kind !== 'query' || texts.length !== 1) return e.embed(texts, opts);
+      const hit = memo.get(texts[0]!);
+      if (hit) return [hit];
+      const [v] = await e.embed(texts, opts);
+      if (v) memo.set(texts[0]!, v);
+      return v ? [v] : [];
+    },
+    dispose: () => e.dispose(),
+  };
+}
+
 async function makeEmbedder(spec: string): Promise<Embedder | null> {
   if (spec === 'none') return null;
   if (spec === 'static') return createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
@@ -55,12 +82,14 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const spec = flag(argv, '--embedder') ?? 'static';
-  const embedder = await makeEmbedder(spec);
+  const made = await makeEmbedder(spec);
+  const embedder = made && memoQueries(made);
   const tokens = num(argv, '--tokens');
   const overlap = num(argv, '--overlap');
   const sources = flag(argv, '--sources');
   const minScore = num(argv, '--min-score');
   const vw = num(argv, '--vector-weight');
+  const spread = num(argv, '--spread');
   const calibration = flag(argv, '--calibration') as 'relative' | 'absolute' | undefined;
   const base = (s: MemorySearchSettings) => {
     if (tokens !== undefined) s.chunking.tokens = tokens;
@@ -68,6 +97,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (sources) s.sources = sources === 'all' ? ['memory', 'sessions'] : [sources as 'memory' | 'sessions'];
     if (minScore !== undefined) s.query.minScore = minScore;
     if (calibration) s.query.hybrid.calibration = calibration;
+    if (spread !== undefined) s.query.hybrid.spread = spread;
   };
   const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem'].join('-');
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };

@@ -4,6 +4,8 @@
  * FTS-only, vector-only, hybrid, +decay, +MMR with the static word vectors and the tiny
  * test GGUF (tests/helpers/tiny-gguf.ts), per category, a sweep of the merge weight, and
  * SPEC §7's quality bar (hybrid ≥ the better of its two sides, hit@6 and MRR, per embedder).
+ * The set is split into a tuning and a test half (eval-run.ts splitEvalSet): the weight sweep
+ * is shown on the tuning half, with the test half's hit@6 beside it.
  *
  *   node --import tsx bench/eval.ts            # static + tiny GGUF + the real all-MiniLM-L6-v2 (when fetched)
  *   node --import tsx bench/eval.ts --no-gguf  # static (+ real) only; --no-real leaves the real one out
@@ -65,7 +67,8 @@ async function main(): Promise<void> {
   const fts = await sides[0]!.index.score({ vectors: false, hybrid: true });
   const table: [string, Metrics][] = [['FTS-only (BM25)', fts]];
   const bar: string[] = [];
-  const sweeps: [string, [number, Metrics][]][] = [];
+  const sweeps: [string, [number, Metrics, Metrics][]][] = [];
+  const parts: string[] = [`| FTS-only | ${pct((await sides[0]!.index.score({ vectors: false, hybrid: true }, 'tune')).hit6)} | ${pct((await sides[0]!.index.score({ vectors: false, hybrid: true }, 'test')).hit6)} |`];
   for (const s of sides) {
     const run = (c: Omit<EvalConfig, 'vectors'>) => s.index.score({ vectors: true, ...c });
     const vec = await run({ hybrid: false });
@@ -83,9 +86,13 @@ async function main(): Promise<void> {
     bar.push(
       `- ${s.label} (default weights vector ${w}): hit@6 ${pct(hyb.hit6)} vs best side ${pct(Math.max(fts.hit6, vec.hit6))}; MRR ${hyb.mrr.toFixed(3)} vs ${Math.max(fts.mrr, vec.mrr).toFixed(3)} → ${okHit && okMrr ? 'holds' : '**fails**'}`,
     );
-    const sweep: [number, Metrics][] = [];
-    for (let i = 0; i <= 10; i++) sweep.push([i / 10, await run({ hybrid: true, vectorWeight: i / 10 })]);
+    const sweep: [number, Metrics, Metrics][] = [];
+    for (let i = 0; i <= 10; i++) {
+      const c = { vectors: true, hybrid: true, vectorWeight: i / 10 };
+      sweep.push([i / 10, await s.index.score(c, 'tune'), await s.index.score(c, 'test')]);
+    }
     sweeps.push([s.label, sweep]);
+    parts.push(`| ${s.label} (default ${w}) | ${pct((await s.index.score({ vectors: true, hybrid: true }, 'tune')).hit6)} | ${pct((await s.index.score({ vectors: true, hybrid: true }, 'test')).hit6)} |`);
   }
 
   console.log('\n| configuration | hit@1 | hit@6 | MRR@6 |');
@@ -105,11 +112,14 @@ async function main(): Promise<void> {
   console.log('\nQuality bar (SPEC §7: hybrid ≥ the better side, hit@6 and MRR):\n');
   for (const b of bar) console.log(b);
 
+  console.log('\nhit@6 on the two halves (tune: choose weights there; test: check them there):\n');
+  console.log('| configuration | tune | test |\n|---|---|---|');
+  for (const p of parts) console.log(p);
   for (const [label, sweep] of sweeps) {
-    console.log(`\nMerge-weight sweep, ${label} (vectorWeight; textWeight = 1 − it):\n`);
-    console.log('| vectorWeight | hit@1 | hit@6 | MRR@6 | paraphrase | exact | cjk |');
-    console.log('|---|---|---|---|---|---|---|');
-    for (const [w, m] of sweep) console.log(`${row(w.toFixed(1), m)} ${(['paraphrase', 'exact', 'cjk'] as const).map((c) => pct(m.byCategory[c].hit6)).join(' | ')} |`);
+    console.log(`\nMerge-weight sweep, ${label} (vectorWeight; textWeight = 1 − it), tuning half, then the test half's hit@6:\n`);
+    console.log('| vectorWeight | hit@1 | hit@6 | MRR@6 | paraphrase | exact | cjk | test hit@6 |');
+    console.log('|---|---|---|---|---|---|---|---|');
+    for (const [w, m, t] of sweep) console.log(`${row(w.toFixed(1), m)} ${(['paraphrase', 'exact', 'cjk'] as const).map((c) => pct(m.byCategory[c].hit6)).join(' | ')} | ${pct(t.hit6)} |`);
   }
   console.log(`\nMissed at 6 by FTS-only: ${fts.missed.join(', ') || 'none'}`);
   for (const [name, m] of table.slice(1)) if (/^hybrid \d/.test(name)) console.log(`Missed at 6 by ${name}: ${m.missed.join(', ') || 'none'}`);

@@ -41,6 +41,24 @@ export function loadEvalSet(dir = EVAL_DATA): EvalSet {
   return { now: new Date(raw.now), queries: raw.queries };
 }
 
+/** Which half of the eval set a query is in: weights are chosen on `tune`, checked on `test`. */
+export type EvalPart = 'tune' | 'test';
+
+/**
+ * The split, fixed by position (issue 13: the static weights had been tuned on the very
+ * queries that checked them): within each category, the 1st, 3rd, 5th … query of
+ * queries.json tunes and the 2nd, 4th … tests, so both halves hold every kind.
+ */
+export function splitEvalSet(set: EvalSet, part: EvalPart): EvalSet {
+  const seen = new Map<Category, number>();
+  const queries = set.queries.filter((q) => {
+    const i = seen.get(q.category) ?? 0;
+    seen.set(q.category, i + 1);
+    return (i % 2 === 0) === (part === 'tune');
+  });
+  return { now: set.now, queries };
+}
+
 const words = (s: string) => new Set(Array.from(s.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu), (m) => m[0]));
 
 /**
@@ -139,11 +157,12 @@ export class EvalIndex {
     });
   }
 
-  async score(c: EvalConfig): Promise<Metrics> {
+  /** Score a configuration on the whole set, or on one part of it (splitEvalSet). */
+  async score(c: EvalConfig, part?: EvalPart): Promise<Metrics> {
     const idx = this.open(c);
     const ranks: { q: EvalQuery; rank: number | null }[] = [];
     try {
-      for (const q of this.set.queries) {
+      for (const q of part ? splitEvalSet(this.set, part).queries : this.set.queries) {
         const res = await idx.search({ query: q.query, maxResults: 6, minScore: 0, decay: c.decay ?? false, mmr: c.mmr ?? false });
         const at = res.results.findIndex((r) => q.relevant.includes(r.path));
         ranks.push({ q, rank: at < 0 ? null : at + 1 });

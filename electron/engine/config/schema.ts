@@ -140,6 +140,12 @@ export const MemorySearchSchema = z.looseObject({
            * scores 1, not BM25's collapsed ~0), `absolute` = r/(1+r); vectors keep cosine.
            */
           calibration: z.enum(['relative', 'absolute']).default('relative'),
+          /**
+           * Cairn: spread the top results over distinct files (search/spread.ts): a result
+           * from a file not shown yet takes the slot when it scores ≥ spread × the best
+           * remaining one. 1 = plain score order; 0.9 measured best (docs/benchmarks.md).
+           */
+          spread: ratio.default(0.9),
           temporalDecay: z
             .looseObject({
               enabled: z.boolean().default(false),

@@ -11,6 +11,7 @@ import type { MemorySource, SearchMode, SearchResult } from '../../../shared/typ
 import { keywordCandidates, scanCandidates, vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
 import { decayMultiplier } from './decay';
 import { mmrOrder } from './mmr';
+import { spreadOrder } from './spread';
 import { makeSnippet } from './snippet';
 import { readIdentity } from '../index/schema';
 import { relativeBm25, type MergeWeights } from './score';
@@ -34,6 +35,8 @@ export interface HybridOptions {
   weights: MergeWeights;
   /** Rank → score calibration of both sides before the merge (score.ts); default absolute. */
   calibration?: 'relative' | 'absolute' | undefined;
+  /** Prefer a new file over a shown one when its score is ≥ this × (spread.ts); 1/absent = off. */
+  spread?: number | undefined;
   sources: readonly MemorySource[];
   since?: string | undefined;
   before?: string | undefined;
@@ -185,6 +188,9 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     ordered = mmrOrder(scored.map((s) => ({ score: s.score, text: s.c.text })), o.mmr.lambda).map((i) => scored[i]!);
     ordered.forEach((s, i) => (s.mmrRank = i + 1));
   } else if (o.mmr.enabled) scored.forEach((s, i) => (s.mmrRank = i + 1));
+  if (o.spread !== undefined && o.spread < 1) {
+    ordered = spreadOrder(ordered.map((s) => ({ ...s, path: s.c.path })), o.maxResults, o.spread);
+  }
 
   const results: SearchResult[] = ordered.slice(0, o.maxResults).map((s) => {
     const r: SearchResult = {

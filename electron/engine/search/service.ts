@@ -51,6 +51,7 @@ export async function runSearch(
     hybrid: h.enabled,
     weights: resolveWeights(h, backend.embedder?.provider ?? null),
     calibration: h.calibration,
+    spread: h.spread,
     sources,
     since: req.since,
     before: req.before,
