@@ -142,6 +142,10 @@ export interface PrunePreviewResult {
   projection: { entryId: string | undefined; replayed: number; frozen: number } | undefined;
   /** The provider-reported prompt size of the newest model call (system prompt included). */
   lastCall: { entryId: string; promptTokens: number } | undefined;
+  /** The session's system prompt as OpenClaw recorded it (estimated tokens), when known. */
+  systemPromptTokens: number | undefined;
+  /** Cairn's estimate of the next call: ceil(pruned chars / 4) + systemPromptTokens. */
+  sentTokensEstimate: number;
 }
 
 export interface CompactPlanResult {

@@ -55,6 +55,7 @@ export function formatPrune(r: PrunePreviewResult): string {
   ];
   if (r.projection?.replayed) lines.push(`replay: OpenClaw's projection ${r.projection.entryId ?? ''} re-applies ${r.projection.replayed} recorded pruning(s) on every call, whatever the gate says`);
   if (r.lastCall) lines.push(`last model call (${r.lastCall.entryId}): ${r.lastCall.promptTokens} prompt tokens as the provider counted them, system prompt included`);
+  lines.push(`next call (Cairn's estimate): ~${r.sentTokensEstimate} tokens${r.systemPromptTokens ? ` (messages ~${r.sentTokensEstimate - r.systemPromptTokens} + system prompt ~${r.systemPromptTokens} as OpenClaw recorded it)` : ' of messages (system prompt not known)'}`);
   for (const t of d.toolResults) {
     const what = (t.action === 'kept' ? `kept (${t.keptBecause ?? ''})` : t.replayed ? `${t.action} (replayed)` : t.action) + (t.imagesRemoved ? ` ${t.imagesRemoved} image(s) removed` : '');
     lines.push(`  ${t.entryId ?? `#${t.index}`}  ${pad(t.toolName, 12)} ${pad(what, 26)} ${lpad(String(t.charsBefore), 8)} → ${t.charsAfter}`);

@@ -7,6 +7,7 @@ import { sessionEntries } from './entries';
 import { listSessions } from './list';
 import { prunePreview } from './preview';
 import { resolveSession } from './resolve';
+import { systemPromptFacts } from './system-prompt';
 import { followOpenclawStore } from './store/follow';
 
 export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'compact.plan' | 'compact.run'> {
@@ -28,6 +29,7 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
         overrides: req.overrides,
         now: req.now ? Date.parse(req.now) : undefined,
         ignoreTtl: req.ignoreTtl,
+        systemPromptTokens: systemPromptFacts(s.entry)?.tokens,
       });
     },
     'compact.plan': (req) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req),

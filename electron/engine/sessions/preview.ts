@@ -41,6 +41,8 @@ export interface PreviewOptions {
   overrides?: Record<string, unknown> | undefined;
   now?: number | undefined;
   ignoreTtl?: boolean | undefined;
+  /** The session's recorded system prompt size (system-prompt.ts), when known. */
+  systemPromptTokens?: number | undefined;
 }
 
 /** The preview for a parsed transcript. */
@@ -86,5 +88,8 @@ export function prunePreview(ctx: EngineContext, t: Transcript, opts: PreviewOpt
     results,
     projection: projection ? { entryId: projection.entryId, replayed: projection.pruned.size, frozen: projection.frozen } : undefined,
     lastCall: lastRecordedCall(t),
+    systemPromptTokens: opts.systemPromptTokens,
+    // What the next call would send, as Cairn estimates it: pruned messages + the recorded system prompt.
+    sentTokensEstimate: Math.ceil(r.diff.totalCharsAfter / 4) + (opts.systemPromptTokens ?? 0),
   };
 }

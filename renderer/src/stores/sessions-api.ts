@@ -106,6 +106,9 @@ export interface PrunePreviewView {
   replayed: number;
   /** The provider-reported prompt size of the newest call. */
   lastCall: { entryId: string; promptTokens: number } | undefined;
+  /** Cairn's estimate of the next call (pruned messages + the recorded system prompt). */
+  sentTokensEstimate: number;
+  systemPromptTokens: number | undefined;
   rows: PruneRow[];
   /** The settings the preview ran with (config + overrides). */
   settings: { ttl: string; softTrimRatio: number; hardClearRatio: number; keepLastAssistants: number; mode: string };
@@ -253,6 +256,8 @@ export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<
     kept: r.results.filter((x) => x.action === 'kept').length,
     replayed: d.replayed ?? 0,
     lastCall: r.lastCall,
+    sentTokensEstimate: r.sentTokensEstimate,
+    systemPromptTokens: r.systemPromptTokens,
     rows: r.results.map((x) => ({
       entryId: x.entryId,
       toolName: x.toolName,

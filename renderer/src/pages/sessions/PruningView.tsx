@@ -171,12 +171,13 @@ export function PruningView() {
               sent trimmed below.
             </p>
           )}
-          {v.lastCall && (
-            <p className="muted" data-testid="prune-last-call">
-              Last model call: {num(v.lastCall.promptTokens)} prompt tokens as the provider counted them (system prompt included); Cairn's estimate of what is sent next:
-              ~{num(Math.ceil(v.totalCharsAfter / 4))} tokens of messages.
-            </p>
-          )}
+          <p className="muted" data-testid="prune-last-call">
+            {v.lastCall ? `Last model call: ${num(v.lastCall.promptTokens)} prompt tokens as the provider counted them (system prompt included). ` : ''}
+            Next call, Cairn's estimate: ~{num(v.sentTokensEstimate)} tokens
+            {v.systemPromptTokens
+              ? ` (messages ~${num(v.sentTokensEstimate - v.systemPromptTokens)} + system prompt ~${num(v.systemPromptTokens)} as OpenClaw recorded it).`
+              : ' of messages (the system prompt is not recorded for this session).'}
+          </p>
           <div className="stats" aria-live="polite">
             <div className="stat">
               <b data-testid="prune-ratio">
