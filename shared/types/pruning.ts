@@ -8,6 +8,7 @@ export type PruneAction = 'kept' | 'soft-trimmed' | 'cleared';
 /** Why a tool result was left alone. */
 export type KeptReason =
   | 'recent'
+  /** No longer produced: an image in a prunable result is replaced (SPEC §3); kept for older clients. */
   | 'image'
   | 'before-first-user'
   | 'tool-not-prunable'
