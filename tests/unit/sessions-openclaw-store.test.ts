@@ -152,6 +152,12 @@ describe('OpenClaw 2026.9 SQLite session store', () => {
       w.child.stdin.end();
       await w.exited;
     }
+    // OpenClaw stopped (its -wal checkpointed away): the next read needs no copy, and the old one is gone.
+    await withEngine(oc.stateDir, async (_e, api) => {
+      expect((await api['sessions.entries']({ sessionId: 's3-gamma', offset: 28 })).entries.map((e) => e.preview)).toEqual(['written through the WAL']);
+    });
+    const [home] = fs.readdirSync(path.join(oc.dataDir, 'state-dirs'));
+    expect(fs.readdirSync(path.join(oc.dataDir, 'state-dirs', home as string, 'openclaw-snapshots', 'main'))).toEqual([]);
   });
 
   it('a WAL-mode store of a stopped OpenClaw (no -wal left) is read without creating its -wal or -shm', async () => {

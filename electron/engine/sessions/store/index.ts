@@ -6,7 +6,7 @@
 import path from 'node:path';
 import type { EngineContext } from '../../context';
 import { jsonlStore } from './jsonl';
-import { openclawSqliteStore } from './openclaw-sqlite';
+import { closeOpenclawHandles, openclawSqliteStore } from './openclaw-sqlite';
 import type { SessionStore } from './types';
 
 export type { SessionStore, StoredSession, SessionStoreKind } from './types';
@@ -20,9 +20,16 @@ export function snapshotDirFor(ctx: EngineContext, agentId: string): string {
   return path.join(cairnDir, 'openclaw-snapshots', agentId);
 }
 
+const closing = new WeakSet<EngineContext>();
+
 /** Every store of `agentId` (default agent when omitted). */
 export function sessionStores(ctx: EngineContext, agentId?: string): SessionStore[] {
   const paths = ctx.paths(agentId);
+  if (!closing.has(ctx)) {
+    closing.add(ctx);
+    // Open read handles on OpenClaw's database are released with the engine.
+    ctx.onDispose(() => closeOpenclawHandles(ctx.stateDir));
+  }
   return [
     jsonlStore(paths, (m) => ctx.warn(m)),
     openclawSqliteStore(ctx.stateDir, paths.agentId, snapshotDirFor(ctx, paths.agentId)),

@@ -47,6 +47,17 @@ function handle(file: string, snapshotDir: string): ReadOnlyDb {
   return fresh;
 }
 
+/** Close the handles of every OpenClaw store under `stateDir` (engine dispose); the next read reopens. */
+export function closeOpenclawHandles(stateDir: string): void {
+  const prefix = path.join(path.resolve(stateDir), 'agents') + path.sep;
+  for (const [file, h] of handles) {
+    if (!path.resolve(file).startsWith(prefix)) continue;
+    h.db.close();
+    handles.delete(file);
+  }
+  for (const key of transcripts.keys()) if (path.resolve(key).startsWith(prefix)) transcripts.delete(key);
+}
+
 interface EventRow {
   seq: number;
   event_json: string | null;

@@ -77,6 +77,12 @@ function openInMemory(file: string): Database.Database {
   return new Database(buf, { readonly: true });
 }
 
+/** Remove a snapshot left from when the owner was writing (a copy of the user's data should not linger). */
+function removeSnapshot(file: string, snapshotDir: string): void {
+  const copy = path.join(snapshotDir, path.basename(file));
+  for (const s of ['', '-wal', '-journal', '-shm']) fs.rmSync(copy + s, { force: true });
+}
+
 function openSnapshot(file: string, snapshotDir: string): Database.Database {
   fs.mkdirSync(snapshotDir, { recursive: true });
   const copy = path.join(snapshotDir, path.basename(file));
@@ -114,6 +120,7 @@ export function openForeignSqlite(file: string, snapshotDir: string): ReadOnlyDb
     try {
       if (busy) db = openSnapshot(file, snapshotDir);
       else {
+        removeSnapshot(file, snapshotDir);
         const h = readHeader(file);
         mode = h[18] === 1 && h[19] === 1 ? 'direct' : 'in-memory';
         db = mode === 'direct' ? new Database(file, { readonly: true, fileMustExist: true }) : openInMemory(file);
