@@ -83,6 +83,25 @@ describe('PyTorch pytorch_model.bin (tests/fixtures/tiny-bert, saved by torch 2.
   });
 });
 
+describe('query prompts recorded by the import', () => {
+  it("a model's sentence-transformers query prompt is put before queries only", async () => {
+    const dir = tmpDir();
+    fs.cpSync(path.resolve('tests/fixtures/tiny-bert/safetensors'), dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'config_sentence_transformers.json'), JSON.stringify({ prompts: { query: 'a dog ran . ', document: '' } }));
+    const r = await importSentenceTransformers(dir, { outFile: path.join(dir, 'p.gguf'), name: 'tiny-prompted' });
+    expect(r.prompts).toEqual({ query: 'a dog ran . ', document: undefined });
+    const e = await createGgufEmbedder({ modelPath: r.outFile });
+    try {
+      const [q] = await e.embed(['the cat sat'], { kind: 'query' });
+      const [d, prefixed] = await e.embed(['the cat sat', 'a dog ran . the cat sat']);
+      expect(cosine(q!, d!)).toBeLessThan(0.999);
+      expect(cosine(q!, prefixed!)).toBeGreaterThan(0.99999);
+    } finally {
+      await e.dispose();
+    }
+  });
+});
+
 describe('cairn models import: folders it cannot convert', () => {
   const bertConfig = { model_type: 'bert', hidden_size: 8, num_hidden_layers: 1, num_attention_heads: 2, intermediate_size: 16, max_position_embeddings: 16, vocab_size: 5 };
 
