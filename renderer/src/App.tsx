@@ -16,6 +16,7 @@ import { api } from './api';
 import { useStateInfo } from './stores/state';
 import { DraftsBanner } from './components/DraftsBanner';
 import { ConnectionBanner } from './components/ConnectionBanner';
+import { ShortcutSheet, SkipLink } from './components/Shortcuts';
 import { lazyPage } from './lazy-page';
 import { useConnection } from './stores/connection';
 
@@ -65,8 +66,10 @@ export function App() {
   }, [loadSummary, epoch]);
   return (
     <div className="app">
+      <SkipLink />
       <Rail />
-      <main className="main">
+      <ShortcutSheet />
+      <main className="main" id="main" tabIndex={-1}>
         <ConnectionBanner />
         <Banner />
         <DraftsBanner />

@@ -27,7 +27,7 @@ export function ResultItem({ r, terms, count, active, id }: { r: SearchResult; t
   const [open, setOpen] = useState(false);
   const date = dateOf(r.path);
   return (
-    <li id={id} className={`result${active ? ' active' : ''}`} data-testid="search-result" aria-selected={active}>
+    <li id={id} className={`result${active ? ' active' : ''}`} data-testid="search-result" aria-current={active ? 'true' : undefined}>
       <div className="result-head">
         <a className="result-cite" href={resultHref(r)}>
           {r.citation}
@@ -38,7 +38,7 @@ export function ResultItem({ r, terms, count, active, id }: { r: SearchResult; t
           {r.score.toFixed(3)}
         </span>
         {r.explain && (
-          <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={`Score breakdown for ${r.citation}`}>
+          <button type="button" className="link" aria-expanded={open} onClick={() => setOpen(!open)} aria-label={`${open ? 'Hide scores' : 'Scores'} (Score breakdown for ${r.citation})`}>
             {open ? 'Hide scores' : 'Scores'}
           </button>
         )}
