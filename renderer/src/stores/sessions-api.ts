@@ -24,6 +24,8 @@ export interface SessionRow {
   compactions: number;
   bytes: number;
   entries: number;
+  /** Which store holds it: OpenClaw's SQLite store is read-only (no compaction, no chat). */
+  store: 'jsonl' | 'openclaw-sqlite';
 }
 
 export interface CompactionInfo {
@@ -167,6 +169,7 @@ export async function fetchList(): Promise<{ sessionsDir: string; sessions: Sess
         tokens: s.estimatedTokens,
         systemPromptTokens: s.systemPromptTokens,
         recordedTokens: s.recordedTokens,
+        store: s.store,
         contextWindow: s.contextWindow,
         messages: s.messages,
         compactions: s.compactions,

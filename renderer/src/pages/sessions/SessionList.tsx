@@ -145,6 +145,7 @@ export function SessionList() {
               <span>{num(r.messages)} messages</span>
               <span>{r.compactions} compaction{r.compactions === 1 ? '' : 's'}</span>
               <span>{bytes(r.bytes)}</span>
+              {r.store === 'openclaw-sqlite' && <span title="In OpenClaw's SQLite session store: Cairn reads it, never writes it">OpenClaw store · read-only</span>}
             </span>
           </li>
         ))}
