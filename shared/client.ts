@@ -2,6 +2,7 @@
  * The typed client, built from the contract over any transport. The renderer, the CLI and
  * the tests all use this; only the transport differs (Electron IPC, HTTP + SSE, in-process).
  */
+import type { FieldError } from './contract/define';
 import {
   channelNames,
   type Channel,
@@ -37,6 +38,8 @@ export class CairnError extends Error {
   constructor(
     readonly code: ErrorCode,
     message: string,
+    /** The request fields at fault (path + message for a person), when the engine named them. */
+    readonly fields: FieldError[] = [],
   ) {
     super(message);
     this.name = 'CairnError';
@@ -49,7 +52,7 @@ export function newOpId(): string {
 
 export function unwrap<T>(res: Result<T>): T {
   if (res.ok) return res.value;
-  throw new CairnError(res.error.code, res.error.message);
+  throw new CairnError(res.error.code, res.error.message, res.error.fields ?? []);
 }
 
 /** Build the typed client: one named method per channel, generated from the contract. */

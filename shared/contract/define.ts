@@ -30,7 +30,16 @@ export function ev<P>(): EventDef<P> {
 }
 
 /** Errors cross every boundary as values (Signal's SQL channel pattern). */
-export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string } };
+export type Result<T> = { ok: true; value: T } | { ok: false; error: { code: ErrorCode; message: string; fields?: FieldError[] } };
+
+/**
+ * One invalid field of a request: its path (`overrides.softTrimRatio`) and a message for a
+ * person ("must be at most 1"), so a form can mark the field instead of showing validator text.
+ */
+export interface FieldError {
+  path: string;
+  message: string;
+}
 
 export type ErrorCode =
   | 'bad_request'

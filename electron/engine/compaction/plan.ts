@@ -92,7 +92,7 @@ export function planCompaction(t: Transcript, opts: PlanOptions): CompactionPlan
   if (!possible) {
     reason = region.items.length === 0
       ? 'nothing to compact: the context has no messages after the last summary'
-      : `nothing to compact: the ${cut.keptTokens} tokens since the last summary fit in the ${keep}-token keep budget, or no user/assistant message to cut at (use --all to summarise everything)`;
+      : `nothing to compact: the ${cut.keptTokens} tokens since the last summary fit in the ${keep}-token keep budget, or no user/assistant message to cut at (compact everything instead to summarise it all)`;
   }
   return {
     possible,

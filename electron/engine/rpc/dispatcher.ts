@@ -14,6 +14,8 @@ import {
   type Result,
 } from '../../../shared/contract';
 import { EngineError } from './errors';
+import { fieldErrors } from './field-errors';
+import type { FieldError } from '../../../shared/contract/define';
 
 export interface HandlerContext {
   signal: AbortSignal;
@@ -58,13 +60,13 @@ export function createDispatcher(handlers: Handlers): Dispatcher {
       }
       if (channel === 'op.cancel') {
         const parsed = channels['op.cancel'].request.safeParse(request);
-        if (!parsed.success) return { ok: false, error: { code: 'bad_request', message: describeZodError(channel, parsed.error) } };
+        if (!parsed.success) return { ok: false, error: { code: 'bad_request', message: describeZodError(channel, parsed.error), fields: fieldErrors(parsed.error) } };
         return { ok: true, value: { cancelled: cancel(parsed.data.opId) } };
       }
       const schema = channels[channel].request as z.ZodType;
       const parsed = schema.safeParse(request ?? {});
       if (!parsed.success) {
-        return { ok: false, error: { code: 'bad_request', message: describeZodError(channel, parsed.error) } };
+        return { ok: false, error: { code: 'bad_request', message: describeZodError(channel, parsed.error), fields: fieldErrors(parsed.error) } };
       }
       const ac = new AbortController();
       if (opId) running.set(opId, ac);
@@ -86,11 +88,11 @@ export function createDispatcher(handlers: Handlers): Dispatcher {
   };
 }
 
-function toErrorValue(channel: string, err: unknown, aborted: boolean): { code: ErrorCode; message: string } {
-  if (err instanceof EngineError) return { code: err.code, message: err.message };
+function toErrorValue(channel: string, err: unknown, aborted: boolean): { code: ErrorCode; message: string; fields?: FieldError[] } {
+  if (err instanceof EngineError) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) };
   const e = err as Error & { name?: string };
   if (aborted || e?.name === 'AbortError') return { code: 'cancelled', message: `${channel}: cancelled` };
-  if (e instanceof z.ZodError) return { code: 'bad_request', message: describeZodError(channel, e) };
+  if (e instanceof z.ZodError) return { code: 'bad_request', message: describeZodError(channel, e), fields: fieldErrors(e) };
   return { code: 'internal', message: e?.message ?? String(err) };
 }
 

@@ -9,6 +9,8 @@ import { create } from 'zustand';
 import { api } from '../api';
 import type { RawEntry } from '../pages/sessions/entry-types';
 import type { MalformedLineView } from '../../../shared/types/sessions';
+import { CairnError } from '../../../shared/client';
+import type { FieldError } from '../../../shared/contract/define';
 import {
   type CompactPlanView,
   type CompactResultView,
@@ -37,6 +39,8 @@ interface Async<T> {
   value: T | undefined;
   error: string | undefined;
   loading: boolean;
+  /** The request fields the engine refused (path + message), for the form to mark. */
+  fields?: FieldError[];
 }
 const idle = <T>(): Async<T> => ({ value: undefined, error: undefined, loading: false });
 
@@ -244,12 +248,12 @@ export const useSessions = create<SessionsState>((set, get) => {
       const id = get().selectedId;
       if (!id) return;
       const seq = ++pruneSeq;
-      set((s) => ({ prune: { ...s.prune, loading: true, error: undefined } }));
+      set((s) => ({ prune: { ...s.prune, loading: true, error: undefined, fields: undefined } }));
       try {
         const value = await fetchPrune(id, get().overrides);
         if (seq === pruneSeq && id === get().selectedId) set({ prune: { value, error: undefined, loading: false } });
       } catch (err) {
-        if (seq === pruneSeq) set((s) => ({ prune: { ...s.prune, error: errText(err), loading: false } }));
+        if (seq === pruneSeq) set((s) => ({ prune: { ...s.prune, error: errText(err), fields: err instanceof CairnError ? err.fields : undefined, loading: false } }));
       }
     },
     setOverrides(o) {

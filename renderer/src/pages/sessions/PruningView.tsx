@@ -41,6 +41,7 @@ function Controls() {
   const setOverrides = useSessions((s) => s.setOverrides);
   const settings = useSessions((s) => s.prune.value?.settings);
   const contextWindow = useSessions((s) => s.prune.value?.contextWindow);
+  const fields = useSessions((s) => s.prune.fields);
   const [draft, setDraft] = useState<Record<string, string>>({});
   useEffect(() => {
     const t = setTimeout(() => {
@@ -68,18 +69,29 @@ function Controls() {
     return () => clearTimeout(t);
     // eslint-disable-next-line react-hooks/exhaustive-deps -- only a draft change triggers a preview
   }, [draft]);
-  const field = (k: string, label: string, placeholder: string | number | undefined, attrs: Record<string, string | number> = {}) => (
-    <label>
-      {label}
-      <input
-        aria-label={label}
-        value={draft[k] ?? ''}
-        placeholder={placeholder === undefined ? '' : String(placeholder)}
-        onChange={(e) => setDraft((d) => ({ ...d, [k]: e.target.value }))}
-        {...attrs}
-      />
-    </label>
-  );
+  const field = (k: string, label: string, placeholder: string | number | undefined, attrs: Record<string, string | number> = {}) => {
+    // The engine names a refused value by its request path: mark that input and say why.
+    const bad = fields?.find((f) => f.path === `overrides.${k}`);
+    return (
+      <label className={bad ? 'invalid' : undefined}>
+        {label}
+        <input
+          aria-label={label}
+          aria-invalid={bad ? true : undefined}
+          aria-describedby={bad ? `prune-err-${k}` : undefined}
+          value={draft[k] ?? ''}
+          placeholder={placeholder === undefined ? '' : String(placeholder)}
+          onChange={(e) => setDraft((d) => ({ ...d, [k]: e.target.value }))}
+          {...attrs}
+        />
+        {bad && (
+          <span id={`prune-err-${k}`} className="field-error">
+            {label} {bad.message}
+          </span>
+        )}
+      </label>
+    );
+  };
   return (
     <form className="controls" aria-label="Try other pruning settings" onSubmit={(e) => e.preventDefault()}>
       {field('contextWindow', 'Context window (tokens)', contextWindow, { type: 'number', min: 1000, step: 1000 })}
@@ -154,7 +166,9 @@ export function PruningView() {
       <Controls />
       {prune.error && (
         <p role="alert" className="error">
-          Could not preview pruning: {prune.error}
+          {prune.fields?.length
+            ? 'Some of the settings you tried are not valid (marked above); the figures below are from the last valid preview.'
+            : `Could not preview pruning: ${prune.error}`}
         </p>
       )}
       {prune.loading && !v && <p className="muted">Computing the prune diff…</p>}
@@ -178,7 +192,7 @@ export function PruningView() {
               ? ` (messages ~${num(v.sentTokensEstimate - v.systemPromptTokens)} + system prompt ~${num(v.systemPromptTokens)} as OpenClaw recorded it).`
               : ' of messages (the system prompt is not recorded for this session).'}
           </p>
-          <div className="stats" aria-live="polite">
+          <div className={`stats${prune.error ? ' stale' : ''}`} aria-live="polite" data-stale={prune.error ? 'true' : undefined}>
             <div className="stat">
               <b data-testid="prune-ratio">
                 {pct(v.ratioBefore)} → {pct(v.ratioAfter)}
