@@ -50,6 +50,8 @@ function joinedText(m: ToolResultMessage): string[] {
 
 /** `m` with each image block replaced by IMAGE_REMOVED_TEXT, and how many there were. */
 function withoutImages(m: ToolResultMessage): { m: ToolResultMessage; removed: number } {
+  // Content may be a plain string in a transcript a writer got slightly wrong: no images there.
+  if (!Array.isArray(m.content)) return { m, removed: 0 };
   let removed = 0;
   const content = m.content.map((b): TextBlock | ImageBlock => {
     if (b.type !== 'image') return b;
