@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { resolveExtraPath } from './sources';
+import { MAX_MEMORY_FILE_BYTES as MEMORY_FILE_MAX_BYTES, NotRegularFileError, readRegularFileSync } from '../util/safe-read';
 
 /** A refused or unknown path; `code` maps onto the contract's error codes. */
 export class MemoryPathError extends Error {
@@ -100,7 +101,17 @@ export function readMemoryFile(roots: MemoryPathRoots, input: string): { abs: st
     throw new MemoryPathError('not_found', `${JSON.stringify(input)}: no such memory file`);
   }
   if (!st.isFile()) throw new MemoryPathError('forbidden', `${JSON.stringify(input)}: refused: not a regular file`);
-  return { ...r, text: fs.readFileSync(r.abs, 'utf8'), size: st.size, mtime: st.mtimeMs };
+  let got;
+  try {
+    // Checked again on the open descriptor: a path swapped for a FIFO since the lstat must
+    // not block the engine's thread.
+    got = readRegularFileSync(r.abs, MEMORY_FILE_MAX_BYTES);
+  } catch (err) {
+    if (err instanceof NotRegularFileError) throw new MemoryPathError('forbidden', `${JSON.stringify(input)}: refused: not a regular file`);
+    throw err;
+  }
+  if (got.truncated) throw new MemoryPathError('bad_request', `${JSON.stringify(input)}: ${got.size} bytes is more than a memory file may be (${MEMORY_FILE_MAX_BYTES})`);
+  return { ...r, text: got.text, size: got.size, mtime: got.mtimeMs };
 }
 
 /**

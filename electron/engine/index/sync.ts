@@ -9,7 +9,7 @@
 import fs from 'node:fs';
 import type { UnreadableFile } from '../../../shared/types/search';
 import type { Embedder } from '../embed/types';
-import { readRegularFile } from '../util/safe-read';
+import { MAX_MEMORY_FILE_BYTES as MAX_SOURCE_BYTES, readRegularFile } from '../util/safe-read';
 import type { Db } from './db';
 import type { SourceFile } from './sources';
 import type { ChunkingOptions } from './chunker';
@@ -62,8 +62,6 @@ export interface SyncOutcome {
   unreadable: UnreadableFile[];
 }
 
-/** Largest memory file a sync reads; a bigger one is reported as unreadable, not loaded. */
-export const MAX_SOURCE_BYTES = 256 * 1024 * 1024;
 
 /**
  * Read one source file without letting it stop the sync: an error (EACCES from a chmod 000

@@ -26,6 +26,9 @@ export interface CappedRead {
   mtimeMs: number;
 }
 
+/** Largest memory file Cairn reads (index sync, memory_get); bigger ones are refused/skipped, not loaded. */
+export const MAX_MEMORY_FILE_BYTES = 256 * 1024 * 1024;
+
 const FLAGS = fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0);
 
 function kindOf(st: fs.Stats): string {
