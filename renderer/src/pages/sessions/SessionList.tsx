@@ -73,7 +73,7 @@ export function SessionList() {
   };
 
   return (
-    <aside className="sessions-list" aria-label="Sessions">
+    <aside className="sessions-list" id="sessions-list" aria-label="Sessions">
       <div className="sessions-tools">
         <input
           type="search"

@@ -11,6 +11,7 @@ import { PruningView } from './PruningView';
 import { SessionList } from './SessionList';
 import { Markdown } from './Markdown';
 import { Timeline } from './Timeline';
+import { ListToggle, useSessionList } from './ListToggle';
 import { ago, bytes, num } from './format';
 import './sessions.css';
 
@@ -86,6 +87,7 @@ function SessionPane() {
   return (
     <section className="session-pane" aria-labelledby="session-title">
       <header className="session-head">
+        <ListToggle />
         <h1 id="session-title">{row?.title ?? row?.key ?? selectedId}</h1>
         <div className="muted" style={{ fontSize: 12, display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           <span className="mono">{selectedId}</span>
@@ -164,6 +166,7 @@ export function SessionsPage() {
   const tab = useSessions((s) => s.tab);
   const open = useSessions((s) => s.open);
   const setTab = useSessions((s) => s.setTab);
+  const listHidden = useSessionList((s) => s.hidden) && selectedId !== undefined;
 
   useEffect(() => {
     const h = fromHash();
@@ -195,7 +198,7 @@ export function SessionsPage() {
   }, [selectedId, tab]);
 
   return (
-    <div className="sessions">
+    <div className={`sessions${listHidden ? ' list-hidden' : ''}`}>
       <SessionList />
       <SessionPane />
       <WarmUp />
