@@ -27,6 +27,12 @@ export class ScriptedLlm implements LLM {
     readonly contextWindow: number | undefined = 100_000,
   ) {}
 
+  /** A model that answers call n with `steps[n]`, repeating the last step once they run out. */
+  static steps(...steps: ((req: ChatRequest) => Reply | Promise<Reply>)[]): ScriptedLlm {
+    if (!steps.length) throw new Error('ScriptedLlm.steps needs at least one step');
+    return new ScriptedLlm((req, call) => (steps[Math.min(call, steps.length - 1)] as (typeof steps)[number])(req));
+  }
+
   async chat(req: ChatRequest): Promise<ChatResult> {
     const call = this.n++;
     this.requests.push(structuredClone({ ...req, signal: undefined, onEvent: undefined }));

@@ -1,10 +1,11 @@
 /**
- * Deterministic LLMs for tests: they answer like a real model would — a summary written from
- * what the prompt contains, tool calls, overflow errors when a request exceeds their window —
- * through the same `LLM` interface the engine uses with real providers.
+ * A deterministic summariser LLM for compaction tests: it answers like a real model would — a
+ * summary written from what the prompt contains, overflow errors when a request exceeds its
+ * window — through the same `LLM` interface the engine uses with real providers. (Turn-loop
+ * tests that script replies call by call use ScriptedLlm in scripted-llm.ts.)
  */
 import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } from '../../electron/engine/llm/types';
-import type { AssistantMessage, ToolCallBlock } from '../../shared/types/messages';
+import type { AssistantMessage } from '../../shared/types/messages';
 
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
 
@@ -22,14 +23,13 @@ function reply(content: AssistantMessage['content'], stop: ChatResult['stopReaso
   return { message, usage, stopReason: stop };
 }
 
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    const t = setTimeout(resolve, ms);
-    signal?.addEventListener('abort', () => {
-      clearTimeout(t);
-      reject(Object.assign(new Error('aborted'), { name: 'AbortError' }));
-    }, { once: true });
+/** Settles only when `signal` aborts (rejecting with its reason), like a model still thinking. */
+function untilAborted(signal: AbortSignal | undefined): Promise<never> {
+  return new Promise((_resolve, reject) => {
+    // Without a signal nothing could ever end the call: fail loudly instead of hanging the test.
+    if (!signal) return reject(new Error('SummarizerLLM({ hold: true }) was called without an AbortSignal'));
+    if (signal.aborted) return reject(signal.reason);
+    signal.addEventListener('abort', () => reject(signal.reason), { once: true });
   });
 }
 
@@ -44,20 +44,33 @@ export class SummarizerLLM implements LLM {
   readonly calls: ChatRequest[] = [];
   /** The window the model reports (by default the one it enforces). */
   readonly contextWindow: number | undefined;
+  /**
+   * Resolves with the first request once it has reached the model — what an abort test waits
+   * on, so the abort provably lands during the model call and not before it.
+   */
+  readonly reached: Promise<ChatRequest>;
+  private onReached: (req: ChatRequest) => void = () => {};
   constructor(
     /** Requests larger than this (chars / 4) fail with ContextOverflowError. */
     readonly limit: number = 100_000,
-    private readonly opts: { delayMs?: number; failWith?: (n: number, req: ChatRequest) => Error | undefined; reportedWindow?: number } = {},
+    private readonly opts: {
+      /** Never answer: the call settles only when the request's signal aborts (abort tests). */
+      hold?: boolean;
+      failWith?: (n: number, req: ChatRequest) => Error | undefined;
+      reportedWindow?: number;
+    } = {},
   ) {
     this.contextWindow = 'reportedWindow' in opts ? opts.reportedWindow : limit;
+    this.reached = new Promise((resolve) => (this.onReached = resolve));
   }
 
   async chat(req: ChatRequest): Promise<ChatResult> {
     this.calls.push(req);
+    this.onReached(req);
     const text = promptText(req);
     const tokens = Math.ceil(text.length / 4);
     const failure = this.opts.failWith?.(this.calls.length, req);
-    if (this.opts.delayMs) await sleep(this.opts.delayMs, req.signal);
+    if (this.opts.hold) await untilAborted(req.signal);
     req.signal?.throwIfAborted();
     if (failure) throw failure;
     if (tokens > this.limit) throw new ContextOverflowError(`prompt is ${tokens} tokens; the model's window is ${this.limit}`);
@@ -76,26 +89,6 @@ export class SummarizerLLM implements LLM {
       ...ids.map((i) => `- ${i}`),
     ].join('\n');
     return reply([{ type: 'text', text: summary }]);
-  }
-  async dispose(): Promise<void> {}
-}
-
-/** A model driven by a script: each call returns the next step (tool calls or text). */
-export class ScriptedLLM implements LLM {
-  readonly provider = 'test';
-  readonly model = 'scripted';
-  readonly contextWindow = 100_000;
-  readonly calls: ChatRequest[] = [];
-  constructor(private readonly steps: ((req: ChatRequest, n: number) => { text?: string; toolCalls?: Omit<ToolCallBlock, 'type'>[] })[]) {}
-
-  async chat(req: ChatRequest): Promise<ChatResult> {
-    this.calls.push(structuredClone({ ...req, signal: undefined, onEvent: undefined }));
-    const step = this.steps[Math.min(this.calls.length - 1, this.steps.length - 1)];
-    const out = step ? step(req, this.calls.length) : { text: 'NO_REPLY' };
-    const content: AssistantMessage['content'] = [];
-    if (out.text) content.push({ type: 'text', text: out.text });
-    for (const c of out.toolCalls ?? []) content.push({ type: 'toolCall', ...c });
-    return reply(content, out.toolCalls?.length ? 'toolUse' : 'stop');
   }
   async dispose(): Promise<void> {}
 }

@@ -163,10 +163,14 @@ describe('compact() cancellation and failure leave the file byte-identical', () 
     const { file } = makeSession(8);
     const before = fs.readFileSync(file);
     const ac = new AbortController();
-    const llm = new SummarizerLLM(100_000, { delayMs: 5000 });
+    // The model holds the call until aborted; abort once the request has provably reached it.
+    const llm = new SummarizerLLM(100_000, { hold: true });
     const p = compact({ file, settings: settings({ keepRecentTokens: 200 }), contextWindowTokens: 100_000, llm, signal: ac.signal });
-    setTimeout(() => ac.abort(), 20);
+    const req = await llm.reached;
+    expect(String(req.messages[0]?.content)).toContain('<conversation>');
+    ac.abort();
     await expect(p).rejects.toMatchObject({ name: 'AbortError' });
+    expect(llm.calls).toHaveLength(1);
     expect(fs.readFileSync(file).equals(before)).toBe(true);
     expect(listCheckpoints(file)).toEqual([]);
   });

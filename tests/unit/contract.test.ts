@@ -66,9 +66,12 @@ describe('contract', () => {
 
   it('aborting a call cancels the running handler through op.cancel', async () => {
     let sawAbort = false;
+    let onReached: () => void = () => {};
+    const reached = new Promise<void>((r) => (onReached = r));
     const handlers = {
       'doctor.run': (_req: unknown, ctx: { signal: AbortSignal }) =>
         new Promise((_resolve, reject) => {
+          onReached();
           ctx.signal.addEventListener('abort', () => {
             sawAbort = true;
             const e = new Error('aborted');
@@ -81,7 +84,9 @@ describe('contract', () => {
     const api = createClient({ invoke: (c, r, o) => d.dispatch(c, r, o), subscribe: () => () => undefined });
     const ac = new AbortController();
     const p = api['doctor.run']({}, { signal: ac.signal });
-    setTimeout(() => ac.abort(), 10);
+    // Abort once the handler is running, so the cancel provably travels through op.cancel to it.
+    await reached;
+    ac.abort();
     await expect(p).rejects.toBeInstanceOf(CairnError);
     await expect(p).rejects.toMatchObject({ code: 'cancelled' });
     expect(sawAbort).toBe(true);

@@ -8,7 +8,7 @@ import { isNoReply, runFlushTurn } from '../../electron/engine/compaction/flush-
 import { maybeRunMemoryFlush } from '../../electron/engine/compaction/flush';
 import { compact } from '../../electron/engine/compaction/compact';
 import { readSessionIndex, updateSessionEntry } from '../../electron/engine/transcript/sessions-index';
-import { ScriptedLLM } from '../helpers/test-llms';
+import { ScriptedLlm } from '../helpers/scripted-llm';
 import { makeSession } from '../helpers/sessions';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
@@ -91,7 +91,7 @@ describe('flush turn', () => {
 
   it('the model reads, appends, is refused elsewhere, and replies NO_REPLY', async () => {
     const ws = writeTree(tmpDir(), { 'MEMORY.md': '- Ana prefers tea.\n', 'memory/2025-03-02.md': '- Deploy is Friday.\n' });
-    const llm = new ScriptedLLM([
+    const llm = ScriptedLlm.steps(
       () => ({ toolCalls: [{ id: 't1', name: 'read', arguments: { path: 'memory/2025-03-02.md' } }] }),
       () => ({ toolCalls: [{ id: 't2', name: 'write', arguments: { path: 'MEMORY.md', content: '- overwrite attempt' } }] }),
       (req) => {
@@ -100,7 +100,7 @@ describe('flush turn', () => {
         return { toolCalls: [{ id: 't3', name: 'write', arguments: { path: 'memory/2025-03-02.md', content: '- Deploy is Friday.\n- Server port is 8787.' } }] };
       },
       () => ({ text: 'NO_REPLY' }),
-    ]);
+    );
     const r = await runFlushTurn({
       llm, messages: [{ role: 'user', content: 'We moved the server to port 8787.' }],
       settings: settings().memoryFlush, workspace: ws, timeZone: 'UTC', now: NOW,
@@ -110,14 +110,14 @@ describe('flush turn', () => {
     expect(fs.readFileSync(path.join(ws, 'memory/2025-03-02.md'), 'utf8')).toBe('- Deploy is Friday.\n- Server port is 8787.\n');
     expect(fs.readFileSync(path.join(ws, 'MEMORY.md'), 'utf8')).toBe('- Ana prefers tea.\n');
     // the prompts come from the settings with today's date filled in
-    expect(llm.calls[0]?.system).toBe('Session nearing compaction. Store durable memories now.');
-    expect(llm.calls[0]?.messages.at(-1)?.content).toBe('Write any lasting notes to memory/2025-03-02.md; reply with NO_REPLY.');
-    expect(llm.calls[0]?.tools?.map((t) => t.name)).toEqual(['read', 'write']);
+    expect(llm.requests[0]?.system).toBe('Session nearing compaction. Store durable memories now.');
+    expect(llm.requests[0]?.messages.at(-1)?.content).toBe('Write any lasting notes to memory/2025-03-02.md; reply with NO_REPLY.');
+    expect(llm.requests[0]?.tools?.map((t) => t.name)).toEqual(['read', 'write']);
   });
 
   it('stops after maxRounds of tool calls', async () => {
     const ws = tmpDir();
-    const llm = new ScriptedLLM([() => ({ toolCalls: [{ id: 'r', name: 'read', arguments: { path: 'MEMORY.md' } }] })]);
+    const llm = ScriptedLlm.steps(() => ({ toolCalls: [{ id: 'r', name: 'read', arguments: { path: 'MEMORY.md' } }] }));
     const r = await runFlushTurn({ llm, messages: [], settings: settings().memoryFlush, workspace: ws, now: NOW, maxRounds: 3 });
     expect(r).toMatchObject({ rounds: 3, exhausted: true });
   });
@@ -131,10 +131,10 @@ describe('flush once per compaction cycle (sessions.json)', () => {
     const { file } = makeSession(6, { dir, id: 's1' });
     const index = path.join(dir, 'sessions.json');
     updateSessionEntry(index, 's1', { compactionCount: 0 }, { key: 'agent:main:s1' });
-    const llm = new ScriptedLLM([
+    const llm = ScriptedLlm.steps(
       () => ({ toolCalls: [{ id: 'w', name: 'write', arguments: { path: 'memory/2025-03-02.md', content: '- remember port 3000' } }] }),
       () => ({ text: 'NO_REPLY' }),
-    ]);
+    );
     const base = {
       llm, settings: settings(), contextWindow: 30000, projectedTokens: 29000, transcriptFile: file,
       sessionIndex: { file: index, sessionId: 's1' }, workspace: ws, writable: true, messages: [], timeZone: 'UTC', now: () => NOW,
@@ -144,7 +144,7 @@ describe('flush once per compaction cycle (sessions.json)', () => {
     expect(readSessionIndex(index)['agent:main:s1']).toMatchObject({ memoryFlushAt: NOW.getTime(), memoryFlushCompactionCount: 0, compactionCount: 0 });
     const again = await maybeRunMemoryFlush(base);
     expect(again).toMatchObject({ ran: false, decision: { reason: 'already flushed in this compaction cycle' } });
-    expect(llm.calls).toHaveLength(2);
+    expect(llm.requests).toHaveLength(2);
     await compact({ file, settings: settings({ keepRecentTokens: 100 }), contextWindowTokens: 30000, sessionIndex: { file: index, sessionId: 's1' } });
     expect(readSessionIndex(index)['agent:main:s1']?.compactionCount).toBe(1);
     const third = await maybeRunMemoryFlush(base);
@@ -156,13 +156,13 @@ describe('flush once per compaction cycle (sessions.json)', () => {
   it('skips a read-only state dir without calling the model', async () => {
     const dir = tmpDir();
     const { file } = makeSession(1, { dir, id: 's1' });
-    const llm = new ScriptedLLM([() => ({ text: 'NO_REPLY' })]);
+    const llm = ScriptedLlm.steps(() => ({ text: 'NO_REPLY' }));
     const r = await maybeRunMemoryFlush({
       llm, settings: settings(), contextWindow: 30000, projectedTokens: 99999, transcriptFile: file,
       sessionIndex: { file: path.join(dir, 'sessions.json'), sessionId: 's1' }, workspace: dir, writable: false, messages: [],
     });
     expect(r.ran).toBe(false);
-    expect(llm.calls).toHaveLength(0);
+    expect(llm.requests).toHaveLength(0);
     expect(fs.existsSync(path.join(dir, 'sessions.json'))).toBe(false);
   });
 });

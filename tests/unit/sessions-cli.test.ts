@@ -154,14 +154,18 @@ describe('cairn compact', () => {
     expect(readTranscript(transcript).entries.at(-1)?.details).toMatchObject({ extract: true, trigger: 'manual', keptNothing: true });
   });
 
-  it('a cancelled compact.run leaves the file byte-identical', async () => {
+  it('a compact.run cancelled while the model is summarising leaves the file byte-identical', async () => {
     const { stateDir, transcript } = copyFixture({ writable: true });
     const before = fs.readFileSync(transcript);
-    const engine = createEngine({ stateDir, deps: { createLlm: () => new SummarizerLLM(100_000, { delayMs: 5000 }) } });
+    // The model holds the call until aborted; cancel once the request has provably reached it.
+    const llm = new SummarizerLLM(100_000, { hold: true });
+    const engine = createEngine({ stateDir, deps: { createLlm: () => llm } });
     const api = createDirectClient(engine);
     const ac = new AbortController();
     const p = api['compact.run']({ sessionId: SID, all: true }, { signal: ac.signal });
-    setTimeout(() => ac.abort(), 30);
+    const req = await llm.reached;
+    expect(String(req.messages[0]?.content)).toContain('127.0.0.1:8787');
+    ac.abort();
     await expect(p).rejects.toBeInstanceOf(CairnError);
     await expect(p).rejects.toMatchObject({ code: 'cancelled' });
     expect(fs.readFileSync(transcript).equals(before)).toBe(true);
