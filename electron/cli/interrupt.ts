@@ -6,7 +6,7 @@
  */
 
 /** Exit code of a command cancelled by Ctrl+C (128 + SIGINT, as shells report it). */
-export const CANCELLED_EXIT_CODE = 130;
+const CANCELLED_EXIT_CODE = 130;
 
 /**
  * Run `fn` with Ctrl+C wired to `ac`. Resolves to fn's value, or to undefined when it was

@@ -87,7 +87,7 @@ describe('concurrent writers on one transcript', () => {
 
   it('a real `cairn compact` beside a chat-style appender loses no line; sessions.json keeps both', async () => {
     const { stateDir, transcript } = copyFixture({ writable: true });
-    const { child, lines } = startChild(['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'chat-appender.ts'), transcript]);
+    const { child, lines } = startChild(['--import', 'tsx', path.join(ROOT, 'tests', 'helpers', 'chat-appender-child.ts'), transcript]);
     expect(await nextLine(lines)).toBe('ready');
     for (let round = 0; round < 3; round++) {
       const r = await runCairn(['compact', SID, '--all', '--json', '--state-dir', stateDir]);
@@ -106,7 +106,7 @@ describe('concurrent writers on one transcript', () => {
 
   it('two processes updating sessions.json at once keep every key', async () => {
     const file = path.join(tmpDir(), 'sessions.json');
-    const script = path.join(ROOT, 'tests', 'helpers', 'sessions-index-writer.ts');
+    const script = path.join(ROOT, 'tests', 'helpers', 'sessions-index-writer-child.ts');
     const run = (tag: string) => {
       const { child, lines } = startChild(['--import', 'tsx', script, file, tag, '150']);
       return { child, done: nextLine(lines) };

@@ -18,7 +18,6 @@ import { withFileLockSync } from '../util/file-lock';
 import { removeStaleTemps } from '../util/stale-temps';
 import { appendLinesDurable, serializeLine } from './append';
 
-export { removeStaleTemps };
 
 /** A kept line (its original text) or a new entry to serialise. */
 export type RewriteLine = string | { entry: unknown };

@@ -12,10 +12,10 @@
 import lockfile from 'proper-lockfile';
 
 /** How long a lock may go without a refresh before another process takes it over. */
-export const LOCK_STALE_MS = 10_000;
+const LOCK_STALE_MS = 10_000;
 
 /** The default time to wait for another process's lock before giving up. */
-export const LOCK_WAIT_MS = 15_000;
+const LOCK_WAIT_MS = 15_000;
 
 /** Another process held the lock for longer than the caller was willing to wait. */
 export class FileLockedError extends Error {

@@ -11,10 +11,10 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** A temp file this old is stale even when a process with its pid exists (pid reuse). */
-export const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
+const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
 
 /** True when a process with this pid exists (EPERM: it exists but is not ours). */
-export function isProcessAlive(pid: number): boolean {
+function isProcessAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
