@@ -5,11 +5,17 @@
 import type { MemoryFileInfo } from '../../../../shared/types/search';
 import { memoryHref } from '../../stores/memory';
 import { Calendar } from './Calendar';
+import { useEffect, useRef } from 'react';
 
 export function FileList({ files, selected }: { files: MemoryFileInfo[]; selected: string | undefined }) {
   const longTerm = files.filter((f) => f.kind === 'long-term');
   const daily = files.filter((f) => f.kind === 'daily' && f.date).sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
   const notes = files.filter((f) => f.kind === 'note' || f.kind === 'extra').sort((a, b) => a.path.localeCompare(b.path));
+  const dailyList = useRef<HTMLUListElement>(null);
+  // A file opened from elsewhere (a search hit): bring it into view in the scrolled daily list.
+  useEffect(() => {
+    dailyList.current?.querySelector('a.active')?.scrollIntoView({ block: 'nearest' });
+  }, [selected, files]);
   const item = (f: MemoryFileInfo, label = f.path) => (
     <li key={f.path}>
       <a href={memoryHref(f.path)} className={f.path === selected ? 'active' : undefined} aria-current={f.path === selected ? 'page' : undefined}>
@@ -25,7 +31,7 @@ export function FileList({ files, selected }: { files: MemoryFileInfo[]; selecte
       {daily.length ? (
         <>
           <Calendar daily={daily} selected={selected} />
-          <ul className="mem-daily" aria-label="Daily notes by date">
+          <ul className="mem-daily" aria-label="Daily notes by date" ref={dailyList}>
             {daily.map((f) => item(f, f.date ?? f.path))}
           </ul>
         </>

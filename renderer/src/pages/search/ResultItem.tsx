@@ -23,8 +23,24 @@ function dateOf(path: string): string | undefined {
   return /(\d{4}-\d{2}-\d{2})\.md$/.exec(path)?.[1];
 }
 
-export function ResultItem({ r, terms, count, active, id }: { r: SearchResult; terms: string[]; count: number; active: boolean; id: string }) {
+export function ResultItem({
+  r,
+  similar = [],
+  terms,
+  count,
+  active,
+  id,
+}: {
+  r: SearchResult;
+  /** Near-identical hits folded under this one (group.ts). */
+  similar?: SearchResult[];
+  terms: string[];
+  count: number;
+  active: boolean;
+  id: string;
+}) {
   const [open, setOpen] = useState(false);
+  const [showSimilar, setShowSimilar] = useState(false);
   const date = dateOf(r.path);
   return (
     <li id={id} className={`result${active ? ' active' : ''}`} data-testid="search-result" aria-current={active ? 'true' : undefined}>
@@ -44,6 +60,25 @@ export function ResultItem({ r, terms, count, active, id }: { r: SearchResult; t
         )}
       </div>
       <pre className="result-snippet">{highlight(r.snippet, terms)}</pre>
+      {similar.length > 0 && (
+        <div className="result-similar">
+          <button type="button" className="link" aria-expanded={showSimilar} onClick={() => setShowSimilar(!showSimilar)} data-testid="similar-toggle">
+            {showSimilar ? 'Hide' : 'Show'} {similar.length} near-identical {similar.length === 1 ? 'hit' : 'hits'}
+          </button>
+          {showSimilar && (
+            <ul data-testid="similar-hits">
+              {similar.map((s) => (
+                <li key={`${s.path}:${s.startLine}`}>
+                  <a className="result-cite" href={resultHref(s)}>
+                    {s.citation}
+                  </a>{' '}
+                  <span className="result-score">{s.score.toFixed(3)}</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
       {open && r.explain && <ScoreBreakdown explain={r.explain} score={r.score} count={count} />}
     </li>
   );

@@ -1,5 +1,41 @@
-/** Search filters: source, date range (since / before), decay and MMR on/off/config default. */
+/**
+ * Search filters: source, date range (since / before), decay and MMR on/off/config default.
+ * Dates are typed as ISO YYYY-MM-DD like every date Cairn shows (a date picker follows the
+ * locale, e.g. mm/dd/yyyy); a date is applied once it is complete and real.
+ */
+import { useEffect, useState } from 'react';
 import { useSearch } from '../../stores/search';
+
+function validIso(v: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(v)) return false;
+  const d = new Date(`${v}T00:00:00Z`);
+  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === v;
+}
+
+function IsoDate({ label, value, onChange }: { label: string; value: string; onChange(v: string): void }) {
+  const [text, setText] = useState(value);
+  useEffect(() => setText(value), [value]);
+  const bad = text !== '' && !validIso(text);
+  return (
+    <label>
+      {label}{' '}
+      <input
+        className="date-iso"
+        inputMode="numeric"
+        placeholder="YYYY-MM-DD"
+        size={11}
+        value={text}
+        aria-invalid={bad || undefined}
+        title={bad ? 'A date as YYYY-MM-DD, e.g. 2026-11-30' : undefined}
+        onChange={(e) => {
+          const v = e.target.value.trim();
+          setText(v);
+          if (v === '' || validIso(v)) onChange(v);
+        }}
+      />
+    </label>
+  );
+}
 
 function TriState({ label, value, onChange }: { label: string; value: boolean | undefined; onChange(v: boolean | undefined): void }) {
   return (
@@ -30,12 +66,8 @@ export function SearchFilters() {
           <option value="sessions">sessions</option>
         </select>
       </label>
-      <label>
-        Since <input type="date" value={f.since} onChange={(e) => setFilters({ since: e.target.value })} />
-      </label>
-      <label>
-        Before <input type="date" value={f.before} onChange={(e) => setFilters({ before: e.target.value })} />
-      </label>
+      <IsoDate label="Since" value={f.since} onChange={(since) => setFilters({ since })} />
+      <IsoDate label="Before" value={f.before} onChange={(before) => setFilters({ before })} />
       <TriState label="Decay" value={f.decay} onChange={(decay) => setFilters({ decay })} />
       <TriState label="MMR" value={f.mmr} onChange={(mmr) => setFilters({ mmr })} />
     </div>

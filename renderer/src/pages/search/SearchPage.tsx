@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearch } from '../../stores/search';
 import { queryTerms } from './highlight';
+import { groupSimilar } from './group';
 import { ResultItem, resultHref } from './ResultItem';
 import { SearchFilters } from './SearchFilters';
 import './search.css';
@@ -22,7 +23,9 @@ export function SearchPage() {
   const [sel, setSel] = useState(0);
   const input = useRef<HTMLInputElement>(null);
   const terms = useMemo(() => queryTerms(answered), [answered]);
-  const results = response?.results ?? [];
+  // Near-identical hits are folded under the best one; the keyboard moves over the groups.
+  const groups = useMemo(() => groupSimilar(response?.results ?? []), [response]);
+  const results = useMemo(() => groups.map((g) => g.lead), [groups]);
 
   useEffect(() => {
     input.current?.focus();
@@ -109,8 +112,8 @@ export function SearchPage() {
         </p>
       )}
       <ol id="search-results" className="results" aria-label="Search results" data-answered={answered}>
-        {results.map((r, i) => (
-          <ResultItem key={`${r.path}:${r.startLine}`} id={`result-${i}`} r={r} terms={terms} count={results.length} active={i === sel} />
+        {groups.map((g, i) => (
+          <ResultItem key={`${g.lead.path}:${g.lead.startLine}`} id={`result-${i}`} r={g.lead} similar={g.similar} terms={terms} count={response?.results.length ?? 0} active={i === sel} />
         ))}
       </ol>
     </section>
