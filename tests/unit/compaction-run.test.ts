@@ -1,16 +1,19 @@
+/** compact(): model summaries, fallbacks, cancellation, checkpoints, and the dry run through the engine (no model call, no write). */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CompactionSchema } from '../../electron/engine/config/schema';
 import { compact } from '../../electron/engine/compaction/compact';
-import { planCompaction } from '../../electron/engine/compaction/plan';
 import { listCheckpoints } from '../../electron/engine/compaction/write';
 import { readTranscript } from '../../electron/engine/transcript/read';
 import { buildContext, COMPACTION_SUMMARY_PREFIX } from '../../electron/engine/transcript/context';
 import { readSessionIndex } from '../../electron/engine/transcript/sessions-index';
 import { SummarizerLLM } from '../helpers/test-llms';
 import { makeSession, addTurn } from '../helpers/sessions';
+import { createEngine } from '../../electron/engine/engine';
+import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { copyFixture, FIXTURE_SESSION_ID } from '../helpers/fixtures';
+import { freezeTree, snapshotTree } from '../helpers/tree-snapshot';
 
 const settings = (over: Record<string, unknown> = {}) => CompactionSchema.parse(over);
 const textOf = (m: unknown) => ((m as { content: { text: string }[] }).content[0]?.text ?? '');
@@ -218,14 +221,23 @@ describe('compact() cancellation and failure leave the file byte-identical', () 
 });
 
 describe('dry run', () => {
-  it('plans without a model and without writing', () => {
-    const { transcript } = copyFixture();
-    const before = fs.readFileSync(transcript);
-    const plan = planCompaction(readTranscript(transcript), { settings: settings({ keepRecentTokens: 30 }), contextWindowTokens: 100_000 });
-    expect(plan).toMatchObject({ possible: true, mode: 'single', stages: 1 });
-    expect(plan.cutEntryId).toBe(plan.firstKeptEntryId);
-    expect(plan.tokensBefore).toBeGreaterThan(plan.keptTokens);
-    expect(plan.prompt.user).toContain('<conversation>');
-    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+  it('compact.plan on a writable state dir plans without calling the configured model and without writing', async () => {
+    // Writable and with a model configured, so a write or a model call would be possible.
+    const { stateDir, sessionsDir } = copyFixture({ writable: true });
+    fs.writeFileSync(path.join(stateDir, 'openclaw.json'), '{ agents: { defaults: { compaction: { keepRecentTokens: 30 } } } }');
+    const before = freezeTree(sessionsDir);
+    const llm = new SummarizerLLM();
+    const engine = createEngine({ stateDir, deps: { createLlm: () => llm } });
+    try {
+      const plan = await createDirectClient(engine)['compact.plan']({ sessionId: FIXTURE_SESSION_ID });
+      expect(plan).toMatchObject({ possible: true, mode: 'single', stages: 1, summarizer: { provider: 'test', model: 'summarizer' } });
+      expect(plan.cutEntryId).toBe(plan.firstKeptEntryId);
+      expect(plan.tokensBefore).toBeGreaterThan(plan.keptTokens);
+      expect(plan.prompt.user).toContain('<conversation>');
+    } finally {
+      await engine.dispose();
+    }
+    expect(llm.calls).toEqual([]);
+    expect(snapshotTree(sessionsDir)).toEqual(before);
   });
 });

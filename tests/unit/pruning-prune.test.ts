@@ -1,11 +1,14 @@
-import fs from 'node:fs';
+/** Pruning (SPEC cache-ttl): the pure prune() rules, and prune.preview on a real state dir, which never writes. */
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolResultMessage } from '../../shared/types/messages';
 import { ContextPruningSchema, type ContextPruningSettings } from '../../electron/engine/config/schema';
 import { prune, findLastCallAt, currentModel, softTrimText } from '../../electron/engine/pruning';
 import { readTranscript } from '../../electron/engine/transcript/read';
 import { buildContext } from '../../electron/engine/transcript/context';
-import { copyFixture } from '../helpers/fixtures';
+import { createEngine } from '../../electron/engine/engine';
+import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { copyFixture, FIXTURE_SESSION_ID } from '../helpers/fixtures';
+import { freezeTree, snapshotTree } from '../helpers/tree-snapshot';
 
 const settings = (over: Record<string, unknown> = {}): ContextPruningSettings => ContextPruningSchema.parse(over);
 const NOW = Date.parse('2025-03-02T12:00:00Z');
@@ -190,9 +193,8 @@ describe('prune: protection rules', () => {
 });
 
 describe('prune on the OpenClaw fixture', () => {
-  it('finds the last call from openclaw.cache-ttl for the provider/model and never touches the file', () => {
+  it('finds the last call from openclaw.cache-ttl for the provider/model, and prunes its context', () => {
     const { transcript } = copyFixture();
-    const before = fs.readFileSync(transcript);
     const t = readTranscript(transcript);
     const model = currentModel(t.entries);
     expect(model).toEqual({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
@@ -207,6 +209,24 @@ describe('prune on the OpenClaw fixture', () => {
     expect(r.diff.changed).toBe(true);
     // The tool result carrying an image is prunable now (its image goes first; at this tiny window it is cleared).
     expect(r.diff.toolResults.find((d) => d.entryId === 'a0000014')?.action).toBe('cleared');
-    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+  });
+
+  it('prune.preview on a writable state dir prunes and never touches the sessions dir (bytes, mtimes, no new files)', async () => {
+    // Writable, so a write would be allowed: only the engine's own discipline keeps the file as it is.
+    const { stateDir, sessionsDir } = copyFixture({ writable: true });
+    const before = freezeTree(sessionsDir);
+    const engine = createEngine({ stateDir });
+    try {
+      const r = await createDirectClient(engine)['prune.preview']({
+        sessionId: FIXTURE_SESSION_ID, contextWindowTokens: 100, now: new Date(1740909720000 + 6 * 60_000).toISOString(),
+        overrides: { keepLastAssistants: 1, minPrunableToolChars: 0, softTrim: { maxChars: 10, headChars: 2, tailChars: 2 } },
+      });
+      expect(r.diff.gate).toMatchObject({ open: true, lastCallAt: 1740909720000 });
+      expect(r.diff.changed).toBe(true);
+      expect(r.results.find((x) => x.entryId === 'a0000014')?.action).toBe('cleared');
+    } finally {
+      await engine.dispose();
+    }
+    expect(snapshotTree(sessionsDir)).toEqual(before);
   });
 });

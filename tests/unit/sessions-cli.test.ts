@@ -15,6 +15,7 @@ import { copyFixture, FIXTURE_SESSION_ID as SID } from '../helpers/fixtures';
 import { makeSession } from '../helpers/sessions';
 import { SummarizerLLM } from '../helpers/test-llms';
 import { tmpDir } from '../helpers/tmp';
+import { freezeTree, snapshotTree } from '../helpers/tree-snapshot';
 
 async function cli(args: string[], deps: EngineDeps = {}) {
   let stdout = '';
@@ -64,8 +65,9 @@ describe('cairn sessions', () => {
 
 describe('cairn prune', () => {
   it('prints the diff and never writes', async () => {
-    const { stateDir, transcript } = copyFixture();
-    const before = fs.readFileSync(transcript);
+    // Writable, so a write would be allowed; the sessions dir (bytes, mtimes, files) must not change.
+    const { stateDir, sessionsDir } = copyFixture({ writable: true });
+    const before = freezeTree(sessionsDir);
     const r = await cli(['prune', SID, '--state-dir', stateDir, '--context-window', '300', '--now', '2025-03-02T11:00:00Z', '--json']);
     expect(r.code).toBe(0);
     const j = JSON.parse(r.stdout);
@@ -77,7 +79,7 @@ describe('cairn prune', () => {
     ]);
     const early = JSON.parse((await cli(['prune', SID, '--state-dir', stateDir, '--now', '2025-03-02T10:03:00Z', '--json'])).stdout);
     expect(early.diff.gate.reason).toBe('ttl-not-expired');
-    expect(fs.readFileSync(transcript).equals(before)).toBe(true);
+    expect(snapshotTree(sessionsDir)).toEqual(before);
     const bad = await cli(['prune', SID, '--state-dir', stateDir, '--context-window', 'lots']);
     expect(bad.code).toBe(2);
   });
