@@ -16,6 +16,7 @@ import { chatChannels, chatEvents } from './contract/chat';
 import { modelsChannels, modelsEvents } from './contract/models';
 import { sessionsChannels, sessionsEvents } from './contract/sessions';
 import { stateInfoChannels } from './contract/state-info';
+import { memoryNotesChannels } from './contract/memory-notes';
 import { sessionStoreEvents } from './contract/session-store';
 import type { ChannelDef, EventDef } from './contract/define';
 
@@ -40,6 +41,7 @@ export const channels = {
   ...qmdChannels,
   ...sessionViewChannels,
   ...stateInfoChannels,
+  ...memoryNotesChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

@@ -16,6 +16,7 @@ import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
 import { sessionViewHandlers } from './sessions/overview';
 import { stateInfoHandlers } from './app/state-info';
+import { memoryNotesHandlers } from './index/note-handlers';
 
 export interface EngineOptions {
   stateDir: string;
@@ -47,6 +48,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...qmdHandlers(ctx),
     ...sessionViewHandlers(ctx),
     ...stateInfoHandlers(ctx),
+    ...memoryNotesHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;
