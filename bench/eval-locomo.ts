@@ -11,6 +11,7 @@
  *   --tokens N --overlap N               chunking
  *   --calibration relative|absolute      rank → score calibration of both sides
  *   --spread R                           prefer a new file when its score ≥ R × (1 = off)
+ *   --no-relative-dates                  "last week" etc. not resolved to note days
  *   --decay --mmr                        the optional re-rankers
  *   --sweep                              also sweep the merge weight 0..1
  */
@@ -98,6 +99,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (minScore !== undefined) s.query.minScore = minScore;
     if (calibration) s.query.hybrid.calibration = calibration;
     if (spread !== undefined) s.query.hybrid.spread = spread;
+    if (argv.includes('--no-relative-dates')) s.query.hybrid.relativeDates = false;
   };
   const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem'].join('-');
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };

@@ -10,6 +10,7 @@ import { openDatabase, type Db } from '../../electron/engine/index/db';
 import { createBaseSchema, createVectorTable, writeMeta } from '../../electron/engine/index/schema';
 import { createStore, type ChunkRow } from '../../electron/engine/index/store';
 import { keywordCandidates, scanCandidates, vec0Candidates } from '../../electron/engine/search/candidates';
+import { PRUNE_FROM_CHUNKS } from '../../electron/engine/search/fts-query';
 import type { MemorySource } from '../../shared/types/search';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { tmpDir, writeTree } from '../helpers/tmp';
@@ -136,6 +137,10 @@ describe('keyword term pruning after the index changes', () => {
       'workspace/memory/2024-01-04.md': 'grocery list\n',
       'workspace/memory/2024-01-05.md': 'dentist appointment\n',
     };
+    // Enough notes that common terms are pruned at all (a small memory keeps every term).
+    const filler = (extra: string) =>
+      Object.fromEntries(Array.from({ length: PRUNE_FROM_CHUNKS }, (_, i) => [`workspace/memory/n${i}.md`, `routine note ${i}${extra}\n`]));
+    Object.assign(files, filler(''));
     const fx = memoryFixture(files);
     const idx = fx.open({ embedder: null });
     await idx.sync();
@@ -146,6 +151,7 @@ describe('keyword term pruning after the index changes', () => {
       'workspace/memory/2024-01-03.md': 'garden watering alpha\n',
       'workspace/memory/2024-01-04.md': 'grocery list alpha\n',
       'workspace/memory/2024-01-05.md': 'dentist appointment alpha\n',
+      ...filler(' alpha'),
     });
     await idx.sync();
     expect(await paths()).toEqual(['memory/2024-01-02.md']);

@@ -148,5 +148,7 @@ describe('keyword term pruning', () => {
     expect(pruneTerms([['common'], ['rare'], ['migration']], get, 100_000)).toEqual([['rare'], ['migration']]);
     // Unknown terms cost nothing and stay.
     expect(pruneTerms([['unknownword'], ['user']], get, 1000)).toEqual([['unknownword']]);
+    // A small memory keeps every term: a word in 2 of its 3 chunks still tells them apart.
+    expect(pruneTerms([['unknownword'], ['user']], () => 2, 3)).toEqual([['unknownword'], ['user']]);
   });
 });

@@ -146,6 +146,8 @@ export const MemorySearchSchema = z.looseObject({
            * remaining one. 1 = plain score order; 0.9 measured best (docs/benchmarks.md).
            */
           spread: ratio.default(0.9),
+          /** Cairn: "last week", "yesterday", "3 days ago" prefer notes of those days (search/dates.ts). */
+          relativeDates: z.boolean().default(true),
           temporalDecay: z
             .looseObject({
               enabled: z.boolean().default(false),

@@ -71,6 +71,9 @@ export function buildFtsQuery(query: string, keep?: (terms: string[][]) => strin
  */
 const HASH_LIKE = /^(?=[a-z]*\d)(?=\d*[a-z])[a-z0-9]{6,}$/;
 
+/** Below this many chunks no term is dropped for being common (see pruneTerms). */
+export const PRUNE_FROM_CHUNKS = 50;
+
 /** Postings the keyword side reads at most per query (sum of the kept terms' document counts). */
 export const POSTINGS_BUDGET = 20_000;
 
@@ -84,7 +87,10 @@ export const POSTINGS_BUDGET = 20_000;
 export function pruneTerms(terms: string[][], df: (term: string[]) => number | undefined, total: number): string[][] {
   if (terms.length <= 1) return terms;
   const withDf = terms.map((t, i) => ({ t, i, df: df(t) ?? 0 }));
-  const useful = withDf.filter((x) => x.df <= total / 2);
+  // In a small memory (a new user's few notes) a word found in half of the chunks still
+  // tells them apart, and searching it costs nothing: without this, a query's only matching
+  // word was dropped for its unmatched ones and the search found nothing at all.
+  const useful = total < PRUNE_FROM_CHUNKS ? withDf : withDf.filter((x) => x.df <= total / 2);
   if (useful.length === 0) return [withDf.sort((a, b) => a.df - b.df || a.i - b.i)[0]!.t];
   const pool = useful.sort((a, b) => a.df - b.df || a.i - b.i);
   const kept: typeof pool = [];

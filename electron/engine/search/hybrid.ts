@@ -12,6 +12,7 @@ import { keywordCandidates, scanCandidates, vec0Candidates, type Candidate, type
 import { decayMultiplier } from './decay';
 import { mmrOrder } from './mmr';
 import { spreadOrder } from './spread';
+import { spanBoost, type DateSpan } from './dates';
 import { makeSnippet } from './snippet';
 import { readIdentity } from '../index/schema';
 import { relativeBm25, type MergeWeights } from './score';
@@ -35,6 +36,8 @@ export interface HybridOptions {
   weights: MergeWeights;
   /** Rank → score calibration of both sides before the merge (score.ts); default absolute. */
   calibration?: 'relative' | 'absolute' | undefined;
+  /** The query's relative date resolved to days (dates.ts): chunks dated inside are preferred. */
+  span?: DateSpan | null | undefined;
   /** Prefer a new file over a shown one when its score is ≥ this × (spread.ts); 1/absent = off. */
   spread?: number | undefined;
   sources: readonly MemorySource[];
@@ -179,7 +182,7 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       const decay = o.decay.enabled
         ? decayMultiplier({ day: c.day, evergreen: c.evergreen === 1, mtime: c.mtime }, o.decay.halfLifeDays, o.now)
         : 1;
-      return { c, e, decay, score: e.merged * decay, mmrRank: null as number | null };
+      return { c, e, decay, score: e.merged * decay * spanBoost(c.day, o.span ?? null), mmrRank: null as number | null };
     })
     .sort((a, b) => b.score - a.score || a.c.id - b.c.id);
 

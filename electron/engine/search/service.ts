@@ -6,6 +6,7 @@ import type { MemorySearchSettings } from '../config/schema';
 import type { MemorySource, SearchResponse } from '../../../shared/types/search';
 import { hybridSearch, type HybridBackend } from './hybrid';
 import { resolveWeights } from './score';
+import { relativeSpan } from './dates';
 
 export interface SearchRequest {
   query: string;
@@ -52,6 +53,8 @@ export async function runSearch(
     weights: resolveWeights(h, backend.embedder?.provider ?? null),
     calibration: h.calibration,
     spread: h.spread,
+    // "last week" counts back from --before when given (the question is asked from then).
+    span: h.relativeDates ? relativeSpan(req.query, req.before ? new Date(`${req.before}T00:00:00Z`) : now) : null,
     sources,
     since: req.since,
     before: req.before,
