@@ -18,5 +18,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify({ tool: 'edit', isError: e.isError, text: text(e) })}\n`);
   const f = flushToolRunner(workspace, '2025-03-02').run('read', { path: rel });
   process.stdout.write(`${JSON.stringify({ tool: 'flush-read', isError: f.isError, text: f.text })}\n`);
+  const w = flushToolRunner(workspace, '2025-03-02').run('write', { path: 'memory/2025-03-02.md', content: '- a fact' });
+  process.stdout.write(`${JSON.stringify({ tool: 'flush-write', isError: w.isError, text: w.text })}\n`);
 }
 void main();

@@ -1,5 +1,5 @@
 /**
- * The assistant's `read`/`edit` tools and the memory flush's `read` refuse a named pipe in
+ * The assistant's `read`/`edit` tools and the memory flush's `read`/`write` refuse a named pipe in
  * the workspace instead of blocking on it forever (the turn would never end and cancel
  * could not run). A real mkfifo; the tools run in a child process so that, if they did
  * block, this test fails by its timeout instead of freezing the runner.
@@ -29,15 +29,16 @@ function runChild(workspace: string, rel: string): Promise<{ tool: string; isErr
 }
 
 describe('file tools and FIFOs', () => {
-  it('read, edit and the flush read refuse a named pipe, naming it', async () => {
+  it('read, edit and the flush read/write refuse a named pipe, naming it', async () => {
     const workspace = writeTree(tmpDir(), { 'MEMORY.md': '# M\n' });
     fs.mkdirSync(path.join(workspace, 'memory'));
-    execFileSync('mkfifo', [path.join(workspace, 'memory', 'pipe.md')]);
+    execFileSync('mkfifo', [path.join(workspace, 'memory', 'pipe.md'), path.join(workspace, 'memory', '2025-03-02.md')]);
     const results = await runChild(workspace, 'memory/pipe.md');
     expect(results.map((r) => [r.tool, r.isError])).toEqual([
       ['read', true],
       ['edit', true],
       ['flush-read', true],
+      ['flush-write', true],
     ]);
     for (const r of results) expect(r.text).toMatch(/not a regular file/);
   }, 30_000);

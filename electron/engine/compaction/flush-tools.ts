@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolSpec } from '../llm/types';
 import { appendFileDurableSync } from '../util/atomic-write';
-import { readRegularFileSync } from '../util/safe-read';
+import { NotRegularFileError, readRegularFileSync } from '../util/safe-read';
 
 /** Most of a file the flush turn reads (its memory files are small; this only bounds a hostile one). */
 const FLUSH_FILE_MAX_BYTES = 16 * 1024 * 1024;
@@ -146,7 +146,13 @@ export function flushToolRunner(workspace: string, date: string): { allowedPath:
           return { isError: true, text: `write refused: ${allowedRel} is a symbolic link or leaves the workspace` };
         }
         if (typeof args.content !== 'string') return { isError: true, text: 'write needs a "content" string' };
-        const r = appendWithoutDuplicates(abs, args.content);
+        let r;
+        try {
+          r = appendWithoutDuplicates(abs, args.content);
+        } catch (err) {
+          if (err instanceof NotRegularFileError) return { isError: true, text: `write refused: ${allowedRel} is not a regular file (${err.kind})` };
+          throw err;
+        }
         return { isError: false, text: `appended ${r.appended} line(s) to ${allowedRel}${r.skipped ? `; ${r.skipped} line(s) already there were skipped` : ''}` };
       }
       return { isError: true, text: `unknown tool ${JSON.stringify(name)}: the memory flush offers only read and write` };
