@@ -11,6 +11,7 @@
  *   --tokens N --overlap N               chunking
  *   --calibration relative|absolute      rank → score calibration of both sides
  *   --spread R                           prefer a new file when its score ≥ R × (1 = off)
+ *   --candidates N                       candidateMultiplier (candidates per side = 6 × N)
  *   --no-relative-dates                  "last week" etc. not resolved to note days
  *   --decay --mmr                        the optional re-rankers
  *   --sweep                              also sweep the merge weight 0..1
@@ -91,6 +92,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const minScore = num(argv, '--min-score');
   const vw = num(argv, '--vector-weight');
   const spread = num(argv, '--spread');
+  const candidates = num(argv, '--candidates');
   const calibration = flag(argv, '--calibration') as 'relative' | 'absolute' | undefined;
   const base = (s: MemorySearchSettings) => {
     if (tokens !== undefined) s.chunking.tokens = tokens;
@@ -99,6 +101,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (minScore !== undefined) s.query.minScore = minScore;
     if (calibration) s.query.hybrid.calibration = calibration;
     if (spread !== undefined) s.query.hybrid.spread = spread;
+    if (candidates !== undefined) s.query.hybrid.candidateMultiplier = candidates;
     if (argv.includes('--no-relative-dates')) s.query.hybrid.relativeDates = false;
   };
   const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem'].join('-');
