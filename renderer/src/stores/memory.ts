@@ -169,7 +169,8 @@ export const useMemory = create<MemoryState>((set, get) => ({
       const e = err as Error & { code?: string };
       set({
         saving: false,
-        saveError: e.code === 'conflict' ? `Not saved: ${doc.path} changed on disk since you opened it. ${e.message}` : `Not saved: ${e.message}`,
+        // A conflict says it once (the engine's message repeats the same fact).
+        saveError: e.code === 'conflict' ? `Not saved: ${doc.path} changed on disk since you started editing.` : `Not saved: ${e.message}`,
         changedOnDisk: e.code === 'conflict' || get().changedOnDisk,
       });
       return false;

@@ -6,6 +6,7 @@
  */
 import { useEffect, useRef } from 'react';
 import { useMemory } from '../../stores/memory';
+import { ConflictDiff } from './ConflictDiff';
 
 export function Editor() {
   const doc = useMemory((s) => s.doc);
@@ -30,7 +31,8 @@ export function Editor() {
     <div className="mem-editor">
       {changedOnDisk && (
         <div role="alert" className="mem-conflict">
-          {saveError ?? `${doc.path} changed on disk while you were editing.`}
+          {saveError ?? `${doc.path} changed on disk while you were editing.`} Keep one of the two versions:
+          <ConflictDiff path={doc.path} draft={draft} />
           <div className="row">
             <button
               type="button"

@@ -12,6 +12,7 @@ import { FileList } from './FileList';
 import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
 import { isBigText } from './BigSourceView';
+import { NoteActions } from './NoteActions';
 import './memory.css';
 
 function fmtSize(n: number): string {
@@ -64,6 +65,7 @@ export function MemoryPage() {
           </span>
         )}
       </header>
+      <NoteActions writable={writable} />
       {listError && (
         <p role="alert" className="error">
           Could not list memory files: {listError}
