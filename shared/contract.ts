@@ -18,6 +18,7 @@ import { sessionsChannels, sessionsEvents } from './contract/sessions';
 import { stateInfoChannels } from './contract/state-info';
 import { memoryNotesChannels } from './contract/memory-notes';
 import { sessionStoreEvents } from './contract/session-store';
+import { tokensChannels } from './contract/tokens';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -42,6 +43,7 @@ export const channels = {
   ...sessionViewChannels,
   ...stateInfoChannels,
   ...memoryNotesChannels,
+  ...tokensChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

@@ -17,6 +17,7 @@ import { qmdHandlers } from './qmd/handlers';
 import { sessionViewHandlers } from './sessions/overview';
 import { stateInfoHandlers } from './app/state-info';
 import { memoryNotesHandlers } from './index/note-handlers';
+import { tokensHandlers } from './sessions/exact-tokens';
 
 export interface EngineOptions {
   stateDir: string;
@@ -49,6 +50,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...sessionViewHandlers(ctx),
     ...stateInfoHandlers(ctx),
     ...memoryNotesHandlers(ctx),
+    ...tokensHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

@@ -6,6 +6,7 @@ import type { Command } from 'commander';
 import type { EntryView } from '../../../shared/types/sessions';
 import { UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 import { formatEntry, formatPlan, formatPrune, formatRun, formatSessionList } from './sessions-format';
+import { formatExactTokens } from './tokens-format';
 
 interface Opts extends GlobalOptions {
   agent?: string;
@@ -112,8 +113,10 @@ export function register(program: Command, rt: CliRuntime): void {
       const req = { agentId: g.agent, sessionId, instructions: g.instructions, all: g.all };
       if (g.dryRun) {
         const plan = await call(() => client['compact.plan'](req));
-        if (g.json) rt.json(plan);
-        else rt.stdout(formatPlan(plan));
+        // SPEC §2: with a local model, its tokenizer's exact counts beside the estimates.
+        const exact = await call(() => client['tokens.exact']({ agentId: g.agent, sessionId, all: g.all }));
+        if (g.json) rt.json({ ...plan, exactTokens: exact });
+        else rt.stdout(`${formatExactTokens(exact)}${formatPlan(plan)}`);
         return;
       }
       const opId = `cli-compact-${process.pid}-${Date.now()}`;

@@ -1,17 +1,15 @@
 /**
  * Tool calls for local models whose chat template has no function calling (SmolLM2 and
  * other ChatML / plain templates). node-llama-cpp would fall back to its generic
- * `||call: name(params)` syntax, which a model never trained on it simply ignores (SmolLM2
- * rambles on instead of calling). So for such models every reply is constrained by a JSON-
- * schema grammar (node-llama-cpp's createGrammarForJsonSchema) to exactly one of
- *   {"tool": "<name>", "arguments": {…}}   — a call, its arguments checked by the tool's schema
- *   {"reply": "<text>"}                     — the answer, streamed as it is decoded
- * The tools are described in the system prompt, and the history is rendered in the same
- * JSON so the model sees its own earlier calls. After tool results only `reply` is allowed:
- * one tool round per reply, which keeps a weak model from calling tools forever (models
- * with native function calling keep the normal multi-round loop).
+ * `||call: name(params)` syntax, which a model never trained on it ignores (SmolLM2 rambles
+ * on instead of calling). So for such models the tools are described in the system prompt
+ * and the choice is forced with node-llama-cpp's JSON-schema grammars
+ * (createGrammarForJsonSchema): `{"action": "<tool>", "arguments": {…}}` for a call, its
+ * arguments checked by the tool's schema, or `{"action": "reply"}` followed by the answer
+ * in plain text. The history is rendered in the same format, so the model sees its own
+ * earlier calls.
  */
-import type { ChatHistoryItem, ChatWrapper, GbnfJsonSchema } from 'node-llama-cpp';
+import type { ChatHistoryItem, ChatModelResponse, ChatWrapper, GbnfJsonSchema, LlamaGrammar } from 'node-llama-cpp';
 import type { Message } from '../../../shared/types/messages';
 import type { ToolSpec } from './types';
 import { repairToolPairs, textOf } from './tool-pairs';
@@ -26,28 +24,39 @@ export function hasNativeFunctionCalling(wrapper: ChatWrapper, generic: ChatWrap
   return JSON.stringify(wrapper.settings.functions) !== JSON.stringify(generic.functions);
 }
 
-/** The JSON schema one constrained reply must match: a call of one of the tools, or a reply. */
-export function grammarSchema(tools: ToolSpec[], allowTools: boolean): GbnfJsonSchema {
-  const reply = { type: 'object', properties: { reply: { type: 'string' } } };
-  if (!allowTools || !tools.length) return reply as GbnfJsonSchema;
-  const calls = tools.map((t) => ({ type: 'object', properties: { tool: { const: t.name }, arguments: toGbnf(t.parameters) } }));
-  return { oneOf: [...calls, reply] } as unknown as GbnfJsonSchema;
+/** The grammar of the first step: which tool to call, or `reply`. Tiny, so cheap to sample. */
+export function actionSchema(tools: ToolSpec[]): GbnfJsonSchema {
+  return { type: 'object', properties: { action: { enum: [...tools.map((t) => t.name), REPLY] } } } as unknown as GbnfJsonSchema;
 }
+
+/** The grammar of the second step of a call: the tool's arguments object. */
+export function argumentsSchema(tool: ToolSpec): GbnfJsonSchema {
+  return toGbnf(tool.parameters) as GbnfJsonSchema;
+}
+
+const REPLY = 'reply';
 
 /** The system prompt plus the answer format and the tools (the model cannot see them otherwise). */
 export function grammarSystem(system: string | undefined, tools: ToolSpec[]): string {
   const list = tools.map((t) => `- ${t.name}: ${t.description} Arguments (JSON schema): ${JSON.stringify(t.parameters)}`).join('\n');
+  // Format first, tools last, "respond with JSON": in trials SmolLM2 then calls a tool when
+  // asked to; with the reply option described last it nearly always chose to reply.
   const format = [
-    'Respond with JSON only.',
-    'To call a tool: {"tool": "<name>", "arguments": {...}}. The result comes back in the next message.',
-    'To answer the user: {"reply": "<your answer>"}.',
+    'Respond with JSON. To call a tool: {"action": "<tool name>", "arguments": {...}}; its result comes back in the next message.',
+    'To answer the user without a tool: {"action": "reply"} followed by the answer.',
     'Tools:',
     list,
   ].join('\n');
   return system ? `${system}\n\n${format}` : format;
 }
 
-/** Our messages → a plain-text history in the grammar's JSON (calls and replies as the model writes them). */
+/** How the model's output to a call is written in the history, and the prefix step 2 continues. */
+function callPrefix(name: string): string {
+  return `{"action": ${JSON.stringify(name)}, "arguments": `;
+}
+const REPLY_PREFIX = `{"action": "${REPLY}"}\n`;
+
+/** Our messages → a plain-text history in the tool format (calls as the model writes them). */
 export function toGrammarHistory(system: string | undefined, messages: Message[], tools: ToolSpec[]): ChatHistoryItem[] {
   const out: ChatHistoryItem[] = [{ type: 'system', text: grammarSystem(system, tools) }];
   for (const m of repairToolPairs(messages)) {
@@ -57,8 +66,8 @@ export function toGrammarHistory(system: string | undefined, messages: Message[]
     } else if (m.role === 'assistant') {
       const parts: string[] = [];
       const text = m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
-      if (text) parts.push(JSON.stringify({ reply: text }));
-      for (const b of m.content) if (b.type === 'toolCall') parts.push(JSON.stringify({ tool: b.name, arguments: b.arguments }));
+      if (text) parts.push(REPLY_PREFIX + text);
+      for (const b of m.content) if (b.type === 'toolCall') parts.push(`${callPrefix(b.name)}${JSON.stringify(b.arguments)}}`);
       if (parts.length) out.push({ type: 'model', response: [parts.join('\n')] });
     } else {
       out.push({ type: 'user', text: `Result of tool ${m.toolName}${m.isError ? ' (error)' : ''}:\n${textOf(m.content)}` });
@@ -68,64 +77,60 @@ export function toGrammarHistory(system: string | undefined, messages: Message[]
   return out;
 }
 
-/** What the constrained output said: a call, or reply text (partial when generation stopped early). */
-export type GrammarOutput = { kind: 'call'; name: string; arguments: Record<string, unknown> } | { kind: 'reply'; text: string };
+/** One generation step, as llama.ts runs it (its signal, context-shift guard and meter). */
+export type GrammarStep = (
+  history: ChatHistoryItem[],
+  opts: { grammar?: LlamaGrammar | undefined; maxTokens?: number | undefined; onText?: ((text: string) => void) | undefined },
+) => Promise<{ response: string; stopReason: string | undefined }>;
 
-/**
- * Decodes the `reply` string while its JSON is still being generated, so the answer
- * streams like any other model's. Feed raw chunks; each call returns the newly decoded text.
- */
-export class ReplyStream {
-  private raw = '';
-  private emitted = 0;
-
-  push(chunk: string): string {
-    this.raw += chunk;
-    const text = this.decoded();
-    if (text === undefined || text.length <= this.emitted) return '';
-    const delta = text.slice(this.emitted);
-    this.emitted = text.length;
-    return delta;
-  }
-
-  /** The reply decoded so far; undefined when the output is not a reply. */
-  decoded(): string | undefined {
-    const m = /^\s*\{\s*"reply"\s*:\s*"/.exec(this.raw);
-    if (!m) return undefined;
-    const body = this.raw.slice(m[0].length);
-    let end = 0;
-    // Up to the closing quote, or to the last complete character (never half an escape).
-    for (let i = 0; i < body.length; i++) {
-      const c = body[i];
-      if (c === '"') break;
-      if (c === '\\') {
-        const len = body[i + 1] === 'u' ? 6 : 2;
-        if (i + len > body.length) break;
-        i += len - 1;
-      }
-      end = i + 1;
-    }
-    try {
-      return JSON.parse(`"${body.slice(0, end)}"`) as string;
-    } catch {
-      return undefined;
-    }
-  }
+/** What a grammar-mode reply produced. */
+export interface GrammarOutcome {
+  text: string;
+  call?: { name: string; arguments: Record<string, unknown> };
+  /** node-llama-cpp's stop reason of the last step. */
+  stopReason: string | undefined;
 }
 
-/** Parse the whole constrained output; a cut-off reply keeps what was decoded. */
-export function parseGrammarOutput(raw: string): GrammarOutput {
-  try {
-    const v = JSON.parse(raw) as { tool?: unknown; arguments?: unknown; reply?: unknown };
-    if (typeof v.tool === 'string') {
-      const args = v.arguments && typeof v.arguments === 'object' && !Array.isArray(v.arguments) ? (v.arguments as Record<string, unknown>) : {};
-      return { kind: 'call', name: v.tool, arguments: args };
+/**
+ * One reply of a model without native function calling, in up to two steps:
+ * 1. a tiny grammar picks the action, `{"action": "<tool>"|"reply"}` (skipped after tool
+ *    results: then only a reply is allowed — one tool round per reply keeps a weak model
+ *    from calling tools forever);
+ * 2. a call continues `{"action": "<tool>", "arguments": ` under the tool's own argument
+ *    schema; a reply is generated as free text, streamed as it comes, at full speed (a grammar
+ *    over the whole reply made SmolLM2 several times slower per token).
+ */
+export async function grammarTurn(
+  req: { system: string | undefined; messages: Message[]; tools: ToolSpec[]; maxTokens: number | undefined; onText: (t: string) => void },
+  step: GrammarStep,
+  grammar: (schema: GbnfJsonSchema) => Promise<LlamaGrammar>,
+): Promise<GrammarOutcome> {
+  const history = toGrammarHistory(req.system, req.messages, req.tools);
+  const open = history[history.length - 1] as ChatModelResponse;
+  const lastRole = req.messages[req.messages.length - 1]?.role;
+  let action = REPLY;
+  if (lastRole !== 'toolResult') {
+    const r = await step(history, { grammar: await grammar(actionSchema(req.tools)), maxTokens: 24 });
+    try {
+      action = String((JSON.parse(r.response) as { action?: unknown }).action ?? REPLY);
+    } catch {
+      return { text: '', stopReason: r.stopReason }; // cut off while choosing (abort or a tiny maxTokens)
     }
-    if (typeof v.reply === 'string') return { kind: 'reply', text: v.reply };
-  } catch {
-    // Stopped by maxTokens or an abort mid-JSON: fall through.
   }
-  const s = new ReplyStream();
-  s.push(raw);
-  return { kind: 'reply', text: s.decoded() ?? '' };
+  const tool = req.tools.find((t) => t.name === action);
+  if (tool) {
+    open.response = [callPrefix(tool.name)];
+    const r = await step(history, { grammar: await grammar(argumentsSchema(tool)), maxTokens: req.maxTokens });
+    let args: Record<string, unknown> = {};
+    try {
+      const v = JSON.parse(r.response) as unknown;
+      if (v && typeof v === 'object' && !Array.isArray(v)) args = v as Record<string, unknown>;
+    } catch {
+      return { text: '', stopReason: r.stopReason }; // arguments cut off by maxTokens: no call
+    }
+    return { text: '', call: { name: tool.name, arguments: args }, stopReason: r.stopReason };
+  }
+  open.response = [REPLY_PREFIX];
+  const r = await step(history, { maxTokens: req.maxTokens, onText: req.onText });
+  return { text: r.response, stopReason: r.stopReason };
 }

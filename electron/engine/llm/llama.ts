@@ -10,12 +10,12 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import type { Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel, ChatModelSegment, ChatWrapperSettings } from 'node-llama-cpp';
+import type { Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel, ChatModelSegment, ChatWrapperSettings, GbnfJsonSchema } from 'node-llama-cpp';
 import type { AssistantMessage, TextBlock, ThinkingBlock, ToolCallBlock, Usage, StopReason } from '../../../shared/types/messages';
-import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM, type ToolSpec } from './types';
+import { ContextOverflowError, type ChatRequest, type ChatResult, type LLM } from './types';
 import { abortError } from './errors';
 import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
-import { grammarSchema, hasNativeFunctionCalling, parseGrammarOutput, ReplyStream, toGrammarHistory } from './llama-grammar';
+import { grammarTurn, hasNativeFunctionCalling } from './llama-grammar';
 import { downloadedPath } from './llama-download';
 import { acquireLlamaRuntime, type LlamaRuntimeLease } from '../util/llama-runtime';
 
@@ -171,54 +171,69 @@ export class LlamaLlm implements LLM {
     const { chat, context } = loaded;
     const tools = req.tools ?? [];
     const grammarMode = loaded.grammarTools && tools.length > 0;
-    // One tool round per reply in grammar mode (see llama-grammar.ts): after results, only a reply.
-    const lastRole = req.messages[req.messages.length - 1]?.role;
-    const grammar = grammarMode ? await this.grammarFor(loaded, tools, lastRole !== 'toolResult') : undefined;
-    const replyStream = new ReplyStream();
     const seq = chat.sequence;
     const before = seq.tokenMeter.getState();
     const internal = new AbortController();
     const onAbort = () => internal.abort(abortError(req.signal));
     req.signal?.addEventListener('abort', onAbort, { once: true });
     let overflow: ContextOverflowError | undefined;
+    const maxTokens = req.maxTokens ?? this.opts.maxOutputTokens;
+    const common = {
+      signal: internal.signal,
+      ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
+      contextShift: {
+        strategy: ({ maxTokensCount }: { maxTokensCount: number }) => {
+          overflow = new ContextOverflowError(`the conversation no longer fits the local model's context (${context.contextSize} tokens, ${maxTokensCount} usable)`);
+          internal.abort(overflow);
+          // Return something that fits so node-llama-cpp does not fall back to its own shift.
+          return { chatHistory: [{ type: 'model' as const, response: [] }] };
+        },
+      },
+    };
     try {
-      const history = grammarMode ? toGrammarHistory(req.system, req.messages, tools) : toLlamaHistory(req.system, req.messages);
-      const res = await chat.generateResponse(history, {
-        ...(grammar ? { grammar } : { functions: toLlamaFunctions(req.tools) }),
-        signal: internal.signal,
-        maxTokens: req.maxTokens ?? this.opts.maxOutputTokens,
-        ...(req.temperature !== undefined ? { temperature: req.temperature } : {}),
-        onResponseChunk: (chunk) => {
-          if (!chunk.text) return;
-          if (grammar) {
-            const delta = chunk.type === 'segment' ? '' : replyStream.push(chunk.text);
-            if (delta) req.onEvent?.({ type: 'text', delta });
-          } else if (chunk.type === 'segment') {
-            if (chunk.segmentType === 'thought') req.onEvent?.({ type: 'thinking', delta: chunk.text });
-          } else req.onEvent?.({ type: 'text', delta: chunk.text });
-        },
-        contextShift: {
-          strategy: ({ maxTokensCount }) => {
-            overflow = new ContextOverflowError(`the conversation no longer fits the local model's context (${context.contextSize} tokens, ${maxTokensCount} usable)`);
-            internal.abort(overflow);
-            // Return something that fits so node-llama-cpp does not fall back to its own shift.
-            return { chatHistory: [{ type: 'model', response: [] }] };
-          },
-        },
-      });
-      if (overflow) throw overflow;
       const content: (TextBlock | ThinkingBlock | ToolCallBlock)[] = [];
-      const calls = [...(res.functionCalls ?? []).map((fc) => ({ name: fc.functionName, params: fc.params as unknown }))];
-      if (grammar) {
-        const out = parseGrammarOutput(res.response);
-        if (out.kind === 'call') calls.push({ name: out.name, params: out.arguments });
-        else if (out.text) content.push({ type: 'text', text: out.text });
-      } else for (const item of res.fullResponse) {
-        if (typeof item === 'string') {
-          const last = content[content.length - 1];
-          if (last?.type === 'text') last.text += item;
-          else if (item) content.push({ type: 'text', text: item });
-        } else if ((item as ChatModelSegment).segmentType === 'thought') content.push({ type: 'thinking', thinking: item.text });
+      const calls: { name: string; params: unknown }[] = [];
+      let reason: string | undefined;
+      if (grammarMode) {
+        const out = await grammarTurn(
+          { system: req.system, messages: req.messages, tools, maxTokens, onText: (delta) => req.onEvent?.({ type: 'text', delta }) },
+          async (history, o) => {
+            const r = await chat.generateResponse(history, {
+              ...common,
+              ...(o.grammar ? { grammar: o.grammar } : {}),
+              maxTokens: o.maxTokens,
+              ...(o.onText ? { onTextChunk: o.onText } : {}),
+            });
+            if (overflow) throw overflow;
+            return { response: r.response, stopReason: r.metadata.stopReason };
+          },
+          (schema) => this.grammarFor(loaded, schema),
+        );
+        if (out.text) content.push({ type: 'text', text: out.text });
+        if (out.call) calls.push({ name: out.call.name, params: out.call.arguments });
+        reason = out.stopReason;
+      } else {
+        const res = await chat.generateResponse(toLlamaHistory(req.system, req.messages), {
+          ...common,
+          functions: toLlamaFunctions(req.tools),
+          maxTokens,
+          onResponseChunk: (chunk) => {
+            if (!chunk.text) return;
+            if (chunk.type === 'segment') {
+              if (chunk.segmentType === 'thought') req.onEvent?.({ type: 'thinking', delta: chunk.text });
+            } else req.onEvent?.({ type: 'text', delta: chunk.text });
+          },
+        });
+        if (overflow) throw overflow;
+        for (const item of res.fullResponse) {
+          if (typeof item === 'string') {
+            const last = content[content.length - 1];
+            if (last?.type === 'text') last.text += item;
+            else if (item) content.push({ type: 'text', text: item });
+          } else if ((item as ChatModelSegment).segmentType === 'thought') content.push({ type: 'thinking', thinking: item.text });
+        }
+        for (const fc of res.functionCalls ?? []) calls.push({ name: fc.functionName, params: fc.params });
+        reason = res.metadata.stopReason;
       }
       for (const fc of calls) {
         const args = fc.params && typeof fc.params === 'object' ? (fc.params as Record<string, unknown>) : {};
@@ -231,7 +246,6 @@ export class LlamaLlm implements LLM {
       const evaluated = after.usedInputTokens - before.usedInputTokens;
       const inContext = Math.max(0, seq.contextTokens.length - output);
       const usage: Usage = { input: evaluated, output, cacheRead: Math.max(0, inContext - evaluated), cacheWrite: 0, totalTokens: seq.contextTokens.length };
-      const reason = res.metadata.stopReason;
       const stopReason: StopReason = calls.length ? 'toolUse' : reason === 'maxTokens' ? 'length' : reason === 'abort' ? 'aborted' : 'stop';
       const message: AssistantMessage = { role: 'assistant', content, provider: this.provider, model: this.model, usage, stopReason, timestamp: Date.now() };
       return { message, usage, stopReason };
@@ -244,9 +258,8 @@ export class LlamaLlm implements LLM {
     }
   }
 
-  /** The reply grammar for this tool set (compiled once per set). */
-  private grammarFor(loaded: Loaded, tools: ToolSpec[], allowTools: boolean): Promise<LlamaGrammar> {
-    const schema = grammarSchema(tools, allowTools);
+  /** The grammar for this schema (compiled once; the same tools come back every call). */
+  private grammarFor(loaded: Loaded, schema: GbnfJsonSchema): Promise<LlamaGrammar> {
     const key = JSON.stringify(schema);
     let g = loaded.grammars.get(key);
     if (!g) {
