@@ -60,7 +60,7 @@ function runUntilInterrupted(args: string[], ready: Promise<void>, env: NodeJS.P
   });
 }
 
-const leftovers = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.tmp') || n.endsWith('.lock') || n.includes('.tmp-'));
+const leftovers = (dir: string) => fs.readdirSync(dir).filter((n) => n.endsWith('.tmp') || n.endsWith('lock') || n.includes('.tmp-'));
 
 describe('Ctrl+C on long commands', () => {
   it('`cairn compact` is cancelled while the model is thinking; the transcript is left as it was', async () => {

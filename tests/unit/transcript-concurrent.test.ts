@@ -118,7 +118,7 @@ describe('concurrent writers on one transcript', () => {
     const keys = Object.keys(readSessionIndex(file));
     const want = ['a', 'b'].flatMap((t) => Array.from({ length: 150 }, (_, i) => `${t}-${i}`));
     expect(want.filter((k) => !keys.includes(k))).toEqual([]);
-    expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('.lock'))).toEqual([]);
+    expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('lock'))).toEqual([]);
   }, 120_000);
 
   it('a rewrite carries over lines appended after the transcript was read', () => {
@@ -131,6 +131,18 @@ describe('concurrent writers on one transcript', () => {
     const after = readTranscript(file);
     expect(after.entries.at(-1)?.id).toBe(late?.id);
     expect(after.rawLines).toHaveLength(kept.length + 1);
-    expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('.lock'))).toEqual([]);
+    expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('lock'))).toEqual([]);
   });
+
+  it("leaves OpenClaw's own session lock file alone and is not blocked by it", () => {
+    const { file } = makeSession(3);
+    // OpenClaw's session write lock: a file <session>.jsonl.lock with its pid.
+    const openclawLock = `${file}.lock`;
+    const payload = JSON.stringify({ pid: process.pid, createdAt: new Date().toISOString() });
+    fs.writeFileSync(openclawLock, payload);
+    const t = readTranscript(file);
+    writeCompaction(file, compactionEntry(0, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes));
+    expect(readTranscript(file).entries.at(-1)?.type).toBe('compaction');
+    expect(fs.readFileSync(openclawLock, 'utf8')).toBe(payload);
+  }, 30_000);
 });

@@ -1,9 +1,15 @@
 /**
  * A cross-process lock around a short read-modify-write of one file (a transcript rewrite,
  * a compaction entry, sessions.json). Built on proper-lockfile: the lock is a directory
- * `<file>.lock` made with mkdir (atomic on every file system, network ones included) whose
- * mtime is refreshed while it is held, so a lock left by a killed process goes stale and is
- * taken over after `staleMs`.
+ * `<file>.cairn-lock` made with mkdir (atomic on every file system, network ones included)
+ * whose mtime is refreshed while it is held, so a lock left by a killed process goes stale
+ * and is taken over after LOCK_STALE_MS.
+ *
+ * Not `<file>.lock`: OpenClaw's own session write lock is a *file* `<session>.jsonl.lock`
+ * holding {pid, createdAt}, which it reads and cleans up when stale. A directory of ours
+ * under that name would break its stale-lock cleanup, and its lock file would make ours fail
+ * on takeover. A name ending in something other than `.lock` also stays out of the
+ * `rm -f sessions/*.lock` people use to clear OpenClaw's stuck locks.
  *
  * The lock only orders writers that take it (Cairn's app, CLI and MCP server). A writer that
  * knows nothing of it (OpenClaw appending with O_APPEND) is handled by the callers: appends
@@ -20,9 +26,14 @@ const LOCK_WAIT_MS = 15_000;
 /** Another process held the lock for longer than the caller was willing to wait. */
 export class FileLockedError extends Error {
   constructor(file: string, waitedMs: number) {
-    super(`${file} is being written by another Cairn process (waited ${Math.round(waitedMs / 1000)} s for its lock ${file}.lock); try again`);
+    super(`${file} is being written by another Cairn process (waited ${Math.round(waitedMs / 1000)} s for its lock ${lockPathOf(file)}); try again`);
     this.name = 'FileLockedError';
   }
+}
+
+/** Where the lock of `file` lives. */
+export function lockPathOf(file: string): string {
+  return `${file}.cairn-lock`;
 }
 
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
@@ -48,6 +59,7 @@ export function withFileLockSync<T>(file: string, fn: () => T, opts: { waitMs?: 
     try {
       release = lockfile.lockSync(file, {
         realpath: false,
+        lockfilePath: lockPathOf(file),
         stale: LOCK_STALE_MS,
         // A holder whose lock went stale (its event loop was blocked for 10 s) must not crash
         // the process from a timer: its write has either finished or will be re-checked.
