@@ -1,8 +1,11 @@
 /**
  * Crash safety: a child process appends and compacts one transcript while the parent SIGKILLs
- * it at random moments, 30 times. After every kill the transcript must parse, its context must
- * rebuild, every line written before must still be there byte-for-byte (the old file is a prefix
- * of the new one), and every append or compaction the child reported as done must be on disk.
+ * it, 30 times — two kills in three at a seeded delay after start, every third a few ms after
+ * the child says a compaction's write has begun (all choices seeded). After every kill the
+ * transcript must parse, its context must rebuild, every line written before must still be
+ * there byte-for-byte (the old file is a prefix of the new one), and every append or
+ * compaction the child reported as done must be on disk. The child's phase markers tell where each kill landed; some must land inside a
+ * compaction's write, or the test would not be testing what its title says.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,20 +18,42 @@ import { readTranscript } from '../../electron/engine/transcript/read';
 import { buildContext } from '../../electron/engine/transcript/context';
 import { compact } from '../../electron/engine/compaction/compact';
 import { CompactionSchema } from '../../electron/engine/config/schema';
+import { lockPathOf } from '../../electron/engine/util/file-lock';
+import { rng } from '../helpers/seed-writer';
 import { tmpDir } from '../helpers/tmp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KILLS = 30;
+/** The mtime an orphaned lock is aged to: long past proper-lockfile's staleness. */
+const AGED = new Date('2001-01-01T00:00:00Z');
 
-function runAndKill(child: string, file: string, delayMs: number): Promise<{ confirmed: string[] }> {
+/** Where a kill landed: inside an append, inside a compaction's locked write, or elsewhere (planning, waiting, between writes). */
+type Landing = 'append' | 'compaction-write' | 'between';
+
+/**
+ * Run the child (PRNG seed `seed`) and SIGKILL it `delayMs` after it is ready, or — with
+ * `{ afterWriteMs }` — that long after it reports that a compaction's write phase began.
+ */
+function runAndKill(child: string, file: string, seed: number, delayMs: number | { afterWriteMs: number }): Promise<{ confirmed: string[]; landed: Landing }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, [child, file], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, [child, file, String(seed)], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
-    let timer: NodeJS.Timeout | undefined;
+    let armed = false;
     p.stdout.on('data', (d: Buffer) => {
       out += d.toString();
-      if (!timer && out.includes('ready\n')) timer = setTimeout(() => p.kill('SIGKILL'), delayMs);
+      if (armed || !out.includes('ready\n')) return;
+      if (typeof delayMs === 'object') {
+        // A kill the instant "w" arrives lands before the lock is even taken; a few ms later it
+        // lands in the locked section (checkpoint copy, append + fsync) most of the time.
+        if (/^w$/m.test(out)) {
+          armed = true;
+          setTimeout(() => p.kill('SIGKILL'), delayMs.afterWriteMs);
+        }
+      } else {
+        armed = true;
+        setTimeout(() => p.kill('SIGKILL'), delayMs);
+      }
     });
     p.stderr.on('data', (d: Buffer) => (err += d.toString()));
     p.on('error', reject);
@@ -37,7 +62,18 @@ function runAndKill(child: string, file: string, delayMs: number): Promise<{ con
       // Only whole lines were reported before the kill.
       const lines = out.split('\n').slice(0, -1);
       const confirmed = lines.flatMap((l) => (l.startsWith('A ') ? l.slice(2).split(',') : l.startsWith('C ') ? [l.slice(2)] : []));
-      resolve({ confirmed });
+      const last = lines.at(-1);
+      // The transcript's lock directory outlives a writer killed while holding it, which only
+      // writeCompaction takes (appends do not): "w" last and the lock left = killed inside the
+      // locked write (stale temps, checkpoint copy, append + fsync), not while waiting for it.
+      // (A lock still aged by us is an older orphan nobody has taken over yet, not this child's.)
+      const lock = fs.statSync(lockPathOf(file), { throwIfNoEntry: false });
+      const held = lock !== undefined && lock.mtimeMs > AGED.getTime();
+      // Age the orphaned lock past proper-lockfile's 10 s staleness, so the next writer takes it
+      // over at once, as it would 10 s later, instead of every run waiting for it. (Without
+      // this, most kills landed in a child blocked on the lock, not in any write.)
+      if (held) fs.utimesSync(lockPathOf(file), AGED, AGED);
+      resolve({ confirmed, landed: last === 'w' && held ? 'compaction-write' : last === 'a' ? 'append' : 'between' });
     });
   });
 }
@@ -52,10 +88,14 @@ describe('crash safety (SIGKILL during appends and compactions)', () => {
     const file = path.join(dir, 'crash.jsonl');
     createTranscriptFile(file, { id: 'crash', timestamp: '2025-03-01T00:00:00.000Z', cwd: dir });
     const everConfirmed = new Set<string>();
+    const landings: Record<Landing, number> = { append: 0, 'compaction-write': 0, between: 0 };
+    const random = rng(0x5eed);
     let compactionsSeen = 0;
     for (let i = 0; i < KILLS; i++) {
       const before = fs.readFileSync(file);
-      const { confirmed } = await runAndKill(child, file, 20 + Math.floor(Math.random() * 200));
+      const delay = i % 3 === 2 ? { afterWriteMs: 1 + Math.floor(random() * 4) } : 20 + Math.floor(random() * 200);
+      const { confirmed, landed } = await runAndKill(child, file, 1000 + i, delay);
+      landings[landed]++;
       for (const id of confirmed) everConfirmed.add(id);
       const after = fs.readFileSync(file);
       expect(after.subarray(0, before.length).equals(before)).toBe(true);
@@ -71,6 +111,8 @@ describe('crash safety (SIGKILL during appends and compactions)', () => {
     }
     expect(everConfirmed.size).toBeGreaterThan(KILLS);
     expect(compactionsSeen).toBeGreaterThan(0);
+    // Some kills provably landed after a compaction's write began and before it was confirmed.
+    expect(landings['compaction-write'], JSON.stringify(landings)).toBeGreaterThan(0);
     // The next writer cleans up temp files that dead writers left behind.
     await compact({ file, settings: CompactionSchema.parse({ keepRecentTokens: 300 }), contextWindowTokens: 50_000 });
     expect(fs.readdirSync(dir).filter((n) => n.endsWith('.tmp'))).toEqual([]);
