@@ -13,6 +13,7 @@ import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
 import { isBigText } from './BigSourceView';
 import { NoteActions } from './NoteActions';
+import { CopyButton } from '../../components/CopyButton';
 import './memory.css';
 
 function fmtSize(n: number): string {
@@ -87,6 +88,7 @@ export function MemoryPage() {
                   {doc.path}
                   {range ? `#L${range.from}-L${range.to}` : ''}
                 </code>
+                <CopyButton text={`${doc.path}${range ? `#L${range.from}-L${range.to}` : ''}`} label="Copy citation" />
                 <span className="muted">
                   {fmtSize(doc.size)} · changed {new Date(doc.mtime).toLocaleString()}
                 </span>

@@ -8,6 +8,7 @@ import type { SearchResult } from '../../../../shared/types/search';
 import { memoryHref } from '../../stores/memory';
 import { highlight } from './highlight';
 import { ScoreBreakdown } from './ScoreBreakdown';
+import { CopyButton } from '../../components/CopyButton';
 
 /** Where a citation opens: the memory browser at the lines, or the session's timeline at the cited entry. */
 export function resultHref(r: SearchResult): string {
@@ -48,6 +49,7 @@ export function ResultItem({
         <a className="result-cite" href={resultHref(r)}>
           {r.citation}
         </a>
+        <CopyButton text={r.citation} label={`Copy citation ${r.citation}`} />
         <span className={`src-badge src-${r.source}`}>{r.source === 'sessions' ? 'session' : 'memory'}</span>
         {date && <span className="muted">{date}</span>}
         <span className="result-score" title="final score">

@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useSearch } from '../../stores/search';
 import { queryTerms } from './highlight';
 import { groupSimilar } from './group';
+import { loadHistory, remember } from './history';
 import { ResultItem, resultHref } from './ResultItem';
 import { SearchFilters } from './SearchFilters';
 import './search.css';
@@ -32,6 +33,11 @@ export function SearchPage() {
     input.current?.select();
   }, []);
   useEffect(() => setSel(0), [response]);
+  const [history, setHistory] = useState(loadHistory);
+  // A query that found something is remembered (history.ts folds the typed prefixes).
+  useEffect(() => {
+    if (answered && response?.results.length) setHistory(remember(answered));
+  }, [answered, response]);
   useEffect(() => {
     document.getElementById(`result-${sel}`)?.scrollIntoView({ block: 'nearest' });
   }, [sel]);
@@ -99,6 +105,20 @@ export function SearchPage() {
         <p role="alert" className="error">
           Search failed: {error}
         </p>
+      )}
+      {!query.trim() && history.length > 0 && (
+        <nav className="search-history" aria-label="Recent searches">
+          <h2>Recent searches</h2>
+          <ul>
+            {history.map((h) => (
+              <li key={h}>
+                <button type="button" className="link" onClick={() => setQuery(h)}>
+                  {h}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </nav>
       )}
       {!query.trim() && !response && (
         <p className="empty">

@@ -12,6 +12,7 @@ import { SessionList } from './SessionList';
 import { Markdown } from './Markdown';
 import { Timeline } from './Timeline';
 import { ListToggle, useSessionList } from './ListToggle';
+import { FindInSession } from './FindInSession';
 import { ago, bytes, num } from './format';
 import './sessions.css';
 
@@ -129,6 +130,7 @@ function SessionPane() {
                 </Suspense>
               )}
             </div>
+            <FindInSession />
             <Timeline />
           </>
         )}
