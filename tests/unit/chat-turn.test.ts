@@ -110,7 +110,12 @@ describe('assistant turn loop', () => {
     expect(s.events.some((e) => e.kind === 'pruning')).toBe(false);
 
     s.clock.t += 10 * 60_000; // the prompt cache has expired
+    const bytesBefore = fs.readFileSync(s.file);
+    const inodeBefore = fs.statSync(s.file).ino;
     await runTurn('and once more', s.opts(llm));
+    // The pruning turn only appended: every old byte is where it was, in the same file (no rewrite, no rename).
+    expect(fs.readFileSync(s.file).subarray(0, bytesBefore.length).equals(bytesBefore)).toBe(true);
+    expect(fs.statSync(s.file).ino).toBe(inodeBefore);
     const sent = llm.requests[before]!.messages;
     const results = sent.filter((m): m is Extract<Message, { role: 'toolResult' }> => m.role === 'toolResult');
     expect(results).toHaveLength(4);
