@@ -33,6 +33,8 @@ describe.skipIf(!embedder.path)(`real embedder through cairn import/index/search
     // Not tmpDir(): that one is emptied after each test, and these tests share one index.
     dir = writeTree(fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-real-embed-')), {
       ...NOTES,
+      // A state dir Cairn made (a dir without the marker is foreign: Cairn's files then go to the user's data dir).
+      'cairn/state.json': JSON.stringify({ createdBy: 'cairn', writable: true, createdAt: '2026-11-01T00:00:00.000Z' }),
       // minScore 0: this test is about ranking by meaning; the cut-off for real models is issue 13's to tune.
       'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { query: { minScore: 0 } } } } }),
     });

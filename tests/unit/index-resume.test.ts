@@ -16,7 +16,11 @@ import { tmpDir, writeTree } from '../helpers/tmp';
 const FILES = 400;
 
 function seed(dir: string): string {
-  const files: Record<string, string> = { 'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'local' } } } }) };
+  const files: Record<string, string> = {
+    'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'local' } } } }),
+    // Cairn's own state dir, so the index (and its resume file) live in it.
+    'cairn/state.json': JSON.stringify({ createdBy: 'cairn', writable: true, createdAt: '2026-11-01T00:00:00.000Z' }),
+  };
   for (let i = 0; i < FILES; i++) {
     files[`workspace/memory/2026-10-${String((i % 28) + 1).padStart(2, '0')}-${i}.md`] = `# Note ${i}\n\nTopic ${i}: the service-${i} on port ${9000 + i} was restarted after ticket T-${i * 7}.\n`;
   }
