@@ -166,6 +166,8 @@ function researchSession(start: number): { b: TranscriptBuilder; title: string }
 /** Session C: one question. */
 function quickSession(start: number): { b: TranscriptBuilder; title: string } {
   const b = new TranscriptBuilder(seedUuid(303), start, 303);
+  // Named like the others, so the demo's list shows "Time zone question", not the session key.
+  b.entry('session_info', { name: 'Time zone question' }, 100);
   b.user("What's 09:30 in San Francisco in Berlin time on March 12?");
   b.assistant([{ type: 'text', text: 'On March 12 San Francisco is on PDT (UTC−7) and Berlin on CET (UTC+1): **17:30** in Berlin.' }]);
   b.cacheTtl();

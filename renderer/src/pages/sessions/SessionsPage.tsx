@@ -76,6 +76,17 @@ function SessionPane() {
   const count = useSessions((s) => s.entries.length);
   const jumpTo = useSessions((s) => s.jumpTo);
   const malformed = useSessions((s) => s.malformed);
+  const none = useSessions((s) => s.list.value?.sessions.length === 0);
+  if (!selectedId && none) {
+    // An empty state dir: "pick a session" would point at nothing (the list says where it looked).
+    return (
+      <div className="session-pane">
+        <div className="empty" style={{ margin: 24 }} data-testid="sessions-none">
+          No sessions yet. Transcripts appear here once the assistant has talked in this state directory, or after you chat in Cairn.
+        </div>
+      </div>
+    );
+  }
   if (!selectedId) {
     return (
       <div className="session-pane">
