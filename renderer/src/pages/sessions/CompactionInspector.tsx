@@ -10,6 +10,7 @@ import { useApp } from '../../stores/app';
 import { useStateInfo } from '../../stores/state';
 import { CompactionCard } from './CompactionCard';
 import { num } from './format';
+import { CopyButton } from '../../components/CopyButton';
 
 const NONE: CompactionInfo[] = [];
 
@@ -80,7 +81,13 @@ export function CompactionInspector() {
               </>
             )}
           </p>
-          <div className="stats">
+          {p.summarisedEntryIds.length === 0 && (
+            // Nothing to summarise: say so once instead of "0 entries summarised · one request".
+            <p className="notice notice-warn" data-testid="plan-nothing">
+              Nothing to compact right now (why: under “Compact now” below).
+            </p>
+          )}
+          <div className="stats" style={p.summarisedEntryIds.length === 0 ? { display: 'none' } : undefined}>
             <div className="stat">
               <b data-testid="plan-tokens">
                 {num(p.tokensBefore)} → {num(p.keptTokens)} + summary
@@ -115,13 +122,17 @@ export function CompactionInspector() {
           <h3>Exact prompt</h3>
           <div className="side-by-side">
             <div>
-              <div className="muted">System</div>
+              <div className="muted">
+                System <CopyButton text={p.prompt.system} label="Copy the system prompt" />
+              </div>
               <pre className="pre plan-prompt" data-testid="plan-system" tabIndex={0}>
                 {p.prompt.system}
               </pre>
             </div>
             <div>
-              <div className="muted">User ({num(p.prompt.user.length)} chars)</div>
+              <div className="muted">
+                User ({num(p.prompt.user.length)} chars) <CopyButton text={p.prompt.user} label="Copy the user prompt" />
+              </div>
               <pre className="pre plan-prompt" data-testid="plan-prompt" tabIndex={0}>
                 {p.prompt.user}
               </pre>
