@@ -7,7 +7,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Engine } from '../engine/engine';
 import { memoryRegistry } from '../engine/index/registry';
 import { memoryGet } from '../engine/index/memory-paths';
-import { agentOf, searchWithSync } from '../engine/search/handlers';
+import { searchWithSync } from '../engine/search/handlers';
 import { MEMORY_GET_SPEC, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC, memoryGetArgs, memorySearchArgs } from '../engine/search/memory-tool-spec';
 import { trackInFlight } from './mcp-drain';
 import { answerProtocolErrors } from './mcp-errors';
@@ -19,7 +19,7 @@ function toolError(err: unknown) {
 /** Build the server (not yet connected) for one engine and agent. */
 export function createMcpServer(engine: Engine, agent?: string): McpServer {
   const server = new McpServer({ name: 'cairn', version: engine.ctx.version });
-  const agentId = agentOf(engine.ctx, agent);
+  const agentId = engine.ctx.agentId(agent);
   const reg = memoryRegistry(engine.ctx);
   const S = MEMORY_SEARCH_SPEC;
   server.registerTool(

@@ -55,6 +55,8 @@ export interface EngineContext {
   reloadConfig(): LoadedConfig;
   paths(agentId?: string): AgentPaths;
   agents(): string[];
+  /** The agent a request names (the default agent when it names none), checked against `agents()`. */
+  agentId(requested: string | undefined): string;
   /** Record a warning for Status and emit it as an `engine.warning` event. */
   warn(message: string): void;
   warnings(): string[];
@@ -101,6 +103,12 @@ export function createContext(opts: { stateDir: string; version: string; events:
     },
     paths: (agentId = DEFAULT_AGENT_ID) => agentPaths(opts.stateDir, loaded.config, agentId, info),
     agents: () => listAgentIds(opts.stateDir, loaded.config),
+    agentId(requested) {
+      const id = requested ?? DEFAULT_AGENT_ID;
+      const known = listAgentIds(opts.stateDir, loaded.config);
+      if (requested && !known.includes(id)) throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${known.join(', ')})`);
+      return id;
+    },
     warn(message) {
       if (!warnings.includes(message)) warnings.push(message);
       opts.events.emit('engine.warning', { message });

@@ -38,8 +38,8 @@ export function register(program: Command, rt: CliRuntime): void {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const { path: p, from, lines } = parseGetSpec(spec);
       const engine = await rt.engine(o);
-      const [{ memoryGet }, { agentOf }] = await Promise.all([import('../../engine/index/memory-paths'), import('../../engine/search/handlers')]);
-      const agentId = agentOf(engine.ctx, o.agent);
+      const { memoryGet } = await import('../../engine/index/memory-paths');
+      const agentId = engine.ctx.agentId(o.agent);
       const { isSessionCitationPath, sessionCitation } = await import('../../engine/sessions/citation');
       if (isSessionCitationPath(p)) {
         const cited = sessionCitation(engine.ctx, agentId, p, from, lines === undefined ? undefined : (from ?? 1) + lines - 1);

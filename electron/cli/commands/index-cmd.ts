@@ -17,8 +17,8 @@ export function register(program: Command, rt: CliRuntime): void {
     .action(async (opts: IndexOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const engine = await rt.engine(o);
-      const [{ memoryRegistry }, { agentOf }] = await Promise.all([import('../../engine/index/registry'), import('../../engine/search/handlers')]);
-      const agentId = agentOf(engine.ctx, o.agent);
+      const { memoryRegistry } = await import('../../engine/index/registry');
+      const agentId = engine.ctx.agentId(o.agent);
       const reg = memoryRegistry(engine.ctx);
       const bar = rt.progress('indexing', o);
       const off = engine.events.on('index.progress', (p) => {

@@ -6,7 +6,6 @@
 import type { ChatEvent, ChatSendResult, ChatSessionInfo } from '../../../shared/types/chat';
 import type { EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
-import { agentOf } from '../search/handlers';
 import { engineLlm, requireLlm } from '../llm/service';
 import { createChatSession, findChatSession } from './sessions';
 import { buildSessionStart } from './session-start';
@@ -54,7 +53,7 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
   const manual = parseCompactCommand(text) !== undefined;
   // A manual compaction works without a model (deterministic extract); a chat does not.
   const llm = manual ? safeLlm(ctx) : requireLlm(ctx);
-  const agentId = agentOf(ctx, opts.agentId);
+  const agentId = ctx.agentId(opts.agentId);
   if (opts.sessionId) refuseReadOnlyStore(ctx, opts.sessionId, agentId, manual ? 'compact' : 'chat');
   if (manual && !opts.sessionId) throw new EngineError('bad_request', '/compact needs a session: send a message first or open a session');
   ctx.assertWritable(manual ? 'compact' : 'chat');
@@ -112,7 +111,7 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
         onEvent: (sessionId, event) => ctx.events.emit('chat.event', { ...(opId ? { opId } : {}), sessionId, event }),
       })
         .then((res) => {
-          const agentId = agentOf(ctx, req.agentId);
+          const agentId = ctx.agentId(req.agentId);
           afterTranscriptChange(ctx, agentId, resolveSession(ctx, res.sessionId, agentId).file);
           return res;
         })
@@ -123,7 +122,7 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
         throw err;
       }),
     'chat.newSession': (req): ChatSessionInfo => {
-      const agentId = agentOf(ctx, req.agentId);
+      const agentId = ctx.agentId(req.agentId);
       ctx.assertWritable('new session');
       const ref = createChatSession(ctx.paths(agentId), ctx.now());
       return { ...ref, agentId };

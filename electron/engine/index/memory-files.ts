@@ -6,6 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MemoryFileInfo, MemoryFileText } from '../../../shared/types/search';
+import { EngineError } from '../rpc/errors';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { dateFromPath } from './chunk-context';
 import { MemoryPathError, resolveMemoryPath, type MemoryPathRoots } from './memory-paths';
@@ -57,10 +58,10 @@ export function writeMemoryFile(roots: MemoryPathRoots, input: string, text: str
   return { path: r.path, text, size: after.size, mtime: after.mtimeMs };
 }
 
-export class MemoryConflictError extends Error {
-  readonly code = 'conflict' as const;
+export class MemoryConflictError extends EngineError {
+  declare readonly code: 'conflict';
   constructor(message: string) {
-    super(message);
+    super('conflict', message);
     this.name = 'MemoryConflictError';
   }
 }

@@ -7,16 +7,15 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { EngineError } from '../rpc/errors';
 import { resolveExtraPath } from './sources';
 import { MAX_MEMORY_FILE_BYTES as MEMORY_FILE_MAX_BYTES, NotRegularFileError, readRegularFileSync } from '../util/safe-read';
 
-/** A refused or unknown path; `code` maps onto the contract's error codes. */
-export class MemoryPathError extends Error {
-  constructor(
-    readonly code: 'forbidden' | 'not_found' | 'bad_request',
-    message: string,
-  ) {
-    super(message);
+/** A refused or unknown path: an EngineError, so it crosses the contract with its code as is. */
+export class MemoryPathError extends EngineError {
+  declare readonly code: 'forbidden' | 'not_found' | 'bad_request';
+  constructor(code: 'forbidden' | 'not_found' | 'bad_request', message: string) {
+    super(code, message);
     this.name = 'MemoryPathError';
   }
 }

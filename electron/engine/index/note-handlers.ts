@@ -1,23 +1,19 @@
 /** Handlers of memory.create / memory.rename / memory.delete: writable check, the atomic step, then the index and watchers are told. */
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
-import { agentOf, toEngineError } from '../search/handlers';
 
 type NoteChannels = 'memory.create' | 'memory.rename' | 'memory.delete';
 
 export function memoryNotesHandlers(ctx: EngineContext): Pick<Handlers, NoteChannels> {
   const run = async <T>(what: string, agent: string | undefined, fn: (roots: import('./memory-paths').MemoryPathRoots) => T, changed: (out: T) => string[]): Promise<T> => {
-    try {
-      const agentId = agentOf(ctx, agent);
-      ctx.assertWritable(what);
-      const { memoryRegistry } = await import('./registry');
-      const reg = memoryRegistry(ctx);
-      const out = fn(reg.pathRoots(agentId));
-      reg.notifyChanged(agentId, changed(out));
-      return out;
-    } catch (err) {
-      throw toEngineError(err);
-    }
+    // The memory modules' errors are EngineErrors already: they cross the contract as they are.
+    const agentId = ctx.agentId(agent);
+    ctx.assertWritable(what);
+    const { memoryRegistry } = await import('./registry');
+    const reg = memoryRegistry(ctx);
+    const out = fn(reg.pathRoots(agentId));
+    reg.notifyChanged(agentId, changed(out));
+    return out;
   };
   return {
     'memory.create': async (req) => {

@@ -18,14 +18,6 @@ async function status(ctx: EngineContext, agentId: string): Promise<QmdStatus> {
   return { backend, command: qmd.command, searchMode: qmd.searchMode, agent: backend === 'qmd' && mgr ? mgr.status() : null };
 }
 
-function agentOf(ctx: EngineContext, agentId: string | undefined): string {
-  const id = agentId ?? DEFAULT_AGENT_ID;
-  if (agentId && !ctx.agents().includes(id)) {
-    throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${ctx.agents().join(', ')})`);
-  }
-  return id;
-}
-
 /**
  * Long-lived hosts (the app, `cairn serve`, `cairn mcp`, `cairn chat`) start the default
  * agent's QMD refresh a few seconds after the engine starts, so the first search does not
@@ -47,9 +39,9 @@ function autostart(ctx: EngineContext): void {
 export function qmdHandlers(ctx: EngineContext): Pick<Handlers, 'qmd.status' | 'qmd.update'> {
   autostart(ctx);
   return {
-    'qmd.status': (req) => status(ctx, agentOf(ctx, req.agentId)),
+    'qmd.status': (req) => status(ctx, ctx.agentId(req.agentId)),
     'qmd.update': async (req) => {
-      const agentId = agentOf(ctx, req.agentId);
+      const agentId = ctx.agentId(req.agentId);
       if (ctx.config().config.memory.backend !== 'qmd') {
         throw new EngineError('bad_request', 'memory.backend is "builtin": set it to "qmd" to use QMD');
       }

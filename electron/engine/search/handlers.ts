@@ -5,39 +5,10 @@
  */
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
-import { EngineError } from '../rpc/errors';
-import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import type { MemoryRegistry } from '../index/registry';
 import type { SearchResponse } from '../../../shared/types/search';
 
 type SearchChannels = 'search.query' | 'index.status' | 'index.sync' | 'memory.list' | 'memory.read' | 'memory.write';
-
-/** Map the memory modules' errors onto contract error codes. */
-export function toEngineError(err: unknown): unknown {
-  const e = err as Error & { code?: string };
-  if (e?.name === 'MemoryPathError' && (e.code === 'forbidden' || e.code === 'not_found' || e.code === 'bad_request')) {
-    return new EngineError(e.code, e.message);
-  }
-  if (e?.name === 'MemoryConflictError') return new EngineError('conflict', e.message);
-  return err;
-}
-
-async function rethrow<T>(fn: () => Promise<T> | T): Promise<T> {
-  try {
-    return await fn();
-  } catch (err) {
-    throw toEngineError(err);
-  }
-}
-
-/** The agent id of a request, checked against the agents this state dir knows. */
-export function agentOf(ctx: EngineContext, agentId: string | undefined): string {
-  const id = agentId ?? DEFAULT_AGENT_ID;
-  if (agentId && !ctx.agents().includes(id)) {
-    throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${ctx.agents().join(', ')})`);
-  }
-  return id;
-}
 
 /** Search the agent's memory, syncing first when the index is missing or dirty. */
 export async function searchWithSync(
@@ -86,51 +57,51 @@ export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannel
   };
   return {
     'search.query': (req, { signal }) =>
-      rethrow(async () => {
-        const agentId = agentOf(ctx, req.agentId);
+      (async () => {
+        const agentId = ctx.agentId(req.agentId);
         const reg = await registry();
         watchSoon(reg, agentId);
         return searchWithSync(reg, agentId, { ...req, signal });
-      }),
+      })(),
     'index.status': (req) =>
-      rethrow(async () => {
-        const agentId = agentOf(ctx, req.agentId);
+      (async () => {
+        const agentId = ctx.agentId(req.agentId);
         const reg = await registry();
         watchSoon(reg, agentId);
         return (await reg.get(agentId)).status();
-      }),
+      })(),
     'index.sync': (req, { signal, opId }) =>
-      rethrow(async () => {
-        const agentId = agentOf(ctx, req.agentId);
+      (async () => {
+        const agentId = ctx.agentId(req.agentId);
         const reg = await registry();
         watchSoon(reg, agentId);
         return reg.sync(agentId, { force: req.force, signal, opId });
-      }),
+      })(),
     'memory.list': (req) =>
-      rethrow(async () => {
-        const agentId = agentOf(ctx, req.agentId);
+      (async () => {
+        const agentId = ctx.agentId(req.agentId);
         const { listMemoryFiles } = await import('../index/memory-files');
         const reg = await registry();
         watchSoon(reg, agentId);
         return { files: listMemoryFiles(reg.pathRoots(agentId)) };
-      }),
+      })(),
     'memory.read': (req) =>
-      rethrow(async () => {
-        const agentId = agentOf(ctx, req.agentId);
+      (async () => {
+        const agentId = ctx.agentId(req.agentId);
         const { readMemoryFile } = await import('../index/memory-paths');
         const reg = await registry();
         const f = readMemoryFile(reg.pathRoots(agentId), req.path);
         return { path: f.path, text: f.text, size: f.size, mtime: f.mtime };
-      }),
+      })(),
     'memory.write': (req) =>
-      rethrow(async () => {
-        const agentId = agentOf(ctx, req.agentId);
+      (async () => {
+        const agentId = ctx.agentId(req.agentId);
         ctx.assertWritable(`memory.write ${req.path}`);
         const { writeMemoryFile } = await import('../index/memory-files');
         const reg = await registry();
         const out = writeMemoryFile(reg.pathRoots(agentId), req.path, req.text, req.expectedMtime);
         reg.notifyChanged(agentId, [out.path]);
         return out;
-      }),
+      })(),
   };
 }
