@@ -83,7 +83,7 @@ describe('Ctrl+C on long commands', () => {
   it('`cairn index --force` is cancelled while embedding; the old index stays and no temp file is left', async () => {
     const root = tmpDir();
     // A home of its own: Cairn's data dir for a state dir it did not create lives there.
-    const env = { HOME: path.join(root, 'home') };
+    const env = { HOME: path.join(root, 'home'), CAIRN_DATA_DIR: path.join(root, 'home', 'cairn-data') };
     const dir = writeTree(path.join(root, 'state'), {
       'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'none' } } } }),
       'workspace/MEMORY.md': '# Long-term\n\nPrefers dark mode.\n',

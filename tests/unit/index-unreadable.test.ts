@@ -20,7 +20,7 @@ const NOBODY = 65534;
 function cairnAsUser(args: string[], dir: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
-      env: { ...process.env, HOME: dir },
+      env: { ...process.env, HOME: dir, CAIRN_DATA_DIR: path.join(dir, '.cairn-data') },
       stdio: ['ignore', 'pipe', 'pipe'],
       ...(asRoot ? { uid: NOBODY, gid: NOBODY } : {}),
     });

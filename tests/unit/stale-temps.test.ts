@@ -42,7 +42,7 @@ async function kill(child: ChildProcess): Promise<void> {
 describe('stale temp files', () => {
   it('a reindex SIGKILLed mid-rebuild leaves main.sqlite.tmp-*; the next sync removes it', async () => {
     const root = tmpDir();
-    const env = { HOME: path.join(root, 'home') };
+    const env = { HOME: path.join(root, 'home'), CAIRN_DATA_DIR: path.join(root, 'home', 'cairn-data') };
     const none = JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'none' } } } });
     const dir = writeTree(path.join(root, 'state'), { 'cairn.json': none, 'workspace/MEMORY.md': '# M\n\nPrefers dark mode.\n' });
     expect((await runCairn(['index', '--state-dir', dir], { env })).code).toBe(0);

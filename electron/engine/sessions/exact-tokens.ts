@@ -14,7 +14,7 @@ import { compactionRegion } from '../compaction/region';
 import { engineLlm } from '../llm/service';
 import type { LLM } from '../llm/types';
 import { estimateMessageTokens } from '../transcript/tokens';
-import { loadTranscriptCached, resolveSession } from './resolve';
+import { resolveSession } from './resolve';
 
 /** The text of a message as the estimate counts it. */
 export function countedText(m: Message): string {
@@ -42,7 +42,7 @@ export async function countMessages(messages: readonly Message[], count: ((text:
 
 export async function exactTokens(ctx: EngineContext, req: { agentId?: string | undefined; sessionId: string; all?: boolean | undefined }): Promise<ExactTokensResult> {
   const s = resolveSession(ctx, req.sessionId, req.agentId);
-  const t = loadTranscriptCached(s.file);
+  const t = s.load();
   let llm: LLM | undefined;
   let reason: string | undefined;
   try {
