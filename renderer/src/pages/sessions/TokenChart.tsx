@@ -2,9 +2,12 @@
  * The token chart (uPlot): estimated context tokens per turn over the session's life, with
  * the drops at compactions marked, and the memory-flush and compaction thresholds (from the
  * config) drawn as lines. Clicking the chart jumps the timeline to that turn. Loaded lazily:
- * uPlot is not needed for the first paint of the page.
+ * uPlot is not needed for the first paint of the page. A session far past its window (28M
+ * tokens against 200k) would flatten the thresholds onto zero: above twice the window the
+ * y-axis is clipped at 1.3x the window and the peak is stated (issue 14.14); the flush and
+ * compaction lines carry their own labels, moved apart when they would overlap.
  */
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { TokenSeries } from '../../stores/sessions';
@@ -18,6 +21,9 @@ export default function TokenChart({ series, onPick }: { series: TokenSeries; on
   const box = useRef<HTMLDivElement>(null);
   const pick = useRef(onPick);
   pick.current = onPick;
+  const peak = series.points.reduce((m, p) => Math.max(m, p.tokens), 0);
+  const clipAt = peak > series.contextWindow * 2 ? series.contextWindow * 1.3 : undefined;
+  const [labels, setLabels] = useState<string | undefined>();
 
   useEffect(() => {
     const el = box.current;
@@ -38,7 +44,31 @@ export default function TokenChart({ series, onPick }: { series: TokenSeries; on
       height: 150,
       cursor: { drag: { x: false, y: false }, points: { size: 6 } },
       legend: { show: true, live: true },
-      scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, Math.max(max, series.contextWindow) * 1.05] } },
+      scales: { x: { time: false }, y: { range: (_u, _min, max) => [0, clipAt ?? Math.max(max, series.contextWindow) * 1.05] } },
+      hooks: {
+        // Label the two threshold lines at the right edge; 176k and 180k would print on top
+        // of each other, so the upper label moves up until they are a line apart.
+        draw: [
+          (u) => {
+            const ctx = u.ctx;
+            const px = devicePixelRatio || 1;
+            const x = u.bbox.left + u.bbox.width - 4 * px;
+            let yC = u.valToPos(series.compactionThreshold, 'y', true) - 3 * px;
+            const yF = u.valToPos(series.flushThreshold, 'y', true) + 11 * px;
+            const gap = 13 * px;
+            if (yF - yC < gap) yC = yF - gap;
+            ctx.save();
+            ctx.font = `${11 * px}px system-ui, sans-serif`;
+            ctx.textAlign = 'right';
+            ctx.fillStyle = fail;
+            ctx.fillText(`compaction ${compact(series.compactionThreshold)}`, x, yC);
+            ctx.fillStyle = warn;
+            ctx.fillText(`flush ${compact(series.flushThreshold)}`, x, yF);
+            ctx.restore();
+            setLabels(`${Math.round(yC / px)},${Math.round(yF / px)}`);
+          },
+        ],
+      },
       axes: [
         { ...axis, label: 'turn', labelSize: 14, size: 30 },
         { ...axis, size: 52, values: (_u, vals) => vals.map((v) => compact(v)) },
@@ -65,15 +95,24 @@ export default function TokenChart({ series, onPick }: { series: TokenSeries; on
       plot.over.removeEventListener('click', onClick);
       plot.destroy();
     };
-  }, [series]);
+  }, [series, clipAt]);
 
   return (
-    <div
+    <>
+      {clipAt !== undefined && (
+        <p className="muted chart-clip" data-testid="chart-clipped">
+          The axis stops at {num(Math.round(clipAt))} tokens so the thresholds stay readable; this session peaks at {num(peak)}, far past its{' '}
+          {num(series.contextWindow)}-token window.
+        </p>
+      )}
+      <div
       ref={box}
+      data-labels={labels}
       className="token-chart"
       role="img"
       aria-label={`Context tokens over ${series.points.length} turns; window ${num(series.contextWindow)}, flush at ${num(series.flushThreshold)}, compaction above ${num(series.compactionThreshold)}`}
       data-testid="token-chart"
-    />
+      />
+    </>
   );
 }
