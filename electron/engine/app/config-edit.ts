@@ -31,8 +31,18 @@ function setIn(obj: Json, parts: string[], value: unknown): Json {
     cur = cur[p] as Json;
   }
   const last = parts[parts.length - 1] as string;
-  if (value === undefined) delete cur[last];
-  else cur[last] = value;
+  if (value === undefined) {
+    delete cur[last];
+    // A reset leaves no empty `contextPruning: {}` behind (issue 14.13): drop emptied parents.
+    for (let depth = parts.length - 1; depth > 0; depth--) {
+      let parent: Json = out;
+      for (const p of parts.slice(0, depth - 1)) parent = parent[p] as Json;
+      const key = parts[depth - 1] as string;
+      const child = parent[key];
+      if (typeof child === 'object' && child !== null && !Array.isArray(child) && Object.keys(child).length === 0) delete parent[key];
+      else break;
+    }
+  } else cur[last] = value;
   return out;
 }
 
