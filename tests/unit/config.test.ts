@@ -29,7 +29,7 @@ describe('config defaults', () => {
       tools: { allow: [], deny: [] },
     });
     const q = d.memorySearch.query;
-    expect(q).toMatchObject({ maxResults: 6, minScore: 0.35 });
+    expect(q).toMatchObject({ maxResults: 6, minScore: 0.1 });
     expect(q.hybrid).toMatchObject({ enabled: true, candidateMultiplier: 4, temporalDecay: { enabled: false, halfLifeDays: 30 }, mmr: { enabled: false, lambda: 0.7 } });
     expect(d.memorySearch.chunking).toEqual({ tokens: 400, overlap: 80 });
     expect(d.memorySearch.sync.watchDebounceMs).toBe(1500);

@@ -99,7 +99,13 @@ describe('hybrid search', () => {
     const idx = fx.open({ embedder: new FakeEmbedder() });
     await idx.sync();
     // Decay on, half-life 1 day: old notes decay to ~0 but are still returned (reordered, not deleted).
-    const fx2 = fx.open({ embedder: new FakeEmbedder(), settings: settingsWith((s) => (s.query.hybrid.temporalDecay.halfLifeDays = 1)) });
+    const fx2 = fx.open({
+      embedder: new FakeEmbedder(),
+      settings: settingsWith((s) => {
+        s.query.hybrid.temporalDecay.halfLifeDays = 1;
+        s.query.minScore = 0.35;
+      }),
+    });
     const res = await fx2.search({ query: 'migrate the database to Postgres', decay: true, explain: true });
     expect(res.results.length).toBeGreaterThanOrEqual(2);
     for (const r of res.results) {

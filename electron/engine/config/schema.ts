@@ -126,7 +126,10 @@ export const MemorySearchSchema = z.looseObject({
   query: z
     .looseObject({
       maxResults: posInt.max(100).default(6),
-      minScore: ratio.default(0.35),
+      // 0.1, not OpenClaw's 0.35: keyword scores are relative to the best hit here, so 0.35
+      // cut 44% of LoCoMo questions below 6 results (2.6% at 0.1, turn recall 0.815 → 0.834;
+      // docs/benchmarks.md). An explicit minScore in the config always wins.
+      minScore: ratio.default(0.1),
       hybrid: z
         .looseObject({
           enabled: z.boolean().default(true),
