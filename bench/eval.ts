@@ -130,8 +130,10 @@ async function main(): Promise<void> {
   }
 }
 
+// Exit explicitly (the index's worker threads would keep the process alive), but only once
+// stdout has drained: the tables are long and usually piped or redirected.
 main().then(
-  () => process.exit(process.exitCode ?? 0),
+  () => process.stdout.write('', () => process.exit(process.exitCode ?? 0)),
   (err: Error) => {
     console.error(err.stack ?? err.message);
     process.exit(1);
