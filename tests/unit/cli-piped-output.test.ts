@@ -4,7 +4,6 @@
  * (64–128 KiB). `cairn get` of a 1 MB note, `sessions show --json` of a big session, and
  * `cairn mcp` answering requests from a client that closed stdin right after sending them.
  */
-import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCairn } from '../helpers/cli';

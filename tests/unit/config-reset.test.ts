@@ -11,8 +11,8 @@ describe('config reset', () => {
     const dir = tmpDir();
     setConfigKey(dir, 'agents.defaults.contextPruning.softTrimRatio', 0.4);
     setConfigKey(dir, 'agents.defaults.compaction.reserveTokensFloor', 30000);
-    const read = () => JSON5.parse(fs.readFileSync(path.join(dir, 'cairn.json'), 'utf8')) as Record<string, any>;
-    expect(read().agents.defaults.contextPruning.softTrimRatio).toBe(0.4);
+    const read = () => JSON5.parse(fs.readFileSync(path.join(dir, 'cairn.json'), 'utf8')) as { agents: { defaults: { contextPruning?: { softTrimRatio?: number }; compaction?: { reserveTokensFloor?: number } } } };
+    expect(read().agents.defaults.contextPruning?.softTrimRatio).toBe(0.4);
     setConfigKey(dir, 'agents.defaults.contextPruning.softTrimRatio', undefined);
     expect(read()).toEqual({ agents: { defaults: { compaction: { reserveTokensFloor: 30000 } } } });
     setConfigKey(dir, 'agents.defaults.compaction.reserveTokensFloor', undefined);

@@ -15,7 +15,7 @@ afterEach(async () => {
   engine = undefined;
 });
 
-async function call(channel: string, req: unknown): Promise<{ ok: boolean; value?: any; error?: { code: string; message: string } }> {
+async function call(channel: string, req: unknown): Promise<{ ok: boolean; value?: { path: string; mtime: number; size: number; text?: string }; error?: { code: string; message: string } }> {
   return (await engine!.dispatcher.dispatch(channel, req)) as never;
 }
 
@@ -36,13 +36,13 @@ describe('memory notes', () => {
     expect(fs.readFileSync(path.join(ws, 'memory/taken.md'), 'utf8')).toBe('keep me\n');
     // A stale version is refused.
     expect((await call('memory.rename', { from: 'memory/ideas.md', to: 'memory/later.md', expectedMtime: 1 })).error?.code).toBe('conflict');
-    const moved = await call('memory.rename', { from: 'memory/ideas.md', to: 'memory/later.md', expectedMtime: made.value.mtime });
+    const moved = await call('memory.rename', { from: 'memory/ideas.md', to: 'memory/later.md', expectedMtime: made.value!.mtime });
     expect(moved.ok).toBe(true);
     expect(fs.existsSync(path.join(ws, 'memory/ideas.md'))).toBe(false);
     expect(fs.readFileSync(path.join(ws, 'memory/later.md'), 'utf8')).toBe('# Ideas\n');
 
     expect((await call('memory.delete', { path: 'memory/later.md', expectedMtime: 1 })).error?.code).toBe('conflict');
-    expect((await call('memory.delete', { path: 'memory/later.md', expectedMtime: moved.value.mtime })).ok).toBe(true);
+    expect((await call('memory.delete', { path: 'memory/later.md', expectedMtime: moved.value!.mtime })).ok).toBe(true);
     expect(fs.existsSync(path.join(ws, 'memory/later.md'))).toBe(false);
     // Never outside the memory set, never MEMORY.md.
     expect((await call('memory.create', { path: '../escape.md', text: 'x' })).error?.code).toBe('forbidden');
