@@ -68,7 +68,6 @@ export type ResponseOf<C extends Channel> = Channels[C]['response'];
 export type EventPayload<E extends EventName> = (typeof events)[E]['payload'];
 
 export const channelNames = Object.keys(channels) as Channel[];
-export const eventNames = Object.keys(events) as EventName[];
 
 export function isChannel(name: string): name is Channel {
   return Object.prototype.hasOwnProperty.call(channels, name);

@@ -5,8 +5,6 @@
  * bench/lib/make-eval-data.ts mixes them with routine filler days into the workspace.
  */
 
-/** "Now" of the eval (temporal queries: "last week" = 2026-10-19 … 2026-10-25). */
-export const EVAL_NOW = '2026-10-30T18:00:00Z';
 
 /** Lines (Markdown, without the title) added to a daily note, keyed by date. */
 export const DAILY_FACTS: Record<string, string[]> = {

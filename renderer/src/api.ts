@@ -11,4 +11,3 @@ declare global {
 }
 
 export const api: CairnApi = createClient(window.cairnBridge ? ipcTransport(window.cairnBridge) : httpTransport());
-export const transportName: 'electron' | 'http' = window.cairnBridge ? 'electron' : 'http';

@@ -13,6 +13,7 @@ import { createGgufEmbedder, type GgufEmbedder } from '../../electron/engine/emb
 import { importSentenceTransformers } from '../../electron/engine/embed/import/index';
 import { testModel } from '../helpers/test-models';
 import { tmpDir, writeTree } from '../helpers/tmp';
+import { cosine } from '../../electron/engine/embed/vector';
 
 const embedder = testModel('embedder');
 const fixture = JSON.parse(fs.readFileSync(path.resolve('tests/fixtures/st-reference/all-MiniLM-L6-v2.json'), 'utf8')) as {
@@ -20,17 +21,6 @@ const fixture = JSON.parse(fs.readFileSync(path.resolve('tests/fixtures/st-refer
   embeddings: number[][];
 };
 
-function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) {
-    dot += (a[i] as number) * (b[i] as number);
-    na += (a[i] as number) ** 2;
-    nb += (b[i] as number) ** 2;
-  }
-  return dot / Math.sqrt(na * nb);
-}
 
 describe.skipIf(!embedder.path)(`converted all-MiniLM-L6-v2 through node-llama-cpp${embedder.skip}`, () => {
   let e: GgufEmbedder;

@@ -14,20 +14,10 @@ import { PRUNE_FROM_CHUNKS } from '../../electron/engine/search/fts-query';
 import type { MemorySource } from '../../shared/types/search';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { tmpDir, writeTree } from '../helpers/tmp';
+import { cosine } from '../../electron/engine/embed/vector';
 
 const DIMS = 4;
 
-function cosine(a: readonly number[], b: readonly number[]): number {
-  let dot = 0;
-  let na = 0;
-  let nb = 0;
-  a.forEach((x, i) => {
-    dot += x * b[i]!;
-    na += x * x;
-    nb += b[i]! * b[i]!;
-  });
-  return dot / Math.sqrt(na * nb);
-}
 
 const docs: { text: string; source: MemorySource; day: string; vec: number[] }[] = [
   { text: 'deployed the gateway to staging', source: 'memory', day: '2024-05-01', vec: [3, 0, 0, 0] },

@@ -23,11 +23,6 @@ export function todayIn(now: Date, timeZone?: string): string {
   }
 }
 
-/** The system's time zone name. */
-export function systemTimeZone(): string {
-  return Intl.DateTimeFormat().resolvedOptions().timeZone;
-}
-
 export const FLUSH_TOOL_SPECS: ToolSpec[] = [
   {
     name: 'read',

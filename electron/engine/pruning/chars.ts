@@ -59,10 +59,3 @@ export function messageWeight(m: Message): number {
   for (const b of c) n += blockWeight(b);
   return n;
 }
-
-/** True when any block of `content` is an image. */
-export function hasImage(content: unknown): boolean {
-  if (!Array.isArray(content)) return false;
-  for (const b of content) if (typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'image') return true;
-  return false;
-}

@@ -1,6 +1,4 @@
-/** Pruning's public API (SPEC §3). */
-export { prune, softTrimText, type PruneDiff, type PruneResult, type PruneOptions, type ToolResultDiff, type PruneAction, type KeptReason } from './prune';
-export { findLastCallAt, currentModel, ttlGate, CACHE_TTL_CUSTOM_TYPE, type TtlGate, type CacheTtlData } from './cache-ttl';
-export { toolPrunablePredicate } from './globs';
-export { weightedLength, messageWeight } from './chars';
-export { findProjection, isProjectionMarker, hasOnlyProjectionMarkers, toolResultKey, type ProjectionState, type ReplayMode, type ReplayRecord } from './replay';
+/** Pruning's public API (SPEC §3): what the rest of the engine imports from pruning. */
+export { prune, softTrimText } from './prune';
+export { findLastCallAt, currentModel, CACHE_TTL_CUSTOM_TYPE } from './cache-ttl';
+export { findProjection, hasOnlyProjectionMarkers } from './replay';

@@ -14,7 +14,7 @@ import { toolResultKey } from './replay';
 /** What an image in a pruned tool result becomes *(compat: OpenClaw 2026.9, SPEC §3 step 2)*. */
 export const IMAGE_REMOVED_TEXT = '[image removed during context pruning]';
 
-export type { PruneAction, KeptReason, ToolResultDiff, PruneDiff } from '../../../shared/types/pruning';
+export type { PruneDiff } from '../../../shared/types/pruning';
 
 export interface PruneOptions {
   contextWindowTokens: number;

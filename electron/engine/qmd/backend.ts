@@ -17,8 +17,6 @@ import { qmdHome } from './home';
 import { qmdManager } from './registry';
 import { exportTranscripts, type ExportResult } from './sessions-export';
 
-export { searchViaBackend, type BackendSearchRequest } from './search-backend';
-
 /**
  * Export the agent's session transcripts as Markdown for QMD's sessions collection and,
  * when something changed, refresh QMD. Call it after each new turn and after compaction:

@@ -106,8 +106,3 @@ export function splitCjk(text: string): { text: string; cjk: boolean }[] {
   if (last < text.length) parts.push({ text: text.slice(last), cjk: false });
   return parts;
 }
-
-/** Non-CJK word tokens (lowercase), for highlighting and snippet windows. */
-export function plainWords(text: string): string[] {
-  return Array.from(text.toLowerCase().matchAll(WORD), (m) => m[0]);
-}

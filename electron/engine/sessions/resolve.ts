@@ -9,15 +9,6 @@ import { EngineError } from '../rpc/dispatcher';
 import type { SessionIndexEntry } from '../transcript/sessions-index';
 import type { Transcript } from '../transcript/types';
 import { sessionStores, type SessionStore, type SessionStoreKind } from './store';
-import { loadTranscriptCached as loadJsonlCached } from './store/jsonl';
-
-export { isTranscriptName } from './store/jsonl';
-
-/**
- * @deprecated Reads a JSONL file only: an OpenClaw SQLite session's `file` is not a file.
- * Use `resolveSession(...).load()`, which reads either store.
- */
-export const loadTranscriptCached = loadJsonlCached;
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
 

@@ -1,5 +1,4 @@
 /** Type guards and small helpers over transcript entries. */
-import type { Message } from '../../../shared/types/messages';
 import type {
   BranchSummaryEntry,
   CompactionEntry,
@@ -21,15 +20,3 @@ export const isCustomMessageEntry = (e: Entry): e is CustomMessageEntry => e.typ
 
 export const isBranchSummaryEntry = (e: Entry): e is BranchSummaryEntry =>
   e.type === 'branch_summary' && typeof e.summary === 'string';
-
-/** The standard message of a `message` entry, or undefined for other entries and roles. */
-export function standardMessage(e: Entry): Message | undefined {
-  if (!isMessageEntry(e)) return undefined;
-  const r = e.message.role;
-  return r === 'user' || r === 'assistant' || r === 'toolResult' ? (e.message as Message) : undefined;
-}
-
-/** The role of a `message` entry, else undefined. */
-export function entryRole(e: Entry): string | undefined {
-  return isMessageEntry(e) ? String(e.message.role) : undefined;
-}

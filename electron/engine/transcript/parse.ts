@@ -72,8 +72,3 @@ export function parseTranscript(file: string, text: string, bytes = Buffer.byteL
   }
   return { file, header, entries, entryLines, rawLines, malformed: bad, endsWithNewline, bytes, byId };
 }
-
-/** One line per problem: `file:line: error`. */
-export function formatMalformed(m: MalformedLine): string {
-  return `${m.file}:${m.line}: ${m.error}`;
-}

@@ -8,9 +8,3 @@ export function readTranscript(file: string): Transcript {
   const buf = fs.readFileSync(file);
   return parseTranscript(file, buf.toString('utf8'), buf.length);
 }
-
-/** Read and parse a transcript without blocking on the read. */
-export async function readTranscriptAsync(file: string): Promise<Transcript> {
-  const buf = await fs.promises.readFile(file);
-  return parseTranscript(file, buf.toString('utf8'), buf.length);
-}

@@ -33,7 +33,6 @@ export type GgufValue =
   | { type: 9; itemType: ScalarType; values: (number | bigint | boolean | string)[] };
 
 export const u32 = (value: number): GgufValue => ({ type: GGUF_TYPE.UINT32, value });
-export const i32 = (value: number): GgufValue => ({ type: GGUF_TYPE.INT32, value });
 export const f32 = (value: number): GgufValue => ({ type: GGUF_TYPE.FLOAT32, value });
 export const bool = (value: boolean): GgufValue => ({ type: GGUF_TYPE.BOOL, value });
 export const str = (value: string): GgufValue => ({ type: GGUF_TYPE.STRING, value });

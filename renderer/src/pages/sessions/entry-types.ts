@@ -66,12 +66,3 @@ export function textOf(content: RawMessage['content']): string {
     .map((b) => b.text as string)
     .join('\n');
 }
-
-/** A one-line label for an entry (used in lists, links and the pruning table). */
-export function entryLabel(e: RawEntry): string {
-  const m = messageOf(e);
-  if (m?.role === 'toolResult') return `${m.toolName ?? 'tool'} result`;
-  if (m?.role === 'assistant') return 'assistant';
-  if (m?.role) return m.role;
-  return e.type.replace(/_/g, ' ');
-}
