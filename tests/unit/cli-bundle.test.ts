@@ -87,7 +87,9 @@ describe('CLI bundle', () => {
       expect(s.code).toBe(0);
       const out = JSON.parse(b.stdout);
       expect(out).toEqual(JSON.parse(s.stdout));
-      expect(out).toMatchObject({ mode: 'hybrid', embedder: { provider: 'static' }, warnings: [] });
+      expect(out).toMatchObject({ mode: 'hybrid', embedder: { provider: 'static' } });
+      // No failure warnings; a stated minScore cut ("N more results scored below …") may be there.
+      expect((out.warnings as string[]).filter((w) => !/below minScore/.test(w))).toEqual([]);
       expect(out.results.length).toBeGreaterThan(0);
     }
   });
