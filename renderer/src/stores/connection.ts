@@ -68,6 +68,11 @@ async function probe(): Promise<void> {
 
 function onSignal(signal: HealthSignal): void {
   const cur = useConnection.getState();
+  if (signal === 'resync') {
+    // Online already, but events were missed while the stream was away: remount and reload.
+    if (cur.state === 'online') useConnection.setState({ epoch: cur.epoch + 1 });
+    return;
+  }
   if (signal === 'up') {
     if (cur.state === 'online') return;
     if (timer) clearTimeout(timer);

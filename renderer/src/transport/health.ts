@@ -4,8 +4,12 @@
  * the connection store (stores/connection.ts) turns them into the banner and the retry loop.
  */
 
-/** `down`: unreachable; `unauthorized`: reachable but the token is refused; `up`: answered. */
-export type HealthSignal = 'up' | 'down' | 'unauthorized';
+/**
+ * `down`: unreachable; `unauthorized`: reachable but the token is refused; `up`: answered;
+ * `resync`: the event stream is open again after a gap, so events sent meanwhile were missed
+ * and whatever is on screen must be read again.
+ */
+export type HealthSignal = 'up' | 'down' | 'unauthorized' | 'resync';
 
 const listeners = new Set<(s: HealthSignal) => void>();
 

@@ -24,6 +24,8 @@ export function httpTransport(): Transport {
   const token = takeToken();
   const listeners = new Map<EventName, Set<(p: unknown) => void>>();
   let source: EventSource | undefined;
+  /** The stream was lost since it last opened (a reopen must resync the open page). */
+  let streamGap = false;
 
   function ensureSource(): void {
     if (source) return;
@@ -31,8 +33,15 @@ export function httpTransport(): Transport {
     const es = new EventSource('/api/events');
     source = es;
     attached.clear();
-    es.onopen = () => reportHealth('up');
+    // The stream can come back after the calls do (EventSource retries on its own clock): an
+    // event sent in between is lost, so a reopen after a gap asks the pages to read again.
+    es.onopen = () => {
+      reportHealth('up');
+      if (streamGap) reportHealth('resync');
+      streamGap = false;
+    };
     es.onerror = () => {
+      streamGap = true;
       reportHealth('down');
       // CLOSED: the browser gave up (e.g. the restarted server refused it); open a new one
       // when the engine answers again. Otherwise EventSource reconnects by itself.
