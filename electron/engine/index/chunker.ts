@@ -6,7 +6,7 @@
  * hard-split, never inside a surrogate pair. Each chunk keeps its 1-based start/end line.
  */
 import { createHash } from 'node:crypto';
-import { weightedLength, CJK_CHAR_WEIGHT, isCjkChar } from '../search/tokens';
+import { weightedLength, CJK_CHAR_WEIGHT, isCjkChar } from '../text/tokens';
 
 /** One logical input line with its line number in the source file. */
 export interface SourceLine {
