@@ -6,18 +6,23 @@
 import fs from 'node:fs';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../context';
+import { embedderDoctorCheck } from '../embed/handlers';
+import { llmDoctorCheck } from '../llm/handlers';
+import { qmdDoctorCheck } from '../qmd/doctor';
 import { sessionStoresCheck } from '../sessions/store/doctor';
 import { acquireLlamaRuntime } from '../util/llama-runtime';
 
-/** Extra checks contributed by domain modules (embedder, LLM, QMD, …). */
-export type DoctorContributor = (ctx: EngineContext) => Promise<DoctorCheck[]> | DoctorCheck[];
+/** A domain's own checks (embedder, LLM, QMD): each domain exports its check, and doctor — the floor above them all — calls them in this order. */
+type DoctorContributor = (ctx: EngineContext) => Promise<DoctorCheck[]> | DoctorCheck[];
 
-const contributors: DoctorContributor[] = [];
-
-/** Let a domain module add its checks (called at module load). */
-export function registerDoctorCheck(fn: DoctorContributor): void {
-  contributors.push(fn);
-}
+const contributors: DoctorContributor[] = [
+  async (ctx) => [await embedderDoctorCheck(ctx)],
+  (ctx) => [llmDoctorCheck(ctx)],
+  async (ctx) => {
+    const c = await qmdDoctorCheck(ctx);
+    return c ? [c] : [];
+  },
+];
 
 async function check(id: string, label: string, fn: () => Promise<Omit<DoctorCheck, 'id' | 'label'>> | Omit<DoctorCheck, 'id' | 'label'>): Promise<DoctorCheck> {
   try {

@@ -6,7 +6,6 @@
 import type { DoctorCheck } from '../../../shared/contract/app';
 import type { ModelsStatus } from '../../../shared/types/models';
 import type { EngineContext } from '../context';
-import { registerDoctorCheck } from '../app/doctor';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
 import { downloadModel, findDownloadedModel, listModelFiles } from './download';
 import { planEmbedder } from './factory';
@@ -73,4 +72,3 @@ export async function embedderDoctorCheck(ctx: EngineContext): Promise<DoctorChe
   return { ...base, status: 'ok', detail };
 }
 
-registerDoctorCheck(async (ctx) => [await embedderDoctorCheck(ctx)]);

@@ -7,7 +7,6 @@ import type { DoctorCheck } from '../../../shared/contract/app';
 import type { LlmStatus, LlmTestResult } from '../../../shared/types/llm';
 import type { EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
-import { registerDoctorCheck } from '../app/doctor';
 import { describeLlm, LlmConfigError } from './factory';
 import { engineLlm } from './service';
 import { effectiveLlmSettings } from './openclaw-model';
@@ -119,4 +118,3 @@ export function llmDoctorCheck(ctx: EngineContext): DoctorCheck {
   return { ...base, status: 'ok', detail: parts.join(', '), hint: 'Settings → Model → Test connection sends one tiny request.' };
 }
 
-registerDoctorCheck((ctx) => [llmDoctorCheck(ctx)]);

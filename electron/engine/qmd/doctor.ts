@@ -6,7 +6,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { DoctorCheck } from '../../../shared/contract';
-import { registerDoctorCheck } from '../app/doctor';
 import type { EngineContext } from '../context';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import { qmdEnv, qmdHome } from './home';
@@ -51,8 +50,3 @@ export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | 
     return { ...base, status: 'warn', detail: (err as Error).message, hint: INSTALL_HINT };
   }
 }
-
-registerDoctorCheck(async (ctx) => {
-  const c = await qmdDoctorCheck(ctx);
-  return c ? [c] : [];
-});

@@ -7,7 +7,6 @@ import type { EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import type { QmdStatus } from '../../../shared/types/qmd';
-import './doctor';
 
 /** The managers' module loads SQLite (via the index registry): only on first QMD use. */
 const managers = () => import('./registry');
