@@ -13,23 +13,28 @@ import { tmpDir, writeTree } from '../helpers/tmp';
 const root = path.resolve(__dirname, '..', '..');
 const rules = createRequire(import.meta.url)(path.join(root, '.dependency-cruiser.cjs')) as { forbidden: unknown[] };
 
+type Violation = { rule: { name: string; severity: string }; from: string; to: string };
+
+/** The rule violations in `baseDir`'s electron/engine, with the lint's options (and `known` ignored). */
+async function violations(baseDir: string, known?: unknown[]): Promise<Violation[]> {
+  const res = await cruise(['electron/engine'], {
+    baseDir,
+    ruleSet: { forbidden: rules.forbidden } as never,
+    validate: true,
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
+    exclude: { path: 'node_modules' },
+    includeOnly: '^electron/engine/',
+    ...(known ? { knownViolations: known as never } : {}),
+  });
+  return (res.output as { summary: { violations: Violation[] } }).summary.violations.filter((v) => v.rule.severity !== 'ignore');
+}
+
 /** Cruise `files` (paths under electron/engine/) in a temp tree; the names of the rules broken. */
 async function broken(files: Record<string, string>): Promise<string[]> {
   const dir = tmpDir('graph');
   writeTree(dir, Object.fromEntries(Object.entries(files).map(([p, c]) => [`electron/engine/${p}`, c])));
-  const cwd = process.cwd();
-  process.chdir(dir);
-  try {
-    const res = await cruise(['electron/engine'], {
-      ruleSet: { forbidden: rules.forbidden } as never,
-      validate: true,
-      enhancedResolveOptions: { extensions: ['.ts'] },
-    });
-    const out = res.output as { summary: { violations: { rule: { name: string } }[] } };
-    return out.summary.violations.map((v) => v.rule.name).sort();
-  } finally {
-    process.chdir(cwd);
-  }
+  return (await violations(dir)).map((v) => v.rule.name).sort();
 }
 
 describe('engine module graph', () => {
@@ -48,22 +53,6 @@ describe('engine module graph', () => {
 
   it('the real engine breaks no rule beyond the recorded baseline', async () => {
     const known = JSON.parse(fs.readFileSync(path.join(root, '.dependency-cruiser-known-violations.json'), 'utf8')) as unknown[];
-    const cwd = process.cwd();
-    process.chdir(root);
-    try {
-      const res = await cruise(['electron/engine'], {
-        ruleSet: { forbidden: rules.forbidden } as never,
-        validate: true,
-        knownViolations: known as never,
-        tsPreCompilationDeps: true,
-        enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
-        exclude: { path: 'node_modules' },
-        includeOnly: '^electron/engine/',
-      });
-      const out = res.output as { summary: { error: number; violations: { rule: { name: string; severity: string }; from: string; to: string }[] } };
-      expect(out.summary.violations.filter((v) => v.rule.severity !== 'ignore').map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
-    } finally {
-      process.chdir(cwd);
-    }
+    expect((await violations(root, known)).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
   });
 });
