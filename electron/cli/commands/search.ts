@@ -48,7 +48,7 @@ export function register(program: Command, rt: CliRuntime): void {
     .argument('<query>', 'what to look for, in words')
     .option('--agent <id>', 'agent id (default: main)')
     .option('-n, --max-results <n>', 'number of results (default from config: 6)')
-    .option('--min-score <x>', 'minimum relevance 0..1 (default from config: 0.35)')
+    .option('--min-score <x>', 'minimum relevance 0..1 (default from config: 0.1)')
     .option('--source <source>', 'memory | sessions | all')
     .option('--since <date>', 'only notes dated on or after YYYY-MM-DD')
     .option('--before <date>', 'only notes dated before YYYY-MM-DD')
