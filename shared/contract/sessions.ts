@@ -6,6 +6,7 @@ import type {
   CompactProgressEvent,
   CompactRunResult,
   PrunePreviewResult,
+  PruneTextResult,
   SessionEntriesResult,
   SessionsListResult,
 } from '../types/sessions';
@@ -38,6 +39,17 @@ export const PruningOverridesSchema = z
   .partial()
   .strict();
 
+const PrunePreviewRequest = z.object({
+  agentId: AgentId.optional(),
+  sessionId: SessionIdSchema,
+  overrides: PruningOverridesSchema.optional(),
+  contextWindowTokens: z.number().int().positive().optional(),
+  /** ISO time to evaluate the TTL at (default: now). */
+  now: z.iso.datetime({ offset: true }).optional(),
+  /** Prune as if the cache TTL had expired. */
+  ignoreTtl: z.boolean().optional(),
+});
+
 const Compact = z.object({
   agentId: AgentId.optional(),
   sessionId: SessionIdSchema,
@@ -57,19 +69,23 @@ export const sessionsChannels = {
       limit: z.number().int().positive().max(2000).default(200),
     }),
   ).returns<SessionEntriesResult>(),
-  /** What pruning would send the model now: the diff and each tool result on disk vs pruned. Never writes. */
-  'prune.preview': ch(
-    z.object({
-      agentId: AgentId.optional(),
-      sessionId: SessionIdSchema,
-      overrides: PruningOverridesSchema.optional(),
-      contextWindowTokens: z.number().int().positive().optional(),
-      /** ISO time to evaluate the TTL at (default: now). */
-      now: z.iso.datetime({ offset: true }).optional(),
-      /** Prune as if the cache TTL had expired. */
-      ignoreTtl: z.boolean().optional(),
+  /**
+   * What pruning would send the model now: the diff (exact, over the full texts) and each
+   * tool result on disk vs pruned, as excerpts with their full lengths. Never writes.
+   */
+  'prune.preview': ch(PrunePreviewRequest).returns<PrunePreviewResult>(),
+  /**
+   * A page of one tool result's whole text, on disk or as pruned with the same settings as
+   * the preview (the view's "show all"). Never writes.
+   */
+  'prune.text': ch(
+    PrunePreviewRequest.extend({
+      entryId: z.string().min(1).max(200),
+      side: z.enum(['before', 'after']),
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().positive().max(200_000).default(100_000),
     }),
-  ).returns<PrunePreviewResult>(),
+  ).returns<PruneTextResult>(),
   /** The dry run: where the cut falls, tokens before/after and the exact prompt. No model, no write. */
   'compact.plan': ch(Compact).returns<CompactPlanResult>(),
   /** Compact now (the model if one is configured, else the deterministic extract). Progress as `compact.progress`. */

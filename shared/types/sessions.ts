@@ -124,10 +124,32 @@ export interface PruneResultView {
   replayed: ReplayMode | undefined;
   /** Images replaced by "[image removed during context pruning]". */
   imagesRemoved: number | undefined;
-  /** The text on disk. */
+  /**
+   * The start of the text on disk (at most PRUNE_EXCERPT_CHARS): a 100 MB session's full
+   * tool outputs would be ~100 MB of JSON for a view that shows excerpts. The rest is
+   * fetched on demand with `prune.text`.
+   */
   before: string;
-  /** The text after pruning. */
+  /** Length of the whole text on disk (`before` is all of it when equal to before.length). */
+  beforeLength: number;
+  /** The start of the text after pruning (at most PRUNE_EXCERPT_CHARS; the rest via `prune.text`). */
   after: string;
+  /** Length of the whole text after pruning. */
+  afterLength: number;
+}
+
+/** How many chars of each side `prune.preview` sends per tool result. */
+export const PRUNE_EXCERPT_CHARS = 1200;
+
+/** One page of a tool result's text (`prune.text`): on disk (`before`) or as it would be sent (`after`). */
+export interface PruneTextResult {
+  entryId: string;
+  side: 'before' | 'after';
+  /** Char offset of `text` in the whole text. */
+  offset: number;
+  text: string;
+  /** Length of the whole text. */
+  length: number;
 }
 
 export interface PrunePreviewResult {

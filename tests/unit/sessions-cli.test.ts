@@ -93,8 +93,10 @@ describe('cairn prune', () => {
     const api = createDirectClient(engine);
     const r = await api['prune.preview']({ sessionId: 's1', contextWindowTokens: 20000, now: '2025-03-02T11:00:00Z', overrides: { keepLastAssistants: 2, minPrunableToolChars: 0 } });
     const trimmed = r.results.find((x) => x.action === 'soft-trimmed');
-    expect(trimmed?.before).toHaveLength(9000 + '// mod0\n'.length);
-    expect(trimmed?.after).toMatch(/\[Tool result trimmed: kept first 1500 chars and last 1500 chars of 9008 chars\.\]$/);
+    // Excerpts with the full lengths; the whole pruned text through prune.text.
+    expect(trimmed?.beforeLength).toBe(9000 + '// mod0\n'.length);
+    const after = await api['prune.text']({ sessionId: 's1', contextWindowTokens: 20000, now: '2025-03-02T11:00:00Z', overrides: { keepLastAssistants: 2, minPrunableToolChars: 0 }, entryId: trimmed?.entryId as string, side: 'after' });
+    expect(after.text).toMatch(/\[Tool result trimmed: kept first 1500 chars and last 1500 chars of 9008 chars\.\]$/);
     expect(r.settings).toMatchObject({ keepLastAssistants: 2, ttl: '5m' });
     await expect(api['prune.preview']({ sessionId: 's1', overrides: { softTrimRatio: 3 } })).rejects.toMatchObject({ code: 'bad_request' });
     await engine.dispose();

@@ -5,12 +5,27 @@ import { afterTranscriptChange } from './after-change';
 import { compactPlan, compactRun } from './compact-ops';
 import { sessionEntries } from './entries';
 import { listSessions } from './list';
-import { prunePreview } from './preview';
-import { resolveSession } from './resolve';
+import { prunePreview, pruneText, type PreviewOptions } from './preview';
+import { resolveSession, type ResolvedSession } from './resolve';
 import { systemPromptFacts } from './system-prompt';
 import { followOpenclawStore } from './store/follow';
 
-export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'compact.plan' | 'compact.run'> {
+/** The preview's options from a `prune.preview` / `prune.text` request. */
+function previewOptions(
+  s: ResolvedSession,
+  req: { contextWindowTokens?: number | undefined; overrides?: Record<string, unknown> | undefined; now?: string | undefined; ignoreTtl?: boolean | undefined },
+): PreviewOptions {
+  return {
+    sessionId: s.sessionId,
+    contextWindow: req.contextWindowTokens ?? s.contextWindow,
+    overrides: req.overrides,
+    now: req.now ? Date.parse(req.now) : undefined,
+    ignoreTtl: req.ignoreTtl,
+    systemPromptTokens: systemPromptFacts(s.entry)?.tokens,
+  };
+}
+
+export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'prune.text' | 'compact.plan' | 'compact.run'> {
   return {
     'sessions.list': (req) => {
       // Whoever lists sessions sees OpenClaw's new ones: `sessions.changed` from now on.
@@ -23,14 +38,11 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
     },
     'prune.preview': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return prunePreview(ctx, s.load(), {
-        sessionId: s.sessionId,
-        contextWindow: req.contextWindowTokens ?? s.contextWindow,
-        overrides: req.overrides,
-        now: req.now ? Date.parse(req.now) : undefined,
-        ignoreTtl: req.ignoreTtl,
-        systemPromptTokens: systemPromptFacts(s.entry)?.tokens,
-      });
+      return prunePreview(ctx, s.load(), previewOptions(s, req));
+    },
+    'prune.text': (req) => {
+      const s = resolveSession(ctx, req.sessionId, req.agentId);
+      return pruneText(ctx, s.load(), { ...previewOptions(s, req), entryId: req.entryId, side: req.side, offset: req.offset, limit: req.limit });
     },
     'compact.plan': (req) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req),
     'compact.run': async (req, call) => {

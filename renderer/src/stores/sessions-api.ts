@@ -88,10 +88,14 @@ export interface PruneRow {
   /** Set when this replays OpenClaw's recorded pruning (not a new round). */
   replayed: 'soft' | 'hard' | undefined;
   imagesRemoved: number | undefined;
-  /** The text on disk. */
+  /** The start of the text on disk (the engine sends excerpts; `fetchPruneText` the rest). */
   before: string;
-  /** What the model would be sent for this result (set when it changed). */
+  /** Length of the whole text on disk. */
+  beforeLength: number;
+  /** The start of what the model would be sent for this result (set when it changed). */
   after: string | undefined;
+  /** Length of the whole pruned text. */
+  afterLength: number;
 }
 
 export interface PrunePreviewView {
@@ -232,20 +236,41 @@ export async function fetchOverview(sessionId: string): Promise<SessionOverview>
 const str = (v: unknown, d: string) => (typeof v === 'string' ? v : d);
 const n = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
 
-/** The engine's prune preview with the settings tried in the view (never saved). */
-export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<PrunePreviewView> {
+/** The prune.preview request for the settings tried in the view. */
+function pruneRequest(sessionId: string, o: PruneOverrides) {
   const overrides: Record<string, unknown> = {};
   if (o.ttl !== undefined) overrides.ttl = o.ttl;
   if (o.softTrimRatio !== undefined) overrides.softTrimRatio = o.softTrimRatio;
   if (o.hardClearRatio !== undefined) overrides.hardClearRatio = o.hardClearRatio;
   if (o.keepLastAssistants !== undefined) overrides.keepLastAssistants = o.keepLastAssistants;
-  const r = await api['prune.preview']({
+  return {
     sessionId,
     ...(Object.keys(overrides).length ? { overrides } : {}),
     ...(o.contextWindow !== undefined ? { contextWindowTokens: o.contextWindow } : {}),
     ...(o.now !== undefined ? { now: o.now } : {}),
     ...(o.ignoreTtl ? { ignoreTtl: true } : {}),
-  });
+  };
+}
+
+/**
+ * A tool result's whole text, on disk (`before`) or as the preview pruned it (`after`),
+ * fetched in pages (the preview carries excerpts only). `now` is the preview's gate time,
+ * so the "after" text is the one the preview showed.
+ */
+export async function fetchPruneText(sessionId: string, o: PruneOverrides, now: number, entryId: string, side: 'before' | 'after'): Promise<string> {
+  const parts: string[] = [];
+  let offset = 0;
+  for (;;) {
+    const r = await api['prune.text']({ ...pruneRequest(sessionId, o), now: new Date(now).toISOString(), entryId, side, offset });
+    parts.push(r.text);
+    offset += r.text.length;
+    if (offset >= r.length || r.text.length === 0) return parts.join('');
+  }
+}
+
+/** The engine's prune preview with the settings tried in the view (never saved). */
+export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<PrunePreviewView> {
+  const r = await api['prune.preview'](pruneRequest(sessionId, o));
   const d = r.diff;
   return {
     gate: { open: d.gate.open, reason: d.gate.reason, lastCallAt: d.gate.lastCallAt, ttlMs: d.gate.ttlMs, now: d.gate.now },
@@ -271,7 +296,9 @@ export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<
       replayed: x.replayed,
       imagesRemoved: x.imagesRemoved,
       before: x.before,
+      beforeLength: x.beforeLength,
       after: x.action === 'kept' ? undefined : x.after,
+      afterLength: x.afterLength,
     })),
     settings: {
       mode: str(r.settings.mode, 'cache-ttl'),

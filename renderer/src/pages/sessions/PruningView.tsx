@@ -6,17 +6,47 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { useSessions, type PruneOverrides } from '../../stores/sessions';
-import type { PruneRow } from '../../stores/sessions-api';
+import { fetchPruneText, type PruneRow } from '../../stores/sessions-api';
 import { Collapsible } from './Collapsible';
 import { VIRTUAL_MIN, VirtualTbody } from './VirtualTbody';
 import { ago, num, pct } from './format';
 
-const EXCERPT = 1200;
-
-function Excerpt({ text }: { text: string }) {
+/**
+ * One side of a tool result: the engine sends its first 1,200 chars and the full length
+ * (a big session's full outputs are ~100 MB); "Show all" fetches the rest on demand.
+ */
+function Excerpt({ text, length, load }: { text: string; length: number; load: () => Promise<string> }) {
+  const [full, setFull] = useState<{ text?: string; loading?: boolean; error?: string }>({});
+  const shown = full.text ?? text;
+  const more = length - shown.length;
   return (
     <Collapsible className="excerpt" summary={<span className="muted mono">{text.slice(0, 60).replace(/\s+/g, ' ')}…</span>}>
-      {() => <pre className="pre">{text.length > EXCERPT ? `${text.slice(0, EXCERPT)}\n… (${num(text.length - EXCERPT)} more chars)` : text}</pre>}
+      {() => (
+        <>
+          <pre className="pre">{more > 0 ? `${shown}\n… (${num(more)} more chars)` : shown}</pre>
+          {more > 0 && (
+            <button
+              type="button"
+              className="link"
+              disabled={full.loading}
+              onClick={() => {
+                setFull({ loading: true });
+                load().then(
+                  (t) => setFull({ text: t }),
+                  (err: unknown) => setFull({ error: err instanceof Error ? err.message : String(err) }),
+                );
+              }}
+            >
+              {full.loading ? 'Loading…' : `Show all ${num(length)} chars`}
+            </button>
+          )}
+          {full.error && (
+            <p role="alert" className="error">
+              Could not load the whole text: {full.error}
+            </p>
+          )}
+        </>
+      )}
     </Collapsible>
   );
 }
@@ -119,6 +149,11 @@ function Controls() {
 }
 
 function Row({ r, onJump, index, measure }: { r: PruneRow; onJump: (id: string) => void; index?: number; measure?: (el: Element | null) => void }) {
+  const load = (side: 'before' | 'after') => () => {
+    const { selectedId, overrides, prune } = useSessions.getState();
+    if (!selectedId || !r.entryId || !prune.value) return Promise.reject(new Error('the preview is no longer open'));
+    return fetchPruneText(selectedId, overrides, prune.value.gate.now, r.entryId, side);
+  };
   return (
     <tr data-action={r.action} data-index={index} ref={measure}>
       <td>
@@ -143,9 +178,9 @@ function Row({ r, onJump, index, measure }: { r: PruneRow; onJump: (id: string) 
       <td className="n">{num(r.charsBefore)}</td>
       <td className="n">{num(r.charsAfter)}</td>
       <td>
-        <Excerpt text={r.before} />
+        <Excerpt text={r.before} length={r.beforeLength} load={load('before')} />
       </td>
-      <td>{r.action === 'kept' ? <span className="muted">same as on disk</span> : <Excerpt text={r.after ?? ''} />}</td>
+      <td>{r.action === 'kept' ? <span className="muted">same as on disk</span> : <Excerpt text={r.after ?? ''} length={r.afterLength} load={load('after')} />}</td>
     </tr>
   );
 }
