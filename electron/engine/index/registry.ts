@@ -19,9 +19,19 @@ interface Entry {
   index: MemoryIndex;
   embedder: Embedder | null;
   roots: SourceRoots;
-  watcher?: Promise<MemoryWatcher | null>;
+}
+
+/**
+ * An agent's file watcher. It lives beside the index entry, not inside it: the Memory page
+ * must hear of external edits even while the embedder is still loading (seconds for static
+ * vectors or a GGUF model) or when the index cannot open at all — before, the watcher started
+ * only after the embedder was made, and edits in that window never reached the UI.
+ */
+interface Watch {
+  key: string;
+  watcher: Promise<MemoryWatcher | null>;
   /** The watcher is ready: edits mark the index dirty as they happen. */
-  watched?: boolean;
+  ready: boolean;
 }
 
 type Factory = (
@@ -49,6 +59,9 @@ export interface SyncRequest {
 
 export class MemoryRegistry {
   private entries = new Map<string, Promise<Entry>>();
+  private watches = new Map<string, Watch>();
+  /** Agents whose files changed while no index entry existed: the entry opens dirty. */
+  private pendingDirty = new Set<string>();
   private disposed = false;
 
   /** `ctx` is public for the QMD backend seam in search/handlers.ts (searchWithSync). */
@@ -143,6 +156,7 @@ export class MemoryRegistry {
         warn: (m) => this.ctx.warn(m),
         now: () => this.ctx.now(),
       });
+      if (this.pendingDirty.delete(agentId)) index.markDirty();
       this.ctx.events.emit('db.ready', { agentId });
       return { key, index, embedder, roots };
     })();
@@ -176,31 +190,65 @@ export class MemoryRegistry {
     }
   }
 
+  /** Mark the agent's index dirty, or remember to when it opens. */
+  private markDirty(agentId: string): void {
+    const e = this.entries.get(agentId);
+    if (!e) {
+      this.pendingDirty.add(agentId);
+      return;
+    }
+    e.then(
+      (x) => x.index.markDirty(),
+      () => this.pendingDirty.add(agentId),
+    );
+  }
+
   /**
-   * Start the agent's watcher once (when `sync.watch` is on): edits mark the index dirty,
-   * emit `memory.changed`, and trigger a sync. Resolves when the watcher is ready.
+   * Start the agent's watcher once (when `sync.watch` is on; restarted when the watched
+   * roots change): edits mark the index dirty, emit `memory.changed`, and trigger a sync.
+   * Needs no embedder and no index. Resolves when the watcher is ready.
    */
   async watch(agentId: string): Promise<void> {
-    const e = await this.entry(agentId);
-    if (!this.settings(agentId).sync.watch) return;
-    e.watcher ??= watchMemory(
-      e.roots,
-      this.settings(agentId).sync.watchDebounceMs,
-      (paths) => {
-        e.index.markDirty();
-        this.ctx.events.emit('memory.changed', { agentId, paths });
-        this.sync(agentId).catch(() => {
-          // reported through index.idle {error}
-        });
-      },
-      () => e.index.markDirty(),
-    ).catch((err: Error) => {
-      this.ctx.warn(`memory watcher could not start (${err.message}); changes are picked up before each search`);
-      return null;
-    });
-    const w = await e.watcher;
-    await w?.ready;
-    if (w) e.watched = true;
+    if (this.disposed) throw new Error('the engine is shutting down');
+    const s = this.settings(agentId);
+    const existing = this.watches.get(agentId);
+    if (!s.sync.watch) {
+      if (existing) {
+        this.watches.delete(agentId);
+        await (await existing.watcher)?.dispose();
+      }
+      return;
+    }
+    const roots = this.rootsFor(agentId, s);
+    const key = JSON.stringify([roots, s.sync.watchDebounceMs]);
+    let w = existing;
+    if (!w || w.key !== key) {
+      if (existing) void existing.watcher.then((x) => x?.dispose());
+      const made: Watch = {
+        key,
+        ready: false,
+        watcher: watchMemory(
+          roots,
+          s.sync.watchDebounceMs,
+          (paths) => {
+            this.markDirty(agentId);
+            this.ctx.events.emit('memory.changed', { agentId, paths });
+            this.sync(agentId).catch(() => {
+              // reported through index.idle {error}
+            });
+          },
+          () => this.markDirty(agentId),
+        ).catch((err: Error) => {
+          this.ctx.warn(`memory watcher could not start (${err.message}); changes are picked up before each search`);
+          return null;
+        }),
+      };
+      this.watches.set(agentId, made);
+      w = made;
+    }
+    const watcher = await w.watcher;
+    await watcher?.ready;
+    if (watcher) w.ready = true;
   }
 
   /**
@@ -209,8 +257,10 @@ export class MemoryRegistry {
    * files, ≈ 30 ms at 3,600 — on each keystroke of search-as-you-type).
    */
   async isWatched(agentId: string): Promise<boolean> {
-    const e = await this.entries.get(agentId);
-    return e?.watched === true;
+    const w = this.watches.get(agentId);
+    if (!w?.ready) return false;
+    // Roots changed since the watcher started: it may not cover them yet.
+    return w.key === JSON.stringify([this.rootsFor(agentId, this.settings(agentId)), this.settings(agentId).sync.watchDebounceMs]);
   }
 
   /** A memory file was written through the engine: mark dirty and tell clients. */
@@ -220,13 +270,15 @@ export class MemoryRegistry {
   }
 
   private async close(e: Entry): Promise<void> {
-    await (await e.watcher)?.dispose();
     await e.index.dispose();
     await e.embedder?.dispose();
   }
 
   async dispose(): Promise<void> {
     this.disposed = true;
+    const watches = [...this.watches.values()];
+    this.watches.clear();
+    for (const w of watches) await (await w.watcher)?.dispose();
     const all = [...this.entries.values()];
     this.entries.clear();
     for (const p of all) {
