@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
-import { STOP_WORDS } from '../../electron/engine/text/tokens';
+import { STOP_WORDS } from '../../shared/text/stop-words';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const EVAL_DATA = path.resolve(here, '..', 'eval-data');

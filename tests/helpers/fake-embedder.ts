@@ -4,7 +4,7 @@
  * it fail on demand (to test fallbacks and an aborted rebuild) and count calls (cache hits).
  */
 import type { Embedder, EmbedOptions } from '../../electron/engine/embed/types';
-import { similarityTokens } from '../../electron/engine/text/tokens';
+import { similarityTokens } from '../../shared/text/tokens';
 
 export interface FakeEmbedderOptions {
   provider?: string;

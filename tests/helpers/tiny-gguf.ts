@@ -16,7 +16,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StaticModel } from '../../electron/engine/embed/static-format';
 import { staticModelPath } from '../../electron/engine/embed/static';
-import { isStopWord } from '../../electron/engine/embed/tokenize';
+import { isStopWord } from '../../shared/text/stop-words';
 import { writeFileAtomicSync } from '../../electron/engine/util/atomic-write';
 import { arr, bool, f32, GGUF_TYPE, str, u32, writeGguf, type GgufTensor } from '../../electron/engine/embed/import/gguf-writer';
 import { sharedStaticModelsDir, TEST_CACHE_DIR, withBuildLock } from './static-model';

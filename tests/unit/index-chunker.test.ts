@@ -4,7 +4,7 @@ import { contextLine, dateFromPath, headingsByLine } from '../../electron/engine
 import { prepareChunks } from '../../electron/engine/index/prepare';
 import { renderSession } from '../../electron/engine/index/session-text';
 import { redactSecrets } from '../../electron/engine/util/redact';
-import { weightedLength } from '../../electron/engine/text/tokens';
+import { weightedLength } from '../../shared/text/cjk';
 
 const opts = { tokens: 400, overlap: 80 };
 

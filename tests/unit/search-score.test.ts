@@ -5,7 +5,7 @@ import { ageDays, decayMultiplier } from '../../electron/engine/search/decay';
 import { jaccard, mmrOrder } from '../../electron/engine/search/mmr';
 import { buildFtsQuery, queryTerms } from '../../electron/engine/search/fts-query';
 import { makeSnippet } from '../../electron/engine/search/snippet';
-import { ftsIndexText, similarityTokens } from '../../electron/engine/text/tokens';
+import { ftsIndexText, similarityTokens } from '../../shared/text/tokens';
 import { settingsWith } from '../helpers/memory-fixture';
 
 describe('BM25 rank → score', () => {

@@ -15,7 +15,8 @@ import type { EmbedOptions, Embedder } from './types';
 import { StaticModel, type StaticVectors } from './static-format';
 import { LazyStaticModel } from './static-lazy';
 import { convertWinkEmbeddings, STATIC_MODEL_FILE, type ConvertResult } from './static-convert';
-import { isStopWord, splitJoined, wordTokens } from './tokenize';
+import { isStopWord } from '../../../shared/text/stop-words';
+import { splitJoined, wordTokens } from './tokenize';
 import { l2normalize, throwIfAborted } from './vector';
 
 /** Model name of the static embedder; part of the index identity. */

@@ -6,7 +6,7 @@
  * hard-split, never inside a surrogate pair. Each chunk keeps its 1-based start/end line.
  */
 import { createHash } from 'node:crypto';
-import { weightedLength, CJK_CHAR_WEIGHT, isCjkChar } from '../text/tokens';
+import { charWeight, weightedLength } from '../../../shared/text/cjk';
 
 /** One logical input line with its line number in the source file. */
 export interface SourceLine {
@@ -45,7 +45,7 @@ export function hardSplit(line: string, maxWeight: number): string[] {
   let cur = '';
   let w = 0;
   for (const ch of line) {
-    const cw = isCjkChar(ch) ? CJK_CHAR_WEIGHT : ch.length;
+    const cw = charWeight(ch);
     if (w + cw > maxWeight && cur) {
       out.push(cur);
       cur = '';

@@ -4,7 +4,7 @@
  */
 import type { MemorySource } from '../../../shared/types/search';
 import type { Db } from './db';
-import { ftsIndexText } from '../text/tokens';
+import { ftsIndexText } from '../../../shared/text/tokens';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
 export interface ChunkRow {

@@ -1,27 +1,16 @@
 /**
  * The character measure pruning works in (SPEC §3): text, thinking and tool-call arguments
  * count their length, a CJK character counts 4 (one CJK character is about one token, not a
- * quarter of one), an image 8,000. Results are cached per content block object: the turn
+ * quarter of one), an image 8,000. The CJK weighting is OpenClaw's own
+ * (`openclawWeightedLength` in shared/text/cjk, not the search one), so the ratio gates fire
+ * on the same messages as OpenClaw's pruner. Results are cached per content block object: the turn
  * loop prunes the same messages before every call, and a big tool result must not be
  * rescanned each time.
  */
+import { openclawWeightedLength as weightedLength } from '../../../shared/text/cjk';
 import type { Message } from '../../../shared/types/messages';
 
 export const PRUNE_IMAGE_CHARS = 8000;
-export const CJK_WEIGHT = 4;
-
-// Han, Hiragana/Katakana, Hangul, CJK punctuation and full-width forms.
-const CJK = /[\u1100-\u11ff\u2e80-\u2fdf\u3000-\u30ff\u3100-\u31ff\u3200-\u4dbf\u4e00-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]/g;
-const HAS_CJK = new RegExp(CJK.source);
-
-/** Length of `s` with each CJK character counted `CJK_WEIGHT` times. */
-export function weightedLength(s: string): number {
-  if (!HAS_CJK.test(s)) return s.length;
-  CJK.lastIndex = 0;
-  let n = 0;
-  while (CJK.exec(s) !== null) n++;
-  return s.length + (CJK_WEIGHT - 1) * n;
-}
 
 const blockCache = new WeakMap<object, number>();
 

@@ -7,7 +7,8 @@ import type { ImageBlock, Message, TextBlock, ToolResultMessage } from '../../..
 import type { ContextPruningSettings } from '../config/schema';
 import type { KeptReason, PruneDiff, ReplayMode, ToolResultDiff } from '../../../shared/types/pruning';
 import { ttlGate } from './cache-ttl';
-import { messageWeight, weightedLength } from './chars';
+import { openclawWeightedLength as weightedLength } from '../../../shared/text/cjk';
+import { messageWeight } from './chars';
 import { toolPrunablePredicate } from './globs';
 import { toolResultKey } from './replay';
 

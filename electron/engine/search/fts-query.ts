@@ -7,7 +7,8 @@
  * Every term is emitted as a double-quoted FTS5 string, so user input can never be parsed
  * as FTS5 syntax (no operator, column filter or unbalanced quote reaches the parser).
  */
-import { STOP_WORDS, cjkQueryGrams, splitCjk } from '../text/tokens';
+import { cjkQueryGrams, splitCjk } from '../../../shared/text/cjk';
+import { STOP_WORDS } from '../../../shared/text/stop-words';
 
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 

@@ -4,7 +4,7 @@
  * Jaccard over word tokens (CJK as unigrams + bigrams). Relevance is normalised to 0..1 so
  * λ means the same whatever the score scale. λ = 1 is pure relevance order.
  */
-import { similarityTokens } from '../text/tokens';
+import { similarityTokens } from '../../../shared/text/tokens';
 
 export interface MmrItem {
   score: number;

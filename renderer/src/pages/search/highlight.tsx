@@ -1,12 +1,12 @@
 /**
  * Highlight the query's terms in a snippet with <mark>: words of two or more letters (case-
  * insensitive), quoted phrases whole, and each CJK character (the index matches CJK by
- * uni/bigrams, so single characters are what matched).
+ * uni/bigrams, so single characters are what matched). CJK ranges and stop words are the
+ * engine's own (shared/text), so what is marked is what the keyword index matched.
  */
 import type { ReactNode } from 'react';
-
-const STOP = new Set(['the', 'and', 'for', 'with', 'what', 'when', 'who', 'how', 'did', 'does', 'was', 'are', 'is', 'to', 'of', 'in', 'on', 'a', 'an', 'we', 'i']);
-const CJK = /[\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]/u;
+import { hasCjk, splitCjk } from '../../../../shared/text/cjk';
+import { isStopWord } from '../../../../shared/text/stop-words';
 
 function escapeRe(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -21,14 +21,15 @@ export function queryTerms(query: string): string[] {
   });
   for (const w of rest.split(/[\s,;:!?()[\]{}"'`]+/)) {
     if (!w) continue;
-    if (CJK.test(w)) {
-      for (const ch of w) if (CJK.test(ch)) terms.add(ch);
-      const latin = w.replace(new RegExp(CJK.source, 'gu'), ' ').trim();
+    if (hasCjk(w)) {
+      const parts = splitCjk(w);
+      for (const p of parts) if (p.cjk) for (const ch of p.text) terms.add(ch);
+      const latin = parts.map((p) => (p.cjk ? ' ' : p.text)).join('').trim();
       if (latin.length >= 2) terms.add(latin);
       continue;
     }
     const t = w.replace(/^[.#*_-]+|[.#*_-]+$/g, '');
-    if (t.length >= 2 && !STOP.has(t.toLowerCase())) terms.add(t);
+    if (t.length >= 2 && !isStopWord(t.toLowerCase())) terms.add(t);
   }
   // Longest first, so "contextPruning.ttl" wins over "ttl".
   return [...terms].filter(Boolean).sort((a, b) => b.length - a.length);
@@ -39,7 +40,7 @@ export function highlight(text: string, terms: string[]): ReactNode[] {
   if (terms.length === 0) return [text];
   // Latin terms match at the start of a word ("migration" in "migrations", not "lock" in
   // "blocker"); CJK has no word breaks, so its characters match anywhere.
-  const alt = terms.map((t) => (/^[\p{L}\p{N}]/u.test(t) && !CJK.test(t) ? `(?<![\\p{L}\\p{N}_])${escapeRe(t)}` : escapeRe(t)));
+  const alt = terms.map((t) => (/^[\p{L}\p{N}]/u.test(t) && !hasCjk(t) ? `(?<![\\p{L}\\p{N}_])${escapeRe(t)}` : escapeRe(t)));
   const re = new RegExp(`(${alt.join('|')})`, 'giu');
   const out: ReactNode[] = [];
   let last = 0;
