@@ -5,6 +5,7 @@
  *   node --import tsx bench/embed-real.ts          conversion; chunks/s at threads 1 and 2; query p50
  *   node --import tsx bench/embed-real.ts index [1k|10k]   full index of a bench corpus (default 10k; wall,
  *                                                  main-thread stall, RSS), then a run killed halfway and resumed
+ *   node --import tsx bench/embed-real.ts resume [1k|10k] [killAt]   only the killed-and-resumed run
  *
  * The index runs write their own index file under the OS temp dir, never the corpus's (other
  * benchmarks use that one). Wall times on the shared 2-core machine swing with other
@@ -141,25 +142,48 @@ async function indexOnce(size: CorpusSize, indexFile: string, killAt?: number): 
   return { wallMs, embedded: emb.texts, chunks: res.chunks, stallMs: hist.max / 1e6, peakRssMb: Math.round(Math.max(peak, process.memoryUsage().rss) / 1e6) };
 }
 
-async function indexBench(size: CorpusSize): Promise<void> {
+const HEADER = '| run | wall | chunks embedded | chunks/s | longest main-thread stall | peak RSS |\n|---|---|---|---|---|---|';
+
+/** One index from scratch; returns the chunks it embedded. */
+async function fromScratch(size: CorpusSize, dir: string): Promise<number> {
+  const full = await indexOnce(size, path.join(dir, 'full.sqlite'));
+  console.log(HEADER);
+  console.log(`| from scratch | ${(full.wallMs / 1000).toFixed(0)} s | ${full.embedded.toLocaleString('en')} of ${full.chunks.toLocaleString('en')} | ${((full.embedded / full.wallMs) * 1000).toFixed(1)} | ${ms(full.stallMs)} | ${full.peakRssMb} MB |`);
+  return full.embedded;
+}
+
+/** A first index SIGKILLed once `killAt` chunks are embedded, then run again: it must embed only the rest. */
+async function killAndResume(size: CorpusSize, dir: string, killAt: number, header: boolean): Promise<void> {
+  const file = path.join(dir, 'killed.sqlite');
+  const t0 = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child-index', size, file, String(killAt)], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
+    child.stdout.on('data', (c: Buffer) => c.toString().includes('half') && child.kill('SIGKILL'));
+    child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error('the child finished before it was killed'))));
+  });
+  const killedMs = performance.now() - t0;
+  const resumed = await indexOnce(size, file);
+  if (header) console.log(HEADER);
+  console.log(`| killed (SIGKILL) once ≥ ${killAt.toLocaleString('en')} were embedded | ${(killedMs / 1000).toFixed(0)} s until killed | – | – | – | – |`);
+  console.log(`| resumed after the kill | ${(resumed.wallMs / 1000).toFixed(0)} s | ${resumed.embedded.toLocaleString('en')} of ${resumed.chunks.toLocaleString('en')} | ${((resumed.embedded / resumed.wallMs) * 1000).toFixed(1)} | ${ms(resumed.stallMs)} | ${resumed.peakRssMb} MB |`);
+}
+
+/**
+ * `index`: from scratch, then killed halfway and resumed (two full indexes' worth of
+ * embedding); `resume` runs only the kill-and-resume half, killing at `killAt` (default half
+ * the corpus's estimated chunks), so on a busy machine the two can run as separate jobs.
+ */
+async function indexBench(size: CorpusSize, mode: 'index' | 'resume', killAt?: number): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-real-index-'));
   try {
-    console.log(`### Full index of the ${size} corpus with all-MiniLM-L6-v2 (threads 1; load average at start ${load()})\n`);
-    const full = await indexOnce(size, path.join(dir, 'full.sqlite'));
-    console.log('| run | wall | chunks embedded | chunks/s | longest main-thread stall | peak RSS |\n|---|---|---|---|---|---|');
-    console.log(`| from scratch | ${(full.wallMs / 1000).toFixed(0)} s | ${full.embedded.toLocaleString('en')} of ${full.chunks.toLocaleString('en')} | ${((full.embedded / full.wallMs) * 1000).toFixed(1)} | ${ms(full.stallMs)} | ${full.peakRssMb} MB |`);
-    // Killed once half the chunks are embedded, then run again: it must embed only the rest.
-    const file = path.join(dir, 'killed.sqlite');
-    const t0 = performance.now();
-    await new Promise<void>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--child-index', size, file, String(Math.floor(full.embedded / 2))], { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] });
-      child.stdout.on('data', (c: Buffer) => c.toString().includes('half') && child.kill('SIGKILL'));
-      child.on('exit', (_code, signal) => (signal === 'SIGKILL' ? resolve() : reject(new Error('the child finished before it was killed'))));
-    });
-    const killedMs = performance.now() - t0;
-    const resumed = await indexOnce(size, file);
-    console.log(`| killed at ≥ half (SIGKILL) | ${(killedMs / 1000).toFixed(0)} s until killed | – | – | – | – |`);
-    console.log(`| resumed after the kill | ${(resumed.wallMs / 1000).toFixed(0)} s | ${resumed.embedded.toLocaleString('en')} of ${resumed.chunks.toLocaleString('en')} | ${((resumed.embedded / resumed.wallMs) * 1000).toFixed(1)} | ${ms(resumed.stallMs)} | ${resumed.peakRssMb} MB |`);
+    console.log(`### ${mode === 'index' ? 'Full index' : 'Killed and resumed index'} of the ${size} corpus with all-MiniLM-L6-v2 (threads 1; load average at start ${load()})\n`);
+    if (mode === 'index') {
+      const embedded = await fromScratch(size, dir);
+      await killAndResume(size, dir, Math.floor(embedded / 2), false);
+    } else {
+      const half = Math.floor((await ensureCorpus(size)).manifest.estimatedChunks / 2);
+      await killAndResume(size, dir, killAt ?? half, true);
+    }
     console.log(`\nLoad average at end ${load()}.`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -168,5 +192,5 @@ async function indexBench(size: CorpusSize): Promise<void> {
 
 const args = process.argv.slice(2);
 if (args[0] === '--child-index') await indexOnce(args[1] as CorpusSize, args[2] as string, Number(args[3]));
-else if (args[0] === 'index') await indexBench((args[1] ?? '10k') as CorpusSize);
+else if (args[0] === 'index' || args[0] === 'resume') await indexBench((args[1] ?? '10k') as CorpusSize, args[0], args[2] ? Number(args[2]) : undefined);
 else await micro();
