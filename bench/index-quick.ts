@@ -12,6 +12,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { defaultConfig } from '../electron/engine/config/schema';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
+import { searchIndex } from '../electron/engine/search/index-search';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
 
 const target = Number(process.argv[2] ?? 10_000);
@@ -115,8 +116,8 @@ const time = async (fn: () => Promise<unknown>) => {
 };
 let qi = 0;
 const q = () => queries[qi++ % queries.length]!;
-const hybrid = await time(() => idx.search({ query: q() }));
-const decayMmr = await time(() => idx.search({ query: q(), decay: true, mmr: true }));
+const hybrid = await time(() => searchIndex(idx, { query: q() }));
+const decayMmr = await time(() => searchIndex(idx, { query: q(), decay: true, mmr: true }));
 await idx.dispose();
 const fts = MemoryIndex.open({
   agentId: 'main',
@@ -125,7 +126,7 @@ const fts = MemoryIndex.open({
   settings,
   embedder: null,
 });
-const ftsT = await time(() => fts.search({ query: q() }));
+const ftsT = await time(() => searchIndex(fts, { query: q() }));
 await fts.dispose();
 
 const f = (x: number) => x.toFixed(1);

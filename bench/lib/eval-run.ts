@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
+import { searchIndex } from '../../electron/engine/search/index-search';
 import { STOP_WORDS } from '../../shared/text/stop-words';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -163,7 +164,7 @@ export class EvalIndex {
     const ranks: { q: EvalQuery; rank: number | null }[] = [];
     try {
       for (const q of part ? splitEvalSet(this.set, part).queries : this.set.queries) {
-        const res = await idx.search({ query: q.query, maxResults: 6, minScore: 0, decay: c.decay ?? false, mmr: c.mmr ?? false });
+        const res = await searchIndex(idx, { query: q.query, maxResults: 6, minScore: 0, decay: c.decay ?? false, mmr: c.mmr ?? false });
         const at = res.results.findIndex((r) => q.relevant.includes(r.path));
         ranks.push({ q, rank: at < 0 ? null : at + 1 });
       }

@@ -2,7 +2,7 @@
  * The LoCoMo evidence-recall eval (issue 13) as a library: each conversation folder of
  * `../shared/eval/locomo-dev/` is a state dir (workspace/memory/*.md, agents/main/sessions/)
  * plus `map.json` and `queries.json` kept outside the workspace. Each question runs through
- * `MemoryIndex.search` — the engine's search service that `cairn search --json` calls — with
+ * `searchIndex` — the engine's search service that `cairn search --json` calls — with
  * `maxResults 6` and otherwise the settings given (defaults unless an ablation changes them),
  * and is scored as the held-out check does (../shared/eval/README.md): turn recall, session
  * recall, lines per query, empties (fewer than 6 results), per category.
@@ -17,6 +17,7 @@ import path from 'node:path';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
+import { searchIndex } from '../../electron/engine/search/index-search';
 import type { SearchResult } from '../../shared/types/search';
 
 /** LoCoMo's categories as the converted data numbers them (adversarial 5 is left out). */
@@ -138,7 +139,7 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     try {
       await idx.sync();
       for (const q of c.queries) {
-        const res = await idx.search({ query: q.question, maxResults: k, ...o.request });
+        const res = await searchIndex(idx, { query: q.question, maxResults: k, ...o.request });
         const top = res.results.slice(0, k);
         for (const w of res.warnings) warnings.set(w.replace(/\d+(\.\d+)?/g, 'N'), (warnings.get(w.replace(/\d+(\.\d+)?/g, 'N')) ?? 0) + 1);
         let turn = 0;

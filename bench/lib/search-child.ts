@@ -17,7 +17,8 @@ import type { MemorySearchSettings } from '../../electron/engine/config/schema';
 import { createEmbedderForSettings } from '../../electron/engine/embed/factory';
 import { staticModelPath } from '../../electron/engine/embed/static';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
-import type { SearchRequest } from '../../electron/engine/search/service';
+import { knnWorkerReady, searchIndex } from '../../electron/engine/search/index-search';
+import type { SearchRequest } from '../../electron/engine/search/backend';
 import { sharedStaticModelsDir } from '../../tests/helpers/static-model';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
 
@@ -94,17 +95,17 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function timeSearches(idx: MemoryIndex, extra: Partial<SearchRequest>, rounds: number): Promise<Latency> {
-  for (const q of LATENCY_QUERIES) await idx.search({ query: q, ...extra }); // warm-up (statements, page cache)
+  for (const q of LATENCY_QUERIES) await searchIndex(idx, { query: q, ...extra }); // warm-up (statements, page cache)
   // As in the app: from its second search a big index runs the KNN on a worker thread
   // (search/knn-worker.ts); wait until it is up so that every timed search uses it.
-  await idx.knnWorkerReady();
+  await knnWorkerReady(idx);
   const samples: number[] = [];
   const cpu: number[] = [];
   for (let r = 0; r < rounds; r++) {
     for (const q of LATENCY_QUERIES) {
       const c = process.cpuUsage();
       const t = performance.now();
-      await idx.search({ query: q, ...extra });
+      await searchIndex(idx, { query: q, ...extra });
       samples.push(performance.now() - t);
       cpu.push(cpuMs(process.cpuUsage(c)));
     }

@@ -7,7 +7,6 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import type { Engine } from '../engine/engine';
 import { memoryRegistry } from '../engine/index/registry';
 import { memoryGet } from '../engine/index/memory-paths';
-import { searchWithSync } from '../engine/search/handlers';
 import { MEMORY_GET_SPEC, MEMORY_SEARCH_MAX_RESULTS, MEMORY_SEARCH_SPEC, memoryGetArgs, memorySearchArgs } from '../engine/search/memory-tool-spec';
 import { trackInFlight } from './mcp-drain';
 import { answerProtocolErrors } from './mcp-errors';
@@ -31,7 +30,7 @@ export function createMcpServer(engine: Engine, agent?: string): McpServer {
     async (args) => {
       try {
         const req = { ...args, maxResults: args.maxResults === undefined ? undefined : Math.min(args.maxResults, MEMORY_SEARCH_MAX_RESULTS) };
-        const res = await searchWithSync(reg, agentId, req);
+        const res = await engine.ctx.searchBackend().search(agentId, req);
         const payload = { results: res.results, mode: res.mode, embedder: res.embedder, warnings: res.warnings };
         return { content: [{ type: 'text' as const, text: JSON.stringify(payload, null, 2) }], structuredContent: payload };
       } catch (err) {

@@ -117,8 +117,14 @@ export function createRuntime(io: {
       let c = contexts.get(dir);
       if (!c) {
         await jitless();
-        const [{ createContext }, { createEventBus }] = await Promise.all([import('../engine/context'), import('../engine/rpc/events')]);
-        c = contexts.get(dir) ?? createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps, create: mayCreate(rt, opts) });
+        const [{ createContext }, { createEventBus }, { configuredSearchBackend }] = await Promise.all([
+          import('../engine/context'),
+          import('../engine/rpc/events'),
+          import('../engine/search-backend'),
+        ]);
+        c =
+          contexts.get(dir) ??
+          createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps, create: mayCreate(rt, opts), searchBackend: configuredSearchBackend });
         contexts.set(dir, c);
       }
       return c;

@@ -17,6 +17,7 @@ import type { EventBus } from './rpc/events';
 import { EngineError } from './rpc/errors';
 import type { MemorySearchSettings } from './config/schema';
 import type { Embedder } from './embed/types';
+import type { SearchBackend } from './search/backend';
 
 /**
  * Dependencies passed in rather than imported as globals, so tests (and the CLI) can give
@@ -41,6 +42,19 @@ export interface EngineDeps {
   createLlm?: (ctx: EngineContext) => import('./llm/types').LLM | undefined;
 }
 
+/**
+ * A per-engine member (an index registry, a model, a cache): made from the context on first
+ * use, held by it, and disposed by `dispose()` with the rest (reverse order of creation).
+ * Domains declare one as a module constant and reach the value through `ctx.member(slot)`,
+ * so the state lives on the context instead of in a module-level WeakMap that outlived it.
+ */
+export interface ContextSlot<T> {
+  /** Named in the error when a disposed context is asked for the member. */
+  readonly name: string;
+  create(ctx: EngineContext): T;
+  dispose?(value: T): void | Promise<void>;
+}
+
 export interface EngineContext {
   readonly stateDir: string;
   readonly version: string;
@@ -57,9 +71,16 @@ export interface EngineContext {
   agents(): string[];
   /** The agent a request names (the default agent when it names none), checked against `agents()`. */
   agentId(requested: string | undefined): string;
+  /**
+   * The search backend every search entry point calls (built-in, or QMD with fall-back),
+   * chosen where the engine is assembled (search-backend.ts, passed to `createContext`).
+   */
+  searchBackend(): SearchBackend;
   /** Record a warning for Status and emit it as an `engine.warning` event. */
   warn(message: string): void;
   warnings(): string[];
+  /** The context's member for `slot`, made on first use (see {@link ContextSlot}); throws once disposed. */
+  member<T>(slot: ContextSlot<T>): T;
   /** Register cleanup, run in reverse order on dispose. */
   onDispose(fn: () => void | Promise<void>): void;
   dispose(): Promise<void>;
@@ -69,13 +90,24 @@ export interface EngineContext {
  * `create`: make the state dir when it does not exist (default true: the app's first run,
  * tests); the CLI passes false for a `--state-dir` it was not told to `--init`.
  */
-export function createContext(opts: { stateDir: string; version: string; events: EventBus; deps?: EngineDeps; create?: boolean }): EngineContext {
+export function createContext(opts: {
+  stateDir: string;
+  version: string;
+  events: EventBus;
+  deps?: EngineDeps;
+  create?: boolean;
+  /** Makes the search backend (electron/engine/search-backend.ts); passed in because domains below the root may not import it. */
+  searchBackend?: (ctx: EngineContext) => SearchBackend;
+}): EngineContext {
   const deps = opts.deps ?? {};
   const env = deps.env ?? process.env;
   let info = openStateDir(opts.stateDir, { create: opts.create ?? true, env });
   let loaded = loadConfig(opts.stateDir, info.settingsDir);
   const warnings: string[] = [];
   const disposers: (() => void | Promise<void>)[] = [];
+  const members = new Map<ContextSlot<unknown>, unknown>();
+  let disposed = false;
+  let search: SearchBackend | undefined;
   const ctx: EngineContext = {
     stateDir: opts.stateDir,
     version: opts.version,
@@ -109,15 +141,32 @@ export function createContext(opts: { stateDir: string; version: string; events:
       if (requested && !known.includes(id)) throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${known.join(', ')})`);
       return id;
     },
+    searchBackend() {
+      if (!opts.searchBackend) throw new Error('this engine context was created without a search backend (createContext({searchBackend}))');
+      return (search ??= opts.searchBackend(ctx));
+    },
     warn(message) {
       if (!warnings.includes(message)) warnings.push(message);
       opts.events.emit('engine.warning', { message });
     },
     warnings: () => [...warnings],
+    member<T>(slot: ContextSlot<T>): T {
+      if (members.has(slot as ContextSlot<unknown>)) return members.get(slot as ContextSlot<unknown>) as T;
+      // A member made after dispose() would never be disposed (a leaked handle or timer).
+      if (disposed) throw new Error(`${slot.name}: the engine is shutting down`);
+      const value = slot.create(ctx);
+      members.set(slot as ContextSlot<unknown>, value);
+      disposers.push(async () => {
+        members.delete(slot as ContextSlot<unknown>);
+        await slot.dispose?.(value);
+      });
+      return value;
+    },
     onDispose(fn) {
       disposers.push(fn);
     },
     async dispose() {
+      disposed = true;
       while (disposers.length) {
         const fn = disposers.pop();
         try {

@@ -5,6 +5,7 @@
  */
 import pkg from '../../package.json' with { type: 'json' };
 import { createContext, type EngineContext, type EngineDeps } from './context';
+import { configuredSearchBackend } from './search-backend';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
 import { createEventBus, type EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
@@ -38,7 +39,7 @@ export const VERSION: string = pkg.version;
 
 export function createEngine(opts: EngineOptions): Engine {
   const events = createEventBus();
-  const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps, create: opts.create });
+  const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps, create: opts.create, searchBackend: configuredSearchBackend });
   const handlers: Handlers = {
     ...appHandlers(ctx),
     ...sessionsHandlers(ctx),

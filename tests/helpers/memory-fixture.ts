@@ -3,6 +3,9 @@ import path from 'node:path';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import { MemoryIndex, type MemoryIndexOptions } from '../../electron/engine/index/memory-index';
 import type { Embedder } from '../../electron/engine/embed/types';
+import type { SearchRequest } from '../../electron/engine/search/backend';
+import { searchIndex } from '../../electron/engine/search/index-search';
+import type { SearchResponse } from '../../shared/types/search';
 import { tmpDir, writeTree } from './tmp';
 
 export interface Fixture {
@@ -12,7 +15,15 @@ export interface Fixture {
   indexFile: string;
   settings: MemorySearchSettings;
   warnings: string[];
-  open(opts?: Partial<MemoryIndexOptions> & { embedder?: Embedder | null }): MemoryIndex;
+  open(opts?: Partial<MemoryIndexOptions> & { embedder?: Embedder | null }): SearchableIndex;
+}
+
+/** An index with the search pipeline on it, so a test reads `idx.search(req)`. */
+type SearchableIndex = MemoryIndex & { search(req: SearchRequest): Promise<SearchResponse> };
+
+/** `idx` plus `search` = the pipeline's `searchIndex(idx, req)` (the index itself does not search). */
+function searchable(idx: MemoryIndex): SearchableIndex {
+  return Object.assign(idx, { search: (req: SearchRequest) => searchIndex(idx, req) });
 }
 
 /** Settings with defaults, deep-patched by `patch`. */
@@ -37,7 +48,7 @@ export function memoryFixture(files: Record<string, string>, settings = settings
     warnings,
     open(opts = {}) {
       const s = opts.settings ?? fx.settings;
-      return MemoryIndex.open({
+      return searchable(MemoryIndex.open({
         agentId: 'main',
         indexFile: fx.indexFile,
         roots: { workspace, sessionsDir, extraPaths: s.extraPaths, sources: s.sources },
@@ -46,7 +57,7 @@ export function memoryFixture(files: Record<string, string>, settings = settings
         warn: (m) => warnings.push(m),
         now: () => new Date('2024-06-01T12:00:00Z'),
         ...opts,
-      });
+      }));
     },
   };
   return fx;

@@ -16,6 +16,7 @@ import { createBaseSchema, createVectorTable, SCHEMA_VERSION, type IndexIdentity
 import { createStore } from '../../electron/engine/index/store';
 import { listSourceFiles } from '../../electron/engine/index/sources';
 import { syncFiles, type SyncProgress } from '../../electron/engine/index/sync';
+import { searchIndex } from '../../electron/engine/search/index-search';
 import { settingsWith } from '../helpers/memory-fixture';
 import { sharedStaticModelsDir } from '../helpers/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
@@ -164,7 +165,7 @@ describe('embedding in a worker thread', () => {
       const [a, b] = [await offloaded.sync(), await local.sync()];
       expect({ ...a, durationMs: 0 }).toEqual({ ...b, durationMs: 0 });
       for (const query of ['kayak trip', 'what did we decide about the retry logic', 'budget review 2024-05-03']) {
-        const [x, y] = [await offloaded.search({ query, minScore: 0 }), await local.search({ query, minScore: 0 })];
+        const [x, y] = [await searchIndex(offloaded, { query, minScore: 0 }), await searchIndex(local, { query, minScore: 0 })];
         expect(x.results.length).toBeGreaterThan(0);
         expect(x.results).toEqual(y.results);
       }

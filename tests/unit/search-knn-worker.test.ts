@@ -8,6 +8,7 @@ import { openDatabase } from '../../electron/engine/index/db';
 import { removeDbFiles } from '../../electron/engine/index/reindex';
 import { vec0Candidates } from '../../electron/engine/search/candidates';
 import { startKnnWorker } from '../../electron/engine/search/knn-worker';
+import { knnWorkerReady } from '../../electron/engine/search/index-search';
 import { FakeEmbedder } from '../helpers/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { writeTree } from '../helpers/tmp';
@@ -60,9 +61,9 @@ describe('KNN worker', () => {
     const idx = fx.open({ embedder: new FakeEmbedder(), knnWorkerMinChunks: 0 });
     await idx.sync();
     const first = await idx.search({ query: 'migrate the database', minScore: 0, explain: true });
-    expect(await idx.knnWorkerReady()).toBe(false); // one search: no worker
+    expect(await knnWorkerReady(idx)).toBe(false); // one search: no worker
     await idx.search({ query: 'dark mode', minScore: 0 });
-    expect(await idx.knnWorkerReady()).toBe(true);
+    expect(await knnWorkerReady(idx)).toBe(true);
     const again = await idx.search({ query: 'migrate the database', minScore: 0, explain: true });
     expect(again.mode).toBe('hybrid');
     expect(again.results).toEqual(first.results);
@@ -74,7 +75,7 @@ describe('KNN worker', () => {
     const idx = fx.open({ embedder: new FakeEmbedder() });
     await idx.sync();
     for (const q of ['a', 'b', 'c']) await idx.search({ query: `dark mode ${q}` });
-    expect(await idx.knnWorkerReady()).toBe(false);
+    expect(await knnWorkerReady(idx)).toBe(false);
     await idx.dispose();
   });
 });

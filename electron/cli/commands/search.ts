@@ -73,13 +73,9 @@ export function register(program: Command, rt: CliRuntime): void {
         const msg = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? `--${String(i.path[0])}`}: ${i.message}`).join('; ');
         throw new UsageError(`search: ${msg}`);
       }
-      const [ctx, { memoryRegistry }, { searchWithSync }] = await Promise.all([
-        rt.context(o),
-        import('../../engine/index/registry'),
-        import('../../engine/search/handlers'),
-      ]);
+      const ctx = await rt.context(o);
       const agentId = ctx.agentId(o.agent);
-      const res = await searchWithSync(memoryRegistry(ctx), agentId, { ...parsed.data, signal: rt.signal });
+      const res = await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal });
       if (o.json) {
         rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
         return;

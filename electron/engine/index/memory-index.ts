@@ -1,13 +1,15 @@
 /**
  * One agent's memory index: the SQLite file, its embedder, sync (incremental or full
- * rebuild), dirty tracking, status and search. Syncs run one at a time, in call order.
+ * rebuild), dirty tracking and status. Syncs run one at a time, in call order. Searching is
+ * the floor above's job: the search pipeline takes the index (search/index-search.ts
+ * `searchIndex(idx, req)` reads `idx.snapshot()`), the index never calls the pipeline.
  * Easy to drive from a script: `MemoryIndex.open({...})`, `await idx.sync()`,
- * `await idx.search({query, explain: true})`, `idx.dispose()`.
+ * `await searchIndex(idx, {query, explain: true})`, `idx.dispose()`.
  */
 import fs from 'node:fs';
 import type { Embedder } from '../embed/types';
 import type { MemorySearchSettings } from '../config/schema';
-import type { IndexStatus, IndexSyncResult, SearchMode, SearchResponse, UnreadableFile } from '../../../shared/types/search';
+import type { IndexStatus, IndexSyncResult, SearchMode, UnreadableFile } from '../../../shared/types/search';
 import { openDatabase, type Db, type OpenedDatabase } from './db';
 import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
 import { listSourceFiles, listSourceFilesAsync, type SourceRoots } from './sources';
@@ -15,8 +17,6 @@ import { createStore } from './store';
 import { filesDiffer, filesDifferAsync, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
 import { prestartEmbedWorker, releasePrestarted } from './embed-jobs';
-import { runSearch, type SearchRequest } from '../search/service';
-import { LazyKnnWorker } from '../search/knn-worker';
 import { CHUNKER_VERSION } from './chunker';
 import { removeStaleIndexTemps } from '../util/stale-temps';
 
@@ -32,7 +32,7 @@ export interface MemoryIndexOptions {
   /** Shown when sqlite-vec cannot load (ctx.warn in the engine). */
   warn?: (message: string) => void;
   now?: () => Date;
-  /** Chunks from which searches use a KNN worker thread (knn-worker.ts; tests lower it). */
+  /** Chunks from which searches use a KNN worker thread (read by search/knn-worker.ts; tests lower it). */
   knnWorkerMinChunks?: number;
 }
 
@@ -42,17 +42,35 @@ export interface SyncOptions {
   onProgress?: ((p: SyncProgress) => void) | undefined;
 }
 
+/** What a search reads from the index: the open handle and which vector side it may use. */
+export interface IndexSnapshot {
+  db: Db;
+  /** The vector side that can answer for the current embedder ('none': keyword side only). */
+  vector: 'vec0' | 'fallback' | 'none';
+  /** The embedder for query vectors, null when the vector side cannot be used. */
+  embedder: Embedder | null;
+  /** The index was built for another embedder (keyword results only until the rebuild). */
+  otherEmbedder: boolean;
+  /** Why sqlite-vec did not load, when the brute-force fallback answers instead. */
+  vecError: string | null;
+  /** Chunks in the index (from the meta table: no count query). */
+  chunkCount: number;
+}
+
+/** A per-index helper of a higher floor (the search pipeline's KNN worker), closed with the index. */
+export interface IndexAttachment {
+  close(): Promise<void>;
+}
+
 export class MemoryIndex {
   private opened: OpenedDatabase | null = null;
   private queue: Promise<unknown> = Promise.resolve();
   private markedDirty = false;
   private vecChecked: { loaded: boolean; error: string | null } | null = null;
   private disposed = false;
-  private readonly knn: LazyKnnWorker;
+  private readonly attachments = new Map<symbol, IndexAttachment>();
 
-  private constructor(readonly opts: MemoryIndexOptions) {
-    this.knn = new LazyKnnWorker(opts.indexFile, opts.knnWorkerMinChunks);
-  }
+  private constructor(readonly opts: MemoryIndexOptions) {}
 
   /** Open the agent's index (the file is created by the first sync). */
   static open(opts: MemoryIndexOptions): MemoryIndex {
@@ -70,7 +88,8 @@ export class MemoryIndex {
     return this.opened !== null;
   }
 
-  private now(): Date {
+  /** The index's clock (tests pin it); searches date their decay and relative dates by it. */
+  now(): Date {
     return this.opts.now ? this.opts.now() : new Date();
   }
 
@@ -155,7 +174,8 @@ export class MemoryIndex {
     this.markedDirty = true;
   }
 
-  private mode(): SearchMode {
+  /** How searches run: hybrid, vector-only or fts-only (no embedder). */
+  mode(): SearchMode {
     return this.opts.embedder ? (this.opts.settings.query.hybrid.enabled ? 'hybrid' : 'vector-only') : 'fts-only';
   }
 
@@ -265,60 +285,46 @@ export class MemoryIndex {
     };
   }
 
-  /** Search the index as it is (callers sync first when dirty). */
-  async search(req: SearchRequest): Promise<SearchResponse> {
-    const db = this.opened?.db;
-    // A rebuild may swap the file (closing this handle) while the search awaits the query
-    // vector: then answer again from the new index rather than fail or return nothing.
-    const swapped = () => db !== undefined && !db.open && this.opened !== null && this.opened.db !== db;
-    const res = await this.searchOnce(req).catch((err: unknown) => {
-      if (swapped()) return null;
-      throw err;
-    });
-    return res === null || swapped() ? this.searchOnce(req) : res;
-  }
-
-  private async searchOnce(req: SearchRequest): Promise<SearchResponse> {
-    const started = performance.now();
-    const warnings: string[] = [];
-    if (!this.opened) {
-      return { results: [], mode: this.mode(), embedder: this.embedderInfo(), warnings: ['the index has not been built yet: run cairn index'], tookMs: 0 };
-    }
+  /**
+   * What a search reads now, or null before the first build. A rebuild may swap the file
+   * (closing this handle) while a search runs: `db.open` turns false, and a fresh snapshot
+   * has the new handle.
+   */
+  snapshot(): IndexSnapshot | null {
+    if (!this.opened) return null;
+    const db = this.opened.db;
     const vector = this.vectorKind();
-    if (vector === 'fallback' && this.vecChecked?.error) warnings.push(this.vecChecked.error);
-    const built = readIdentity(this.opened.db);
-    // An index built for another embedder cannot answer vector queries: keyword side only.
-    const usable = built && built.provider === (this.opts.embedder?.provider ?? null) && built.model === (this.opts.embedder?.model ?? null) && built.vector === vector;
-    const out = await runSearch(
-      {
-        db: this.opened.db,
-        vector: usable ? vector : 'none',
-        embedder: usable ? this.opts.embedder : null,
-        knn: usable && vector === 'vec0' ? this.knn.forSearch(Number(readMeta(this.opened.db, 'chunkCount') ?? 0)) : undefined,
-      },
-      this.opts.settings,
-      req,
-      this.now(),
-    );
-    if (!usable && this.opts.embedder) warnings.push('the index was built with another embedder and is being rebuilt: keyword results only');
-    return { ...out, embedder: this.embedderInfo(), warnings: [...warnings, ...out.warnings], tookMs: Math.round((performance.now() - started) * 10) / 10 };
-  }
-
-  private embedderInfo() {
+    const built = readIdentity(db);
     const e = this.opts.embedder;
-    return e ? { provider: e.provider, model: e.model } : null;
+    // An index built for another embedder cannot answer vector queries: keyword side only.
+    const usable = Boolean(built) && built!.provider === (e?.provider ?? null) && built!.model === (e?.model ?? null) && built!.vector === vector;
+    return {
+      db,
+      vector: usable ? vector : 'none',
+      embedder: usable ? e : null,
+      otherEmbedder: !usable && e !== null,
+      vecError: vector === 'fallback' ? (this.vecChecked?.error ?? null) : null,
+      chunkCount: Number(readMeta(db, 'chunkCount') ?? 0),
+    };
   }
 
-  /** Whether searches now run their KNN on a worker thread (waits for a start under way). */
-  knnWorkerReady(): Promise<boolean> {
-    return this.knn.ready();
+  /**
+   * The helper a higher floor keeps for this index under `key` (made by `make` on first
+   * use), closed when the index is disposed — so the index owns its lifetime without
+   * knowing what it is.
+   */
+  attachment<T extends IndexAttachment>(key: symbol, make: () => T): T {
+    let a = this.attachments.get(key);
+    if (!a) this.attachments.set(key, (a = make()));
+    return a as T;
   }
 
   /** Close the database (waits for a running sync to finish or fail first). */
   async dispose(): Promise<void> {
     this.disposed = true;
     await this.queue;
-    await this.knn.close();
+    for (const a of this.attachments.values()) await a.close();
+    this.attachments.clear();
     this.opened?.db.close();
     this.opened = null;
   }

@@ -1,16 +1,8 @@
 /**
- * The search-backend seam (SPEC §9). Every search entry point (the `search.query` handler,
- * `cairn search`, the MCP `memory_search` tool) goes through `searchWithSync` in
- * search/handlers.ts, which hands its built-in search to {@link searchViaBackend}:
- *
- * - `memory.backend: "builtin"` → the built-in index answers (`backend: "builtin"`);
- * - `memory.backend: "qmd"` → QMD answers (`backend: "qmd"`). A missing binary, a non-zero
- *   exit, a timeout or unparseable output → the built-in index answers *that* search, with
- *   a warning in the response and in Status (ctx.warn); QMD is retried after a backoff.
- *
- * Also {@link exportSessions}, for the turn loop and compaction to call after they change a
- * transcript. `searchViaBackend` lives in search-backend.ts (re-exported here), which loads
- * this module and the QMD manager only when the backend is qmd.
+ * {@link exportSessions}, for the turn loop and compaction to call after they change a
+ * transcript: QMD's sessions collection is a Markdown export of the transcripts. QMD as a
+ * search backend (with its fall-back to the built-in index) is qmd/search-backend.ts,
+ * chosen in electron/engine/search-backend.ts.
  */
 import type { EngineContext } from '../context';
 import { qmdHome } from './home';

@@ -1,41 +1,34 @@
 /**
- * The search-backend seam (SPEC §9): {@link searchViaBackend}, which search/handlers.ts's
- * `searchWithSync` hands its built-in search to (see backend.ts). Its own module, so that a
- * built-in search — every `cairn search` — does not load the QMD manager and
- * node:child_process: they are imported on the first search with `memory.backend: "qmd"`.
+ * QMD as a search backend (SPEC §9, `memory.backend: "qmd"`), with a fall-back: a missing
+ * binary, a non-zero exit, a timeout or unparseable output → the built-in backend answers
+ * *that* search, with a warning in the response (and in Status, ctx.warn); QMD is retried
+ * after a backoff. Date filters, which QMD lacks, go to the built-in backend too. Chosen by
+ * electron/engine/search-backend.ts, which loads this module (and with it the QMD manager
+ * and node:child_process) only on the first search with the qmd backend.
  */
 import type { EngineContext } from '../context';
 import type { SearchResponse } from '../../../shared/types/search';
+import type { SearchBackend, SearchRequest } from '../search/backend';
 import { memoryRegistry } from '../index/registry';
-import type { SearchRequest } from '../search/service';
+import { qmdManager } from './registry';
+import { QmdError } from './run';
+import { exportSessions } from './backend';
 
-/** The parts of a search request the QMD backend looks at: the built-in search's request. */
-export type BackendSearchRequest = SearchRequest;
+/** QMD answering `agentId`'s searches; `builtin` answers whatever QMD cannot. */
+export function qmdSearchBackend(ctx: EngineContext, builtin: SearchBackend): SearchBackend {
+  return { search: (agentId, req) => searchViaQmd(ctx, agentId, req, builtin) };
+}
 
-/**
- * Run a search on the configured backend. `builtin` runs the built-in search (sync + index
- * search); it is called when the backend is builtin, for requests QMD cannot serve (date
- * filters), and whenever QMD fails.
- */
-export async function searchViaBackend(
-  ctx: EngineContext,
-  agentId: string,
-  req: BackendSearchRequest,
-  builtin: () => Promise<SearchResponse>,
-): Promise<SearchResponse> {
-  const config = ctx.config().config;
-  if (config.memory.backend !== 'qmd') return { ...(await builtin()), backend: 'builtin' };
-
+async function searchViaQmd(ctx: EngineContext, agentId: string, req: SearchRequest, builtin: SearchBackend): Promise<SearchResponse> {
   const fallback = async (why: string, opts: { status: boolean }): Promise<SearchResponse> => {
     if (opts.status) ctx.warn(why);
-    const res = await builtin();
+    const res = await builtin.search(agentId, req);
     return { ...res, warnings: [why, ...res.warnings], backend: 'builtin' };
   };
 
   if (req.since || req.before) {
     return fallback('QMD has no date filters: this search (--since/--before) was served by the built-in index', { status: false });
   }
-  const [{ qmdManager }, { QmdError }, { exportSessions }] = await Promise.all([import('./registry'), import('./run'), import('./backend')]);
   const mgr = qmdManager(ctx, agentId);
   mgr.start();
   // Transcripts may have changed since the last turn hook: export (a stat per file when

@@ -7,19 +7,7 @@ import type { MemorySource, SearchResponse } from '../../../shared/types/search'
 import { hybridSearch, type HybridBackend } from './hybrid';
 import { resolveWeights } from './score';
 import { relativeSpan } from './dates';
-
-export interface SearchRequest {
-  query: string;
-  maxResults?: number | undefined;
-  minScore?: number | undefined;
-  source?: 'memory' | 'sessions' | 'all' | undefined;
-  since?: string | undefined;
-  before?: string | undefined;
-  decay?: boolean | undefined;
-  mmr?: boolean | undefined;
-  explain?: boolean | undefined;
-  signal?: AbortSignal | undefined;
-}
+import type { SearchRequest } from './backend';
 
 /** Which sources a request searches: `all` = every enabled source. */
 export function requestSources(req: SearchRequest, settings: MemorySearchSettings): MemorySource[] {

@@ -27,10 +27,7 @@ export interface MemoryBackend {
 export function engineMemoryBackend(ctx: EngineContext, agentId: string): MemoryBackend {
   const registry = async () => (await import('../../index/registry')).memoryRegistry(ctx);
   return {
-    async search(req, signal) {
-      const { searchWithSync } = await import('../../search/handlers');
-      return searchWithSync(await registry(), agentId, { ...req, signal });
-    },
+    search: (req, signal) => ctx.searchBackend().search(agentId, { ...req, signal }),
     async get(p, from, lines) {
       const { memoryGet } = await import('../../index/memory-paths');
       return memoryGet((await registry()).pathRoots(agentId), p, from, lines);

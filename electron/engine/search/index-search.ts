@@ -1,0 +1,56 @@
+/**
+ * Searching one memory index: the pipeline takes the index (index/memory-index.ts gives a
+ * snapshot of what to read) and runs the hybrid search on it (service.ts). The index does
+ * not call the pipeline, so index/ stays a floor below search/. The KNN worker a big index
+ * gets on its second search (knn-worker.ts) hangs on the index as an attachment, so it is
+ * closed with the index.
+ */
+import type { SearchResponse } from '../../../shared/types/search';
+import type { MemoryIndex } from '../index/memory-index';
+import type { SearchRequest } from './backend';
+import { runSearch } from './service';
+import { LazyKnnWorker } from './knn-worker';
+
+const KNN = Symbol('cairn.knnWorker');
+
+function knnOf(index: MemoryIndex): LazyKnnWorker {
+  return index.attachment(KNN, () => new LazyKnnWorker(index.opts.indexFile, index.opts.knnWorkerMinChunks));
+}
+
+/** Search the index as it is (callers sync first when dirty: builtin-backend.ts). */
+export async function searchIndex(index: MemoryIndex, req: SearchRequest): Promise<SearchResponse> {
+  const db = index.snapshot()?.db;
+  // A rebuild may swap the file (closing this handle) while the search awaits the query
+  // vector: then answer again from the new index rather than fail or return nothing.
+  const swapped = () => db !== undefined && !db.open && index.snapshot()?.db !== db && index.built;
+  const res = await searchOnce(index, req).catch((err: unknown) => {
+    if (swapped()) return null;
+    throw err;
+  });
+  return res === null || swapped() ? searchOnce(index, req) : res;
+}
+
+async function searchOnce(index: MemoryIndex, req: SearchRequest): Promise<SearchResponse> {
+  const started = performance.now();
+  const e = index.embedder;
+  const embedder = e ? { provider: e.provider, model: e.model } : null;
+  const snap = index.snapshot();
+  if (!snap) {
+    return { results: [], mode: index.mode(), embedder, warnings: ['the index has not been built yet: run cairn index'], tookMs: 0 };
+  }
+  const warnings: string[] = [];
+  if (snap.vecError) warnings.push(snap.vecError);
+  const out = await runSearch(
+    { db: snap.db, vector: snap.vector, embedder: snap.embedder, knn: snap.vector === 'vec0' ? knnOf(index).forSearch(snap.chunkCount) : undefined },
+    index.opts.settings,
+    req,
+    index.now(),
+  );
+  if (snap.otherEmbedder) warnings.push('the index was built with another embedder and is being rebuilt: keyword results only');
+  return { ...out, embedder, warnings: [...warnings, ...out.warnings], tookMs: Math.round((performance.now() - started) * 10) / 10 };
+}
+
+/** Whether the index's searches now run their KNN on a worker thread (waits for a start under way). */
+export function knnWorkerReady(index: MemoryIndex): Promise<boolean> {
+  return knnOf(index).ready();
+}
