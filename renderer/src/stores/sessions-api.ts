@@ -139,6 +139,8 @@ export interface CompactPlanView {
   /** Set when compaction can not run now (read-only state dir, nothing to compact…). */
   blockedReason: string | undefined;
   previousSummary: boolean;
+  /** What the deterministic extract does with the instructions (followed / refused), and the previous summary. */
+  extractNote: string;
 }
 
 export interface CompactResultView {
@@ -324,6 +326,7 @@ export async function fetchPlan(sessionId: string, o: { instructions: string; al
     summariser: r.summarizer ? { kind: 'model', label: `${r.summarizer.provider} · ${r.summarizer.model}` } : { kind: 'extract', label: '' },
     blockedReason: r.possible ? undefined : r.reason,
     previousSummary: r.previousCompactionId !== undefined,
+    extractNote: r.extractNote,
   };
 }
 

@@ -1,10 +1,11 @@
 /**
  * A compaction entry as a card: the summary rendered, tokens before → after, a link that
- * scrolls the timeline to the first kept entry, and the chain of earlier compactions this
+ * scrolls the timeline to the first kept entry, a Copy button for the summary, and the chain of earlier compactions this
  * summary was built on ("summary of a summary").
  */
 import { Markdown } from './Markdown';
 import { num } from './format';
+import { CopyButton } from '../../components/CopyButton';
 import type { CompactionInfo } from '../../stores/sessions';
 
 export function CompactionCard({
@@ -42,6 +43,7 @@ export function CompactionCard({
       </header>
       <Markdown text={info.summary} />
       <footer className="compaction-foot">
+        <CopyButton text={info.summary} label={`Copy the summary of compaction ${info.ordinal}`} />
         <button type="button" className="link" onClick={() => onJump(info.firstKeptEntryId)}>
           Jump to first kept entry ({info.firstKeptEntryId})
         </button>

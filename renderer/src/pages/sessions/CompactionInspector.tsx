@@ -81,6 +81,12 @@ export function CompactionInspector() {
               </>
             )}
           </p>
+          {p.summariser.kind === 'extract' && p.extractNote && (
+            // The extract cannot follow every instruction: say which parts it follows and which it refuses.
+            <p className={`notice${/not followed/.test(p.extractNote) ? ' notice-warn' : ''}`} data-testid="plan-extract-note">
+              Extract: {p.extractNote.charAt(0).toUpperCase() + p.extractNote.slice(1)}
+            </p>
+          )}
           {p.summarisedEntryIds.length === 0 && (
             // Nothing to summarise: say so once instead of "0 entries summarised · one request".
             <p className="notice notice-warn" data-testid="plan-nothing">
