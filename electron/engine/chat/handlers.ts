@@ -4,7 +4,7 @@
  * creates an empty one. Turns on one session run one after another.
  */
 import type { ChatEvent, ChatSendResult, ChatSessionInfo } from '../../../shared/types/chat';
-import type { EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
 import { engineLlm, requireLlm } from '../llm/service';
 import { createChatSession, findChatSession } from './sessions';
@@ -32,12 +32,12 @@ export interface SendOptions {
   onEvent?: (sessionId: string, e: ChatEvent) => void;
 }
 
-const locks = new WeakMap<EngineContext, Map<string, Promise<unknown>>>();
+/** The tail of each session's queue of turns (a context member: per engine). */
+const locksSlot: ContextSlot<Map<string, Promise<unknown>>> = { name: 'chat turn queue', create: () => new Map() };
 
 /** Run `fn` after every earlier turn of the same session has finished. */
 function serialized<T>(ctx: EngineContext, key: string, fn: () => Promise<T>): Promise<T> {
-  let m = locks.get(ctx);
-  if (!m) locks.set(ctx, (m = new Map()));
+  const m = ctx.member(locksSlot);
   const prev = m.get(key) ?? Promise.resolve();
   const run = prev.catch(() => {}).then(fn);
   const tail = run.catch(() => {});

@@ -4,7 +4,7 @@
  * change, synced with progress/idle events, watched (lazily, only when a long-lived client
  * asks) and closed on engine dispose.
  */
-import type { EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../context';
 import type { Embedder } from '../embed/types';
 import { MemorySearchSchema, type MemorySearchSettings } from '../config/schema';
 import { deepMerge } from '../config/load';
@@ -133,17 +133,26 @@ export class MemoryRegistry {
   }
 
   private async entry(agentId: string): Promise<Entry> {
-    if (this.disposed) throw new Error('the engine is shutting down');
-    const s = this.settings(agentId);
-    const key = JSON.stringify([s, this.ctx.paths(agentId)]);
-    const existing = this.entries.get(agentId);
-    if (existing) {
-      const e = await existing;
-      if (e.key === key) return e;
-      this.entries.delete(agentId);
-      await this.close(e);
+    for (;;) {
+      if (this.disposed) throw new Error('the engine is shutting down');
+      const s = this.settings(agentId);
+      const key = JSON.stringify([s, this.ctx.paths(agentId)]);
+      const existing = this.entries.get(agentId);
+      if (!existing) return this.open(agentId, s, key, null);
+      const e = await existing.catch(() => null);
+      // Another caller replaced the entry while we waited (two callers after a settings
+      // change): use theirs. Before, both closed the old index and both opened a new one,
+      // and the handle of the first was never closed.
+      if (this.entries.get(agentId) !== existing) continue;
+      if (e && e.key === key) return e;
+      return this.open(agentId, s, key, e);
     }
+  }
+
+  /** Open the agent's index (after closing `old`), registered synchronously so concurrent callers share it. */
+  private open(agentId: string, s: MemorySearchSettings, key: string, old: Entry | null): Promise<Entry> {
     const made = (async (): Promise<Entry> => {
+      if (old) await this.close(old);
       const embedder = await this.makeEmbedder(agentId, s);
       const roots = this.rootsFor(agentId, s);
       const index = MemoryIndex.open({
@@ -161,7 +170,9 @@ export class MemoryRegistry {
       return { key, index, embedder, roots };
     })();
     this.entries.set(agentId, made);
-    made.catch(() => this.entries.delete(agentId));
+    made.catch(() => {
+      if (this.entries.get(agentId) === made) this.entries.delete(agentId);
+    });
     return made;
   }
 
@@ -291,16 +302,13 @@ export class MemoryRegistry {
   }
 }
 
-const registries = new WeakMap<EngineContext, MemoryRegistry>();
+const registrySlot: ContextSlot<MemoryRegistry> = {
+  name: 'memory indexes',
+  create: (ctx) => new MemoryRegistry(ctx),
+  dispose: (r) => r.dispose(),
+};
 
-/** The engine's one registry (created on first use; closed with the engine). */
+/** The engine's one registry (a context member: created on first use, closed with the engine). */
 export function memoryRegistry(ctx: EngineContext): MemoryRegistry {
-  let r = registries.get(ctx);
-  if (!r) {
-    const made = new MemoryRegistry(ctx);
-    registries.set(ctx, made);
-    ctx.onDispose(() => made.dispose());
-    r = made;
-  }
-  return r;
+  return ctx.member(registrySlot);
 }

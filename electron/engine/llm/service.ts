@@ -3,18 +3,23 @@
  * `deps.createLlm`), rebuilt when those settings change, disposed with the engine. Callers
  * that need a model and get none raise `unavailable` with the reason.
  */
-import type { EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../context';
 import { EngineError } from '../rpc/dispatcher';
 import type { LLM } from './types';
 import { createLlm, describeLlm, LlmConfigError } from './factory';
 import { effectiveLlmSettings } from './openclaw-model';
 
 interface Cached {
-  key: string;
+  key: string | null;
   llm: LLM | undefined;
 }
 
-const cache = new WeakMap<EngineContext, Cached>();
+/** The engine's model and the settings it was built from: a context member, released with the engine. */
+const modelSlot: ContextSlot<Cached> = {
+  name: 'chat model',
+  create: () => ({ key: null, llm: undefined }),
+  dispose: (c) => c.llm?.dispose(),
+};
 
 /** The default `deps.createLlm`: the factory over the context's config, env and models dir. */
 export function defaultCreateLlm(ctx: EngineContext): LLM | undefined {
@@ -28,12 +33,12 @@ export function defaultCreateLlm(ctx: EngineContext): LLM | undefined {
  */
 export function engineLlm(ctx: EngineContext): LLM | undefined {
   const key = JSON.stringify(effectiveLlmSettings(ctx.config().config).settings);
-  const hit = cache.get(ctx);
-  if (hit && hit.key === key) return hit.llm;
-  if (!hit) ctx.onDispose(() => cache.get(ctx)?.llm?.dispose());
-  const old = hit?.llm;
+  const hit = ctx.member(modelSlot);
+  if (hit.key === key) return hit.llm;
+  const old = hit.llm;
   const llm = (ctx.deps.createLlm ?? defaultCreateLlm)(ctx);
-  cache.set(ctx, { key, llm });
+  hit.key = key;
+  hit.llm = llm;
   // A model built from the old settings is released in the background.
   if (old && old !== llm) void old.dispose().catch((err: Error) => ctx.warn(`releasing the previous chat model: ${err.message}`));
   return llm;

@@ -3,27 +3,26 @@
  * engine (timers stopped, running qmd children killed). Loads the built-in index's
  * registry (SQLite) for the per-agent memorySearch settings: import this module lazily.
  */
-import type { EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../context';
 import { memoryRegistry } from '../index/registry';
 import { wantedCollections } from './collections';
 import { qmdHome } from './home';
 import { QmdManager } from './manager';
 
-const byCtx = new WeakMap<EngineContext, Map<string, QmdManager>>();
+/** The engine's managers by agent: a context member, so they are stopped with the engine. */
+const managersSlot: ContextSlot<Map<string, QmdManager>> = {
+  name: 'QMD managers',
+  create: () => new Map(),
+  async dispose(made) {
+    const all = [...made.values()];
+    made.clear();
+    await Promise.all(all.map((m) => m.dispose()));
+  },
+};
 
 /** The agent's QMD manager (settings and collections are read from the live config). */
 export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
-  let map = byCtx.get(ctx);
-  if (!map) {
-    const made = new Map<string, QmdManager>();
-    byCtx.set(ctx, made);
-    ctx.onDispose(async () => {
-      const all = [...made.values()];
-      made.clear();
-      await Promise.all(all.map((m) => m.dispose()));
-    });
-    map = made;
-  }
+  const map = ctx.member(managersSlot);
   let mgr = map.get(agentId);
   if (!mgr) {
     const home = qmdHome(ctx.stateDir, agentId, ctx.state().cairnDir);

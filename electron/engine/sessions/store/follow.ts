@@ -7,16 +7,16 @@
  * the process alive and stop when the engine is disposed.
  */
 import fs from 'node:fs';
-import type { EngineContext } from '../../context';
+import type { ContextSlot, EngineContext } from '../../context';
 import { openclawDbFile } from './openclaw-sqlite';
 
 const POLL_MS = 1000;
-const following = new WeakMap<EngineContext, Set<string>>();
+/** Agents followed by this engine (a context member; each watcher is stopped by its own disposer). */
+const followingSlot: ContextSlot<Set<string>> = { name: 'OpenClaw store followers', create: () => new Set() };
 
 /** Start following the OpenClaw store of `agentId` (idempotent; a no-op without one). */
 export function followOpenclawStore(ctx: EngineContext, agentId: string): void {
-  let set = following.get(ctx);
-  if (!set) following.set(ctx, (set = new Set()));
+  const set = ctx.member(followingSlot);
   if (set.has(agentId)) return;
   const db = openclawDbFile(ctx.stateDir, agentId);
   if (!fs.existsSync(db)) return;
