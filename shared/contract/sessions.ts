@@ -5,6 +5,7 @@ import type {
   CompactPlanResult,
   CompactProgressEvent,
   CompactRunResult,
+  EntryTextResult,
   PrunePreviewResult,
   PruneTextResult,
   SessionEntriesResult,
@@ -69,6 +70,17 @@ export const sessionsChannels = {
       limit: z.number().int().positive().max(2000).default(200),
     }),
   ).returns<SessionEntriesResult>(),
+  /** A page of one text block of an entry, whose `sessions.entries` view was cut (`clipped`). */
+  'sessions.entryText': ch(
+    z.object({
+      agentId: AgentId.optional(),
+      sessionId: SessionIdSchema,
+      entryId: z.string().min(1).max(200),
+      block: z.number().int().nonnegative(),
+      offset: z.number().int().nonnegative().default(0),
+      limit: z.number().int().positive().max(200_000).default(100_000),
+    }),
+  ).returns<EntryTextResult>(),
   /**
    * What pruning would send the model now: the diff (exact, over the full texts) and each
    * tool result on disk vs pruned, as excerpts with their full lengths. Never writes.

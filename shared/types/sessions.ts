@@ -90,12 +90,30 @@ export interface EntryView {
    * `errorMessage`, e.g. "400 This model's maximum context length is …".
    */
   error?: string | undefined;
-  /** The full message (message, custom_message and branch_summary entries). */
+  /**
+   * The message (message, custom_message and branch_summary entries). A tool result's long
+   * text blocks are cut to their first 4,000 chars; `clipped` names them with their full
+   * lengths, and `sessions.entryText` pages through the rest.
+   */
   message: Message | undefined;
+  /** The text blocks of `message` sent cut: content index and full length. */
+  clipped?: { block: number; length: number }[];
   compaction: CompactionEntryView | undefined;
   customType: string | undefined;
   /** Every other field of the entry as stored (custom data, unknown entry types). */
   fields: Record<string, unknown>;
+}
+
+/** One page of an entry's text block (`sessions.entryText`). */
+export interface EntryTextResult {
+  entryId: string;
+  /** Index of the block in the message's content (0 for string content). */
+  block: number;
+  /** Char offset of `text` in the whole block. */
+  offset: number;
+  text: string;
+  /** Length of the whole block. */
+  length: number;
 }
 
 export interface SessionEntriesResult {

@@ -4,7 +4,8 @@
  * The per-entry numbers are computed once per parsed transcript and reused across pages.
  */
 import type { Message } from '../../../shared/types/messages';
-import type { EntryView, SessionEntriesResult } from '../../../shared/types/sessions';
+import type { EntryTextResult, EntryView, SessionEntriesResult } from '../../../shared/types/sessions';
+import { EngineError } from '../rpc/dispatcher';
 import { branchPath, entryToMessage, summaryMessage } from '../transcript/context';
 import { isCompactionEntry } from '../transcript/entries';
 import { estimateMessageTokens } from '../transcript/tokens';
@@ -12,6 +13,13 @@ import type { Entry, Transcript } from '../transcript/types';
 import { tokenLife } from './token-series';
 
 const PREVIEW_CHARS = 200;
+/**
+ * A tool result's text block is sent cut to its first ENTRY_TEXT_CHARS (the rest through
+ * `sessions.entryText`): a 100 MB session is mostly tool output, and sending it whole made
+ * every 1,000-entry page ~10 MB of JSON for the UI thread to parse. User and assistant text
+ * is sent whole (it is what the timeline shows as Markdown and what find-in-session reads).
+ */
+export const ENTRY_TEXT_CHARS = 4000;
 const SHOWN_ELSEWHERE = new Set(['type', 'id', 'parentId', 'timestamp', 'message', 'summary', 'firstKeptEntryId', 'tokensBefore', 'details', 'customType']);
 
 interface Derived {
@@ -98,12 +106,32 @@ function preview(e: Entry, message: Message | undefined): string {
   return one.length > PREVIEW_CHARS ? `${one.slice(0, PREVIEW_CHARS - 1)}…` : one;
 }
 
+/** `message` with each long tool-result text block cut to ENTRY_TEXT_CHARS, and which were cut. */
+function clipToolResult(message: Message | undefined): { message: Message | undefined; clipped?: { block: number; length: number }[] } {
+  if (message?.role !== 'toolResult') return { message };
+  const content = message.content as unknown;
+  if (typeof content === 'string') {
+    return content.length > ENTRY_TEXT_CHARS
+      ? { message: { ...message, content: content.slice(0, ENTRY_TEXT_CHARS) } as unknown as Message, clipped: [{ block: 0, length: content.length }] }
+      : { message };
+  }
+  if (!Array.isArray(content)) return { message };
+  const clipped: { block: number; length: number }[] = [];
+  const blocks = (content as { type?: string; text?: unknown }[]).map((b, block) => {
+    if (b?.type !== 'text' || typeof b.text !== 'string' || b.text.length <= ENTRY_TEXT_CHARS) return b;
+    clipped.push({ block, length: b.text.length });
+    return { ...b, text: b.text.slice(0, ENTRY_TEXT_CHARS) };
+  });
+  return clipped.length ? { message: { ...message, content: blocks } as Message, clipped } : { message };
+}
+
 /** The view of entry `i`. */
 export function entryView(t: Transcript, i: number): EntryView {
   const d = derive(t);
   const e = t.entries[i] as Entry;
   const m = entryToMessage(e);
-  const message = m && m.kind !== 'summary' ? m.message : undefined;
+  const whole = m && m.kind !== 'summary' ? m.message : undefined;
+  const { message, clipped } = clipToolResult(whole);
   const fields: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(e)) if (!SHOWN_ELSEWHERE.has(k)) fields[k] = v;
   const comp = isCompactionEntry(e)
@@ -126,9 +154,10 @@ export function entryView(t: Transcript, i: number): EntryView {
     tokens: d.tokens[i] as number,
     contextTokens: d.contextTokens[i] ?? null,
     onBranch: d.onBranch[i] as boolean,
-    preview: preview(e, message),
-    ...(turnError(message) !== undefined ? { error: turnError(message) } : {}),
+    preview: preview(e, whole),
+    ...(turnError(whole) !== undefined ? { error: turnError(whole) } : {}),
     message,
+    ...(clipped ? { clipped } : {}),
     compaction: comp,
     customType: typeof e.customType === 'string' ? e.customType : undefined,
     fields,
@@ -152,4 +181,20 @@ export function sessionEntries(t: Transcript, opts: { sessionId: string; offset:
     contextWindow: opts.contextWindow,
     contextTokens: d.contextNow,
   };
+}
+
+/**
+ * A page of one text block of a tool result (`sessions.entryText`): the timeline's "Show
+ * all" for a block `sessions.entries` sent cut. `not_found` names what is missing.
+ */
+export function entryText(t: Transcript, opts: { sessionId: string; entryId: string; block: number; offset: number; limit: number }): EntryTextResult {
+  const i = t.byId.get(opts.entryId);
+  const e = i === undefined ? undefined : t.entries[i];
+  const content = e?.type === 'message' ? (e.message as { content?: unknown } | undefined)?.content : undefined;
+  const block = typeof content === 'string' && opts.block === 0 ? { type: 'text', text: content } : Array.isArray(content) ? (content[opts.block] as { type?: string; text?: unknown } | undefined) : undefined;
+  if (typeof block?.text !== 'string') {
+    throw new EngineError('not_found', `sessions.entryText: session ${opts.sessionId} has no text block ${opts.block} in entry ${opts.entryId}`);
+  }
+  const text = block.text;
+  return { entryId: opts.entryId, block: opts.block, offset: opts.offset, text: text.slice(opts.offset, opts.offset + opts.limit), length: text.length };
 }

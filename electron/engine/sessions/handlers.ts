@@ -3,7 +3,7 @@ import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
 import { afterTranscriptChange } from './after-change';
 import { compactPlan, compactRun } from './compact-ops';
-import { sessionEntries } from './entries';
+import { entryText, sessionEntries } from './entries';
 import { listSessions } from './list';
 import { prunePreview, pruneText, type PreviewOptions } from './preview';
 import { resolveSession, type ResolvedSession } from './resolve';
@@ -25,7 +25,7 @@ function previewOptions(
   };
 }
 
-export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'prune.preview' | 'prune.text' | 'compact.plan' | 'compact.run'> {
+export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'sessions.entryText' | 'prune.preview' | 'prune.text' | 'compact.plan' | 'compact.run'> {
   return {
     'sessions.list': (req) => {
       // Whoever lists sessions sees OpenClaw's new ones: `sessions.changed` from now on.
@@ -35,6 +35,10 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
     'sessions.entries': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
       return sessionEntries(s.load(), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
+    },
+    'sessions.entryText': (req) => {
+      const s = resolveSession(ctx, req.sessionId, req.agentId);
+      return entryText(s.load(), { sessionId: s.sessionId, entryId: req.entryId, block: req.block, offset: req.offset, limit: req.limit });
     },
     'prune.preview': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);

@@ -196,6 +196,7 @@ function toRaw(v: EntryView): RawEntry {
     timestamp: v.timestamp,
     $tokens: v.tokens,
     $line: v.line,
+    ...(v.clipped ? { $clipped: v.clipped } : {}),
     ...(v.customType !== undefined ? { customType: v.customType } : {}),
     ...(v.type === 'message' && v.message ? { message: v.message } : {}),
     ...(v.compaction ? { summary: v.compaction.summary, firstKeptEntryId: v.compaction.firstKeptEntryId, tokensBefore: v.compaction.tokensBefore, details: v.compaction.details } : {}),
@@ -211,6 +212,18 @@ export async function fetchEntries(
   const r = await api['sessions.entries']({ sessionId, offset, limit });
   // `malformed` covers the whole file on every page (line number, parse error, raw text).
   return { total: r.total, entries: r.entries.map(toRaw), malformed: r.malformed };
+}
+
+/** The whole text of a tool-result block that `sessions.entries` sent cut, fetched in pages. */
+export async function fetchEntryText(sessionId: string, entryId: string, block: number): Promise<string> {
+  const parts: string[] = [];
+  let offset = 0;
+  for (;;) {
+    const r = await api['sessions.entryText']({ sessionId, entryId, block, offset });
+    parts.push(r.text);
+    offset += r.text.length;
+    if (offset >= r.length || r.text.length === 0) return parts.join('');
+  }
 }
 
 /** The token chart and compaction history of a session. */

@@ -102,7 +102,7 @@ export const EntryRow = memo(function EntryRow({
           <span className="muted">{usage}</span>
           <span className="muted mono entry-time">{when(e.timestamp)}</span>
         </div>
-        <MessageView m={m} tokens={e.$tokens} />
+        <MessageView m={m} tokens={e.$tokens} entryId={e.id} clipped={e.$clipped} />
       </div>
     );
   }

@@ -1,7 +1,11 @@
 /**
  * One message of the timeline: user and assistant text as Markdown, thinking and tool calls
- * collapsible, tool results with their size (chars, est. tokens) and images as thumbnails.
+ * collapsible, tool results with their size (chars, est. tokens) and images as thumbnails;
+ * a tool output the engine sent cut is fetched whole on "Show all".
  */
+import { useState } from 'react';
+import { useSessions } from '../../stores/sessions';
+import { fetchEntryText } from '../../stores/sessions-api';
 import { Collapsible } from './Collapsible';
 import { Markdown } from './Markdown';
 import { blocksOf, type RawBlock, type RawMessage } from './entry-types';
@@ -58,12 +62,49 @@ function ResultText({ text }: { text: string }) {
   );
 }
 
-function Blocks({ blocks, markdown }: { blocks: RawBlock[]; markdown: boolean }) {
+/**
+ * A text block the engine sent cut (its first 4,000 chars of `length`): "Show all" fetches
+ * the whole block from the engine, so a 100 MB session's pages stay small.
+ */
+function ClippedText({ text, length, load }: { text: string; length: number; load: () => Promise<string> }) {
+  const [full, setFull] = useState<{ text?: string; loading?: boolean; error?: string }>({});
+  if (full.text !== undefined) return <ResultText text={full.text} />;
+  return (
+    <>
+      <pre className="pre">{`${text}\n… (${num(length - text.length)} more chars)`}</pre>
+      <button
+        type="button"
+        className="link"
+        disabled={full.loading}
+        onClick={() => {
+          setFull({ loading: true });
+          load().then(
+            (t) => setFull({ text: t }),
+            (err: unknown) => setFull({ error: err instanceof Error ? err.message : String(err) }),
+          );
+        }}
+      >
+        {full.loading ? 'Loading…' : `Show all ${num(length)} chars`}
+      </button>
+      {full.error && (
+        <p role="alert" className="error">
+          Could not load the whole output: {full.error}
+        </p>
+      )}
+    </>
+  );
+}
+
+type Clip = { length: number; load: () => Promise<string> } | undefined;
+
+function Blocks({ blocks, markdown, clipOf }: { blocks: RawBlock[]; markdown: boolean; clipOf?: (b: RawBlock) => Clip }) {
   return (
     <>
       {blocks.map((b, i) => {
+        const clip = clipOf?.(b);
         switch (b.type) {
           case 'text':
+            if (clip) return <ClippedText key={i} text={String(b.text ?? '')} length={clip.length} load={clip.load} />;
             return markdown ? <Markdown key={i} text={String(b.text ?? '')} /> : <ResultText key={i} text={String(b.text ?? '')} />;
           case 'thinking':
             return (
@@ -87,22 +128,34 @@ function Blocks({ blocks, markdown }: { blocks: RawBlock[]; markdown: boolean })
   );
 }
 
-/** Size of a tool result: its text chars and images (the token estimate comes from the engine). */
-function resultSize(m: RawMessage): { chars: number; images: number } {
+/** Size of a tool result: its text chars (full lengths of cut blocks) and images (the token estimate comes from the engine). */
+function resultSize(m: RawMessage, clipped: Clipped): { chars: number; images: number } {
   let chars = 0;
   let images = 0;
-  for (const b of blocksOf(m.content)) {
-    if (b.type === 'text' && typeof b.text === 'string') chars += b.text.length;
+  blocksOf(m.content).forEach((b, i) => {
+    if (b.type === 'text' && typeof b.text === 'string') chars += clipped?.find((c) => c.block === i)?.length ?? b.text.length;
     else if (b.type === 'image') images++;
-  }
+  });
   return { chars, images };
 }
 
-/** `tokens`: the engine's estimate for this message (SPEC §2). */
-export function MessageView({ m, tokens }: { m: RawMessage; tokens: number | undefined }) {
+type Clipped = { block: number; length: number }[] | undefined;
+
+/**
+ * `tokens`: the engine's estimate for this message (SPEC §2). `clipped`: the tool-result
+ * blocks the engine sent cut, fetched whole by entry id on "Show all".
+ */
+export function MessageView({ m, tokens, entryId, clipped }: { m: RawMessage; tokens: number | undefined; entryId?: string; clipped?: Clipped }) {
   const blocks = blocksOf(m.content);
   if (m.role === 'toolResult') {
-    const size = resultSize(m);
+    const size = resultSize(m, clipped);
+    // Clip info is by content index; the text blocks below are a filtered list, so map by object.
+    const clipByBlock = new Map<RawBlock, Clip>();
+    blocks.forEach((b, i) => {
+      const c = clipped?.find((x) => x.block === i);
+      const sessionId = useSessions.getState().selectedId;
+      if (c && entryId && sessionId) clipByBlock.set(b, { length: c.length, load: () => fetchEntryText(sessionId, entryId, i) });
+    });
     const text = blocks.filter((b) => b.type === 'text');
     const images = blocks.filter((b) => b.type === 'image');
     return (
@@ -118,7 +171,7 @@ export function MessageView({ m, tokens }: { m: RawMessage; tokens: number | und
             </>
           }
         >
-          {() => <Blocks blocks={text} markdown={false} />}
+          {() => <Blocks blocks={text} markdown={false} clipOf={(b) => clipByBlock.get(b)} />}
         </Collapsible>
         {images.length > 0 && <Blocks blocks={images} markdown={false} />}
       </div>

@@ -12,6 +12,8 @@ export interface RawEntry {
   $tokens?: number;
   /** Not stored: the entry's 1-based line in the JSONL file (search citations use it). */
   $line?: number;
+  /** Not stored: tool-result text blocks the engine sent cut (content index, full length); the rest is fetched on "Show all". */
+  $clipped?: { block: number; length: number }[];
   [field: string]: unknown;
 }
 
