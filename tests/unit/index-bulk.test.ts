@@ -27,7 +27,7 @@ describe('bulk rebuild', () => {
       files[`workspace/memory/notes/n${String(d).padStart(3, '0')}.md`] = `${lines.join('\n')}\n`;
     }
     writeTree(root, files);
-    const listed = listSourceFiles({ workspace: path.join(root, 'workspace'), sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const listed = await listSourceFiles({ workspace: path.join(root, 'workspace'), sessionsDir: '', extraPaths: [], sources: ['memory'] });
     const build = async (bulk: boolean) => {
       const { db } = openDatabase(path.join(root, `${bulk ? 'bulk' : 'plain'}.sqlite`), { loadVec: false });
       createBaseSchema(db);

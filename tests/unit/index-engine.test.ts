@@ -120,7 +120,7 @@ describe('searching while the watcher runs', () => {
     await reg.watch('main');
     expect(await reg.isWatched('main')).toBe(true);
     // Nothing changed: the index is clean without a stat pass.
-    expect((await reg.get('main')).isDirty({ stat: false })).toBe(false);
+    expect(await (await reg.get('main')).isDirty({ stat: false })).toBe(false);
     const idle = next(engine, 'index.idle');
     fs.appendFileSync(path.join(stateDir, 'workspace/memory/2024-05-08.md'), '\nThe narwhal migration is done.\n');
     // The debounce (60 s) has not fired; the search must still sync first and find it.

@@ -1,12 +1,13 @@
 /**
- * Listing the files to index (index/sources.ts): the asynchronous listing used by sync finds
- * exactly what the synchronous one finds — memory files, extraPaths, transcripts — in the
- * same order, and skips symlinks and dot-directories the same way.
+ * Listing the files to index (index/sources.ts): memory files, extraPaths and transcripts,
+ * sorted, symlinks and dot-directories skipped — and QMD's collections (qmd/collections.ts)
+ * hold the same Markdown files, through the one walker (util/markdown-walk.ts).
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { displayPath, listSourceFiles, listSourceFilesAsync, type SourceRoots } from '../../electron/engine/index/sources';
+import { displayPath, listSourceFiles, type SourceRoots } from '../../electron/engine/index/sources';
+import { wantedCollections } from '../../electron/engine/qmd/collections';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 function tree(): { root: string; roots: SourceRoots } {
@@ -42,11 +43,9 @@ function tree(): { root: string; roots: SourceRoots } {
 }
 
 describe('source listing', () => {
-  it('the async listing finds the same files as the sync one, in the same order', async () => {
+  it('lists every memory, extra-path and session file once, sorted by shown path', async () => {
     const { root, roots } = tree();
-    const sync = listSourceFiles(roots);
-    const async_ = await listSourceFilesAsync(roots);
-    expect(async_).toEqual(sync);
+    const sync = await listSourceFiles(roots);
     expect(sync.map((f) => f.path)).toEqual([
       path.join(root, 'elsewhere', 'c.md').split(path.sep).join('/'),
       'MEMORY.md',
@@ -59,19 +58,29 @@ describe('source listing', () => {
     expect(sync.find((f) => f.path === 'sessions/s1.jsonl')?.source).toBe('sessions');
   });
 
+  it('QMD\'s collections hold exactly the memory files the built-in index lists', async () => {
+    const { roots } = tree();
+    const wanted = wantedCollections({ workspace: roots.workspace, extraPaths: roots.extraPaths, includeDefaultMemory: true, sessionsEnabled: false, sessionsExportDir: '' });
+    const viaQmd: string[] = [];
+    for (const w of wanted) for (const rel of await w.files()) viaQmd.push(w.display(rel));
+    const viaIndex = (await listSourceFiles({ ...roots, sources: ['memory'] })).map((f) => f.path);
+    expect(viaQmd.sort()).toEqual(viaIndex);
+    expect(viaIndex).toContain('memory/projects/garden.md');
+  });
+
   it('skips symlinked files and directories, and dot-directories', async () => {
     const { roots } = tree();
-    const paths = (await listSourceFilesAsync(roots)).map((f) => f.path);
+    const paths = (await listSourceFiles(roots)).map((f) => f.path);
     expect(paths.some((p) => p.includes('linked') || p.includes('s.md') || p.includes('.obsidian'))).toBe(false);
   });
 
   it('lists only the enabled sources, and nothing for a missing workspace', async () => {
     const { roots } = tree();
-    const memoryOnly = await listSourceFilesAsync({ ...roots, sources: ['memory'] });
+    const memoryOnly = await listSourceFiles({ ...roots, sources: ['memory'] });
     expect(memoryOnly.every((f) => f.source === 'memory')).toBe(true);
-    const sessionsOnly = await listSourceFilesAsync({ ...roots, sources: ['sessions'] });
+    const sessionsOnly = await listSourceFiles({ ...roots, sources: ['sessions'] });
     expect(sessionsOnly.map((f) => f.path)).toEqual(['sessions/s1.jsonl']);
-    const none = await listSourceFilesAsync({ workspace: path.join(roots.workspace, 'nope'), sessionsDir: '/nonexistent', extraPaths: [], sources: ['memory', 'sessions'] });
+    const none = await listSourceFiles({ workspace: path.join(roots.workspace, 'nope'), sessionsDir: '/nonexistent', extraPaths: [], sources: ['memory', 'sessions'] });
     expect(none).toEqual([]);
   });
 
@@ -82,7 +91,7 @@ describe('source listing', () => {
     writeTree(root, many);
     const ac = new AbortController();
     ac.abort();
-    await expect(listSourceFilesAsync(roots, ac.signal)).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(listSourceFiles(roots, ac.signal)).rejects.toMatchObject({ name: 'AbortError' });
   });
 
   it('shows workspace files relative to the workspace (with or without a trailing slash), others absolute', () => {

@@ -33,7 +33,7 @@ describe('index sync', () => {
     const paths = rows(fx.indexFile, 'SELECT path FROM files ORDER BY path').map((x) => (x as { path: string }).path);
     expect(paths).toEqual(['MEMORY.md', 'memory/2024-05-08.md', 'memory/2024-05-20.md', 'memory/projects/garden.md']);
     expect(rows(fx.indexFile, "SELECT name FROM sqlite_master WHERE name IN ('meta','files','chunks','chunks_fts','chunks_vec','embedding_cache') ORDER BY name")).toHaveLength(6);
-    expect(idx.status()).toMatchObject({ files: 4, chunks: 4, dirty: false, vector: 'vec0', embedder: { provider: 'fake' } });
+    expect(await idx.status()).toMatchObject({ files: 4, chunks: 4, dirty: false, vector: 'vec0', embedder: { provider: 'fake' } });
     await idx.dispose();
   });
 
@@ -43,9 +43,9 @@ describe('index sync', () => {
     const idx = fx.open({ embedder: emb });
     await idx.sync();
     const before = emb.textsEmbedded;
-    expect(idx.isDirty()).toBe(false);
+    expect(await idx.isDirty()).toBe(false);
     fs.appendFileSync(path.join(fx.workspace, 'memory/2024-05-20.md'), '\nAlso: hire a designer.\n');
-    expect(idx.isDirty()).toBe(true);
+    expect(await idx.isDirty()).toBe(true);
     const r = await idx.sync();
     expect(r).toMatchObject({ full: false, embedded: 1, files: 4, chunks: 4 });
     expect(emb.textsEmbedded - before).toBe(1);
@@ -75,7 +75,7 @@ describe('index sync', () => {
     expect((await idx.search({ query: 'narwhal' })).results).toEqual([]);
     expect((await idx.search({ query: 'walrus' })).results[0]?.path).toBe('MEMORY.md');
     expect(rows(fx.indexFile, 'SELECT hash FROM files')).toHaveLength(1);
-    expect(idx.isDirty()).toBe(false);
+    expect(await idx.isDirty()).toBe(false);
     await idx.dispose();
   });
 
@@ -85,7 +85,7 @@ describe('index sync', () => {
     fs.writeFileSync(fx.indexFile, 'this is not a database '.repeat(100));
     const idx = fx.open();
     expect(fx.warnings.join(' ')).toMatch(/could not be read .*moved to .*\.corrupt-\d+, rebuilding/);
-    expect(idx.status().exists).toBe(false);
+    expect((await idx.status()).exists).toBe(false);
     expect(await idx.sync()).toMatchObject({ files: 4, full: true });
     expect((await idx.search({ query: 'tomatoes' })).results[0]?.path).toBe('memory/projects/garden.md');
     expect(fs.readdirSync(path.dirname(fx.indexFile)).some((f) => f.includes('.corrupt-'))).toBe(true);
@@ -117,7 +117,7 @@ describe('index sync', () => {
     await a.dispose();
     const embB = new FakeEmbedder({ model: 'model-b', dims: 32 });
     const b = fx.open({ embedder: embB });
-    expect(b.isDirty()).toBe(true);
+    expect(await b.isDirty()).toBe(true);
     const r = await b.sync();
     expect(r).toMatchObject({ full: true, embedded: 4 });
     expect(rows(fx.indexFile, 'SELECT DISTINCT model FROM chunks')).toEqual([{ model: 'model-b' }]);

@@ -113,7 +113,7 @@ describe('embedding in a worker thread', () => {
   it('a full rebuild through the worker writes the same chunks, vectors and cache as in-process', async () => {
     const { emb, modelsDir } = await staticEmbedder();
     const { root, ws } = workspace();
-    const files = listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const files = await listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
     const build = async (file: string, mode: 'wait' | 'off') => {
       const embedder = allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting });
       return rebuildIndex(
@@ -178,7 +178,7 @@ describe('embedding in a worker thread', () => {
   it('an incremental sync with many misses moves to the worker part-way, with the same vectors', async () => {
     const { emb, modelsDir } = await staticEmbedder();
     const { root, ws } = workspace();
-    const files = listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const files = await listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
     const build = async (file: string, embedder: StaticEmbedder) => {
       const { db } = openDatabase(path.join(root, file), {});
       createBaseSchema(db);
@@ -202,7 +202,7 @@ describe('embedding in a worker thread', () => {
   it('a rebuild cancelled while the worker embeds keeps the old index and leaves no temp file', async () => {
     const { emb, modelsDir } = await staticEmbedder();
     const { root, ws } = workspace();
-    const files = listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
+    const files = await listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
     const indexFile = path.join(root, 'index', 'main.sqlite');
     const base = {
       indexFile,

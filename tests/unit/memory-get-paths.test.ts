@@ -73,10 +73,10 @@ describe('memory_get path rules', () => {
 });
 
 describe('memory browser files', () => {
-  it('lists MEMORY.md, then daily notes newest first with dates, then notes and extra paths', () => {
+  it('lists MEMORY.md, then daily notes newest first with dates, then notes and extra paths', async () => {
     const { roots, workspace } = setup();
     writeTree(workspace, { 'memory/2024-06-01.md': 'x\n' });
-    const files = listMemoryFiles(roots);
+    const files = await listMemoryFiles(roots);
     expect(files.map((f) => [f.path, f.kind, f.date])).toEqual([
       ['MEMORY.md', 'long-term', null],
       ['memory/2024-06-01.md', 'daily', '2024-06-01'],

@@ -10,7 +10,7 @@ import { handleLookup, parseQmdFile, qmdHandle } from '../../electron/engine/qmd
 import { parseQmdResults, parseSnippet } from '../../electron/engine/qmd/results';
 import { parseCollectionList, parseCollectionShow, planCollections, wantedCollections } from '../../electron/engine/qmd/collections';
 import { splitCommand } from '../../electron/engine/qmd/run';
-import { backoffMs } from '../../electron/engine/qmd/manager';
+import { backoffMs } from '../../electron/engine/qmd/scheduler';
 import { exportTranscripts, transcriptMarkdown } from '../../electron/engine/qmd/sessions-export';
 import { qmdHome, readHomeState } from '../../electron/engine/qmd/home';
 import { transcript } from '../helpers/qmd-engine';

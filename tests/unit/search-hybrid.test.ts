@@ -183,7 +183,7 @@ describe('hybrid search', () => {
     };
     const fb = fx.open({ embedder: new FakeEmbedder(), loadVec: broken as (db: unknown) => void as never });
     expect((await fb.sync()).full).toBe(true); // vector storage changed: rebuilt
-    expect(fb.status().vector).toBe('fallback');
+    expect((await fb.status()).vector).toBe('fallback');
     expect(fx.warnings.join(' ')).toMatch(/sqlite-vec could not be loaded.*vec0\.so.*Fix/);
     for (const [i, q] of queries.entries()) {
       const got = await fb.search({ query: q, minScore: 0, explain: true });

@@ -37,7 +37,7 @@ export function register(program: Command, rt: CliRuntime): void {
         rt.json({ files: r.files, chunks: r.chunks, embedded: r.embedded, durationMs: r.durationMs, mode: r.mode, unreadable: r.unreadable ?? [] });
         return;
       }
-      const status = (await reg.get(agentId)).status();
+      const status = await (await reg.get(agentId)).status();
       const emb = status.embedder ? `${status.embedder.provider}/${status.embedder.model}` : 'no embedder';
       rt.stdout(
         `${r.full ? 'rebuilt' : 'synced'} ${r.files} files, ${r.chunks} chunks (${r.embedded} embedded) in ${r.durationMs} ms — ${r.mode}, ${emb}, vectors: ${status.vector}`,

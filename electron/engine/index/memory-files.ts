@@ -13,16 +13,17 @@ import { MemoryPathError, resolveMemoryPath, type MemoryPathRoots } from './memo
 import { listSourceFiles } from './sources';
 
 /** Every memory file: MEMORY.md first, then daily notes newest first, then other notes by path. */
-export function listMemoryFiles(roots: MemoryPathRoots): MemoryFileInfo[] {
-  const files = listSourceFiles({ workspace: roots.workspace, sessionsDir: '', extraPaths: roots.extraPaths, sources: ['memory'] });
+export async function listMemoryFiles(roots: MemoryPathRoots): Promise<MemoryFileInfo[]> {
+  const files = await listSourceFiles({ workspace: roots.workspace, sessionsDir: '', extraPaths: roots.extraPaths, sources: ['memory'] });
   const out: MemoryFileInfo[] = [];
-  for (const f of files) {
-    let st: fs.Stats;
-    try {
-      st = fs.statSync(f.abs);
-    } catch {
-      continue;
-    }
+  // Stats off the main thread, a group at a time, like the index's dirty check.
+  const stats: (fs.Stats | null)[] = [];
+  for (let i = 0; i < files.length; i += 64) {
+    stats.push(...(await Promise.all(files.slice(i, i + 64).map((f) => fs.promises.stat(f.abs).catch(() => null)))));
+  }
+  for (const [i, f] of files.entries()) {
+    const st = stats[i];
+    if (!st) continue; // vanished since the listing
     const date = dateFromPath(f.path);
     const top = f.path === 'MEMORY.md' || f.path === 'memory.md';
     const inMemoryDir = f.path.startsWith('memory/');

@@ -153,20 +153,15 @@ export class MemoryIndex {
   }
 
   /**
-   * Files changed on disk since the last sync (a stat pass), or the watcher said so.
-   * `stat: false` trusts the watcher alone (the caller knows it is running).
+   * Files changed on disk since the last sync (a listing and a stat pass, off the main
+   * thread), or the watcher said so. `stat: false` trusts the watcher alone (the caller knows
+   * it is running).
    */
-  isDirty(o: { stat?: boolean } = {}): boolean {
+  async isDirty(o: { stat?: boolean } = {}): Promise<boolean> {
     if (this.markedDirty || this.needsRebuild()) return true;
     if (o.stat === false) return false;
-    return filesDiffer(this.opened!.db, listSourceFiles(this.opts.roots));
-  }
-
-  /** `isDirty` without blocking the event loop (directory reads and stats off the main thread). */
-  async isDirtyAsync(): Promise<boolean> {
-    if (this.markedDirty || this.needsRebuild()) return true;
-    const files = await listSourceFilesAsync(this.opts.roots);
-    return !this.opened || (await filesDifferAsync(this.opened.db, files));
+    const files = await listSourceFiles(this.opts.roots);
+    return !this.opened || (await filesDiffer(this.opened.db, files));
   }
 
   /** The watcher saw a change: the next search syncs first. */
@@ -201,7 +196,7 @@ export class MemoryIndex {
     if (full) prestartEmbedWorker(this.opts.embedder);
     let files;
     try {
-      files = await listSourceFilesAsync(this.opts.roots, o.signal);
+      files = await listSourceFiles(this.opts.roots, o.signal);
     } catch (err) {
       this.markedDirty = true;
       releasePrestarted(this.opts.embedder);
@@ -263,7 +258,7 @@ export class MemoryIndex {
   }
 
   /** Counts, last sync, mode, embedder, vector backend and dirtiness. */
-  status(): IndexStatus {
+  async status(): Promise<IndexStatus> {
     const db = this.opened?.db;
     const unreadable = db ? parseUnreadable(readMeta(db, 'unreadable')) : [];
     const count = (sql: string) => (db ? ((db.prepare(sql).pluck().get() as number) ?? 0) : 0);
@@ -278,7 +273,7 @@ export class MemoryIndex {
       mode: this.mode(),
       embedder: e ? { provider: e.provider, model: e.model } : null,
       vector: this.vectorKind(),
-      dirty: this.isDirty(),
+      dirty: await this.isDirty(),
       sources: [...this.opts.roots.sources],
       warnings: [...(this.vecChecked?.error && e ? [this.vecChecked.error] : []), ...unreadableWarnings(unreadable)],
       unreadable,

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MemorySource } from '../../../shared/types/search';
+import { walkMarkdown } from '../util/markdown-walk';
 
 /** A file to index: its absolute location and the path shown in results. */
 export interface SourceFile {
@@ -23,14 +24,6 @@ export interface SourceRoots {
   sources: readonly MemorySource[];
 }
 
-function lstat(p: string): fs.Stats | undefined {
-  try {
-    return fs.lstatSync(p);
-  } catch {
-    return undefined;
-  }
-}
-
 /** Forward-slash path of `abs` relative to the workspace, or the absolute path when outside it. */
 export function displayPath(workspace: string, abs: string): string {
   // Listed files are joined onto the workspace path, so a prefix test is enough (and far
@@ -44,28 +37,6 @@ export function displayPath(workspace: string, abs: string): string {
   const rel = path.relative(workspace, abs);
   if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
   return abs.split(path.sep).join('/');
-}
-
-/** Keep a directory entry of a Markdown walk? Symlinks and dot-entries (.git, .obsidian) never. */
-function walkEntry(e: fs.Dirent): 'dir' | 'md' | null {
-  // Dirent reports symlinks as such (no following): skipped.
-  if (e.isSymbolicLink() || e.name.startsWith('.')) return null;
-  if (e.isDirectory()) return 'dir';
-  return e.isFile() && e.name.toLowerCase().endsWith('.md') ? 'md' : null;
-}
-
-function walkMarkdown(dir: string, out: string[]): void {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    const kind = walkEntry(e);
-    if (kind === 'dir') walkMarkdown(path.join(dir, e.name), out);
-    else if (kind === 'md') out.push(path.join(dir, e.name));
-  }
 }
 
 /** Resolve an extraPaths entry: `~`-free, relative to the workspace. */
@@ -88,58 +59,15 @@ class Listing {
   }
 }
 
-/** List every file of the enabled sources, sorted by path, without duplicates. */
-export function listSourceFiles(roots: SourceRoots): SourceFile[] {
-  const out = new Listing(roots.workspace);
-  if (roots.sources.includes('memory')) {
-    // On case-insensitive file systems both names are the same file: list it once, as written.
-    let top: string[] = [];
-    try {
-      top = fs.readdirSync(roots.workspace);
-    } catch {
-      // no workspace yet
-    }
-    for (const name of ['MEMORY.md', 'memory.md']) {
-      const p = path.join(roots.workspace, name);
-      if (top.includes(name) && lstat(p)?.isFile()) out.add(p, 'memory');
-    }
-    const mem = path.join(roots.workspace, 'memory');
-    if (lstat(mem)?.isDirectory()) {
-      const files: string[] = [];
-      walkMarkdown(mem, files);
-      for (const f of files) out.add(f, 'memory');
-    }
-    for (const extra of roots.extraPaths) {
-      const abs = resolveExtraPath(roots.workspace, extra);
-      const st = lstat(abs);
-      if (!st || st.isSymbolicLink()) continue;
-      if (st.isDirectory()) {
-        const files: string[] = [];
-        walkMarkdown(abs, files);
-        for (const f of files) out.add(f, 'memory');
-      } else if (st.isFile() && abs.toLowerCase().endsWith('.md')) out.add(abs, 'memory');
-    }
-  }
-  if (roots.sources.includes('sessions')) {
-    let entries: fs.Dirent[] = [];
-    try {
-      entries = fs.readdirSync(roots.sessionsDir, { withFileTypes: true });
-    } catch {
-      // no sessions yet
-    }
-    for (const e of entries) if (isTranscript(e)) out.add(path.join(roots.sessionsDir, e.name), 'sessions', `sessions/${e.name}`);
-  }
-  return out.sorted();
-}
-
 /** Entries handled between two yields to the event loop in the async listing. */
 const ENTRIES_PER_SLICE = 512;
 
 /**
- * `listSourceFiles` without blocking the event loop: directories are read off the main
- * thread, and the per-entry work yields every few hundred entries. Same files, same order.
+ * List every file of the enabled sources, sorted by path, without duplicates — without
+ * blocking the event loop: directories are read off the main thread (util/markdown-walk.ts),
+ * and the per-entry work yields every few hundred entries (checking `signal` there).
  */
-export async function listSourceFilesAsync(roots: SourceRoots, signal?: AbortSignal): Promise<SourceFile[]> {
+export async function listSourceFiles(roots: SourceRoots, signal?: AbortSignal): Promise<SourceFile[]> {
   const out = new Listing(roots.workspace);
   let handled = 0;
   const tick = async () => {
@@ -150,18 +78,10 @@ export async function listSourceFilesAsync(roots: SourceRoots, signal?: AbortSig
   };
   const lstatAsync = (p: string) => fs.promises.lstat(p).catch(() => undefined);
   const readDir = (dir: string) => fs.promises.readdir(dir, { withFileTypes: true }).catch(() => [] as fs.Dirent[]);
-  const walk = async (dir: string, files: string[]): Promise<void> => {
-    for (const e of await readDir(dir)) {
+  const addTree = async (dir: string) => {
+    for (const rel of await walkMarkdown(dir, { onEntry: tick })) {
       await tick();
-      const kind = walkEntry(e);
-      if (kind === 'dir') await walk(path.join(dir, e.name), files);
-      else if (kind === 'md') files.push(path.join(dir, e.name));
-    }
-  };
-  const addAll = async (files: string[]) => {
-    for (const f of files) {
-      await tick();
-      out.add(f, 'memory');
+      out.add(path.join(dir, rel), 'memory');
     }
   };
   if (roots.sources.includes('memory')) {
@@ -171,20 +91,13 @@ export async function listSourceFilesAsync(roots: SourceRoots, signal?: AbortSig
       if (top.includes(name) && (await lstatAsync(p))?.isFile()) out.add(p, 'memory');
     }
     const mem = path.join(roots.workspace, 'memory');
-    if ((await lstatAsync(mem))?.isDirectory()) {
-      const files: string[] = [];
-      await walk(mem, files);
-      await addAll(files);
-    }
+    if ((await lstatAsync(mem))?.isDirectory()) await addTree(mem);
     for (const extra of roots.extraPaths) {
       const abs = resolveExtraPath(roots.workspace, extra);
       const st = await lstatAsync(abs);
       if (!st || st.isSymbolicLink()) continue;
-      if (st.isDirectory()) {
-        const files: string[] = [];
-        await walk(abs, files);
-        await addAll(files);
-      } else if (st.isFile() && abs.toLowerCase().endsWith('.md')) out.add(abs, 'memory');
+      if (st.isDirectory()) await addTree(abs);
+      else if (st.isFile() && abs.toLowerCase().endsWith('.md')) out.add(abs, 'memory');
     }
   }
   if (roots.sources.includes('sessions')) {

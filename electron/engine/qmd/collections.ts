@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MemorySource } from '../../../shared/types/search';
 import { displayPath } from '../index/sources';
+import { walkMarkdown } from '../util/markdown-walk';
 import { handleLookup } from './handles';
 
 /** One collection as Cairn wants it. */
@@ -25,8 +26,8 @@ export interface WantedCollection {
   /** QMD's `--mask` glob. */
   pattern: string;
   source: MemorySource;
-  /** Collection-relative paths of the files it holds now (for handle lookup). */
-  files(): string[];
+  /** Collection-relative paths of the files it holds now (for handle lookup and the change snapshot). */
+  files(): Promise<string[]>;
   /** The path shown in results for a collection-relative path. */
   display(rel: string): string;
 }
@@ -44,27 +45,6 @@ function isDir(p: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** Every `.md` file under `dir`, relative, forward slashes (dot dirs and symlinks skipped, as QMD's glob does). */
-export function walkRelMarkdown(dir: string): string[] {
-  const out: string[] = [];
-  const walk = (d: string, prefix: string) => {
-    let entries: fs.Dirent[];
-    try {
-      entries = fs.readdirSync(d, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const e of entries) {
-      if (e.name.startsWith('.') || e.isSymbolicLink()) continue;
-      const rel = prefix ? `${prefix}/${e.name}` : e.name;
-      if (e.isDirectory()) walk(path.join(d, e.name), rel);
-      else if (e.isFile() && e.name.toLowerCase().endsWith('.md')) out.push(rel);
-    }
-  };
-  walk(dir, '');
-  return out;
 }
 
 function escapeGlob(name: string): string {
@@ -91,7 +71,7 @@ export function wantedCollections(input: WantedInput): WantedCollection[] {
         dir: ws,
         pattern: '{MEMORY,memory}.md',
         source: 'memory',
-        files: () => ['MEMORY.md', 'memory.md'].filter((n) => fs.existsSync(path.join(ws, n))),
+        files: async () => ['MEMORY.md', 'memory.md'].filter((n) => fs.existsSync(path.join(ws, n))),
         display: (rel) => rel,
       });
     }
@@ -102,7 +82,7 @@ export function wantedCollections(input: WantedInput): WantedCollection[] {
         dir: memDir,
         pattern: '**/*.md',
         source: 'memory',
-        files: () => walkRelMarkdown(memDir),
+        files: () => walkMarkdown(memDir),
         display: (rel) => `memory/${rel}`,
       });
     }
@@ -116,11 +96,11 @@ export function wantedCollections(input: WantedInput): WantedCollection[] {
       }
       const name = `extra-${i + 1}`;
       if (st.isDirectory()) {
-        out.push({ name, dir: abs, pattern: '**/*.md', source: 'memory', files: () => walkRelMarkdown(abs), display: (rel) => displayPath(ws, path.join(abs, rel)) });
+        out.push({ name, dir: abs, pattern: '**/*.md', source: 'memory', files: () => walkMarkdown(abs), display: (rel) => displayPath(ws, path.join(abs, rel)) });
       } else if (st.isFile() && abs.toLowerCase().endsWith('.md')) {
         const dir = path.dirname(abs);
         const base = path.basename(abs);
-        out.push({ name, dir, pattern: escapeGlob(base), source: 'memory', files: () => [base], display: (rel) => displayPath(ws, path.join(dir, rel)) });
+        out.push({ name, dir, pattern: escapeGlob(base), source: 'memory', files: async () => [base], display: (rel) => displayPath(ws, path.join(dir, rel)) });
       }
     });
   }
@@ -131,13 +111,7 @@ export function wantedCollections(input: WantedInput): WantedCollection[] {
       dir,
       pattern: '*.md',
       source: 'sessions',
-      files: () => {
-        try {
-          return fs.readdirSync(dir).filter((n) => n.endsWith('.md'));
-        } catch {
-          return [];
-        }
-      },
+      files: async () => (await fs.promises.readdir(dir).catch(() => [] as string[])).filter((n) => n.endsWith('.md')),
       // One exported file per transcript, line-aligned with it: cite the JSONL itself.
       display: (rel) => `sessions/${rel.replace(/\.md$/, '.jsonl')}`,
     });
@@ -240,14 +214,15 @@ export function planCollections(wanted: readonly WantedCollection[], listed: rea
   return { remove, add };
 }
 
-/** Handle → shown path for every wanted collection, built once per search. */
-export function resultPathResolver(wanted: readonly WantedCollection[]): (collection: string, handle: string) => { path: string; source: MemorySource } | null {
-  const lookups = new Map<string, (h: string) => string | undefined>();
+/** Handle → shown path for every wanted collection (their files listed once per search, up front). */
+export async function resultPathResolver(
+  wanted: readonly WantedCollection[],
+): Promise<(collection: string, handle: string) => { path: string; source: MemorySource } | null> {
+  const lookups = new Map(await Promise.all(wanted.map(async (w) => [w.name, handleLookup(await w.files())] as const)));
   return (collection, handle) => {
     const w = wanted.find((c) => c.name === collection);
-    if (!w) return null;
-    let look = lookups.get(collection);
-    if (!look) lookups.set(collection, (look = handleLookup(w.files())));
+    const look = lookups.get(collection);
+    if (!w || !look) return null;
     return { path: w.display(look(handle) ?? handle), source: w.source };
   };
 }

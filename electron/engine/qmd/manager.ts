@@ -1,31 +1,23 @@
 /**
- * One agent's QMD backend: keeps its collections in line with the config, runs
- * `qmd update` (and `qmd embed` when the search mode needs vectors) every
- * `memory.qmd.update.interval`, one maintenance run at a time with exponential backoff on
- * failure, and answers searches. A failed search puts QMD on a backoff too: until it
- * expires searches go straight to the built-in index (backend.ts), then QMD is tried again.
+ * One agent's QMD backend, assembled from its parts: the qmd processes of its home
+ * (process.ts), the refresh schedule with its backoff (scheduler.ts), what one refresh does
+ * — export, collection repair, `qmd update` / `qmd embed` (refresh.ts) — and one search
+ * (qmd-search.ts). This file holds what joins them: when a search waits for a refresh, the
+ * search backoff (after a failed search, searches go straight to the built-in index until
+ * it expires — qmd/search-backend.ts), and status.
  */
-import type { ChildProcess } from 'node:child_process';
-import fs from 'node:fs';
 import { durationMs, type QmdSettings } from '../config/schema';
-import type { SearchResponse, SearchResult } from '../../../shared/types/search';
+import type { SearchResponse } from '../../../shared/types/search';
 import type { QmdAgentStatus } from '../../../shared/types/qmd';
-import { ensureQmdHome, qmdEnv, readHomeState, writeHomeState, QMD_INDEX_NAME, type QmdHome } from './home';
-import { killTree, QmdError, runQmd, splitCommand } from './run';
-import { parseCollectionList, parseCollectionShow, planCollections, resultPathResolver, type WantedCollection } from './collections';
-import { parseQmdResults } from './results';
-import { exportTranscripts } from './sessions-export';
+import { readHomeState, type QmdHome } from './home';
+import { QmdError } from './run';
+import type { WantedCollection } from './collections';
 import { sameSnapshot, snapshotFiles } from './snapshot';
+import { QmdProcesses } from './process';
+import { backoffMs, RefreshScheduler } from './scheduler';
+import { refreshQmd, wantedKey } from './refresh';
+import { runQmdSearch, type QmdSearchRequest } from './qmd-search';
 
-/** Backoff after the n-th consecutive failure: 5 s, 10 s, 20 s … capped at 10 minutes. */
-export function backoffMs(failures: number): number {
-  if (failures <= 0) return 0;
-  return Math.min(5_000 * 2 ** (failures - 1), 10 * 60_000);
-}
-
-/** Deadlines for maintenance commands (searches use `memory.qmd.timeoutMs`). */
-const UPDATE_TIMEOUT_MS = 10 * 60_000;
-const EMBED_TIMEOUT_MS = 60 * 60_000;
 /** How long a search waits for QMD's first build before the built-in index answers. */
 const SETUP_WAIT_MS = 60_000;
 
@@ -45,21 +37,9 @@ export interface QmdManagerOptions {
   active?: () => boolean;
 }
 
-export interface QmdSearchRequest {
-  query: string;
-  maxResults: number;
-  source?: 'memory' | 'sessions' | 'all' | undefined;
-  explain?: boolean | undefined;
-  signal?: AbortSignal | undefined;
-  /** Files were just exported: wait (bounded) for the refresh that picks them up. */
-  waitForRefresh?: boolean | undefined;
-}
-
 export class QmdManager {
-  private maintenance: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
-  private readonly children = new Set<ChildProcess>();
-  private updateFailures = 0;
+  private readonly procs: QmdProcesses;
+  private readonly refresher: RefreshScheduler;
   private searchFailures = 0;
   private searchBlockedUntil = 0;
   private lastError: string | null = null;
@@ -68,53 +48,42 @@ export class QmdManager {
   private maintainedOnce = false;
   /** A search gave up waiting for the first build; later ones do not wait for it again. */
   private setupWaitedOut = false;
-  /** Files changed while a refresh ran: run another one right after it. */
-  private pending = false;
 
-  constructor(private readonly o: QmdManagerOptions) {}
+  constructor(private readonly o: QmdManagerOptions) {
+    this.procs = new QmdProcesses(o.home, () => o.settings().command, o.env);
+    this.refresher = new RefreshScheduler({
+      job: (repair) =>
+        refreshQmd({ run: (a, t, s) => this.run(a, t, s), home: o.home, settings: o.settings(), wanted: o.wanted(), sessionsDir: o.sessionsDir, now: () => this.now(), repair }),
+      intervalMs: () => this.intervalMs(),
+      active: o.active,
+      onSuccess: () => {
+        this.maintainedOnce = true;
+        this.setupWaitedOut = false;
+      },
+      onFailure: (err, retryMs) => {
+        this.lastError = err.message;
+        if (!this.disposed) this.o.warn?.(`QMD refresh failed (${err.message}); retrying in ${Math.round(retryMs / 1000)} s`);
+      },
+    });
+  }
 
   private now(): number {
     return this.o.now ? this.o.now() : Date.now();
   }
 
-  private argv(): string[] {
-    return splitCommand(this.o.settings().command, (p) => fs.existsSync(p));
-  }
-
   /** Run one qmd command in the agent's home (tracked, so dispose() can kill it). */
   run(args: string[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
-    if (this.disposed) return Promise.reject(new QmdError('aborted', 'the QMD backend was shut down'));
-    ensureQmdHome(this.o.home);
-    // `qmd <command> --index cairn …`: the subcommand first keeps error messages readable.
-    return runQmd(this.argv(), [...args.slice(0, 1), '--index', QMD_INDEX_NAME, ...args.slice(1)], {
-      env: qmdEnv(this.o.home, this.o.env),
-      cwd: this.o.home.root,
-      timeoutMs,
-      signal,
-      onSpawn: (child) => {
-        this.children.add(child);
-        child.once('close', () => this.children.delete(child));
-      },
-    }).then((r) => r.stdout);
-  }
-
-  /** Key of the wanted collection set: when it changes, the collections are repaired. */
-  private wantedKey(wanted: WantedCollection[]): string {
-    return JSON.stringify(wanted.map((w) => [w.name, w.dir, w.pattern]));
+    return this.procs.run(args, timeoutMs, signal);
   }
 
   private intervalMs(): number {
     return durationMs(this.o.settings().update.interval);
   }
 
-  private needsVectors(): boolean {
-    return this.o.settings().searchMode !== 'search';
-  }
-
   /** QMD cannot answer correctly yet: never updated, or the wanted collections changed. */
   needsSetup(): boolean {
     const st = readHomeState(this.o.home);
-    return !st.lastUpdate || st.collectionsKey !== this.wantedKey(this.o.wanted());
+    return !st.lastUpdate || st.collectionsKey !== wantedKey(this.o.wanted());
   }
 
   /** A refresh is due: set-up needed, or the last update is older than the interval. */
@@ -125,57 +94,19 @@ export class QmdManager {
 
   /** Start periodic maintenance (first run now if needed, else when the interval is due). */
   start(): void {
-    if (this.disposed || this.timer || this.maintenance) return;
+    if (this.disposed || this.refresher.started) return;
     const st = readHomeState(this.o.home);
     const due = this.needsMaintenance() ? 0 : Math.max(0, Date.parse(st.lastUpdate!) + this.intervalMs() - this.now());
-    this.schedule(due);
-  }
-
-  private schedule(delayMs: number): void {
-    if (this.disposed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      // Switched back to the built-in backend: stay idle until a QMD search starts us again.
-      if (this.o.active && !this.o.active()) return;
-      this.maintain().catch(() => {
-        // recorded in lastError and warned; the next run is already scheduled
-      });
-    }, delayMs);
-    // Never keep a CLI process alive for the next refresh.
-    this.timer.unref();
+    this.refresher.schedule(due);
   }
 
   /**
    * Export transcripts, repair collections (when the wanted set changed, or `repair`),
-   * `qmd update` (+ `qmd embed`). Never two at once:
-   * a call while one runs gets the running one. Schedules the next run (interval on
-   * success, backoff on failure).
+   * `qmd update` (+ `qmd embed`). Never two at once: a call while one runs gets the running
+   * one. Schedules the next run (interval on success, backoff on failure).
    */
   maintain(opts: { repair?: boolean } = {}): Promise<void> {
-    if (this.maintenance) return this.maintenance;
-    const run = this.doMaintain(opts.repair ?? false).then(
-      () => {
-        this.updateFailures = 0;
-        this.maintainedOnce = true;
-        this.setupWaitedOut = false;
-        this.schedule(this.intervalMs());
-      },
-      (err: Error) => {
-        this.updateFailures++;
-        this.lastError = err.message;
-        if (!this.disposed) this.o.warn?.(`QMD refresh failed (${err.message}); retrying in ${Math.round(backoffMs(this.updateFailures) / 1000)} s`);
-        this.schedule(backoffMs(this.updateFailures));
-        throw err;
-      },
-    );
-    this.maintenance = run.finally(() => {
-      this.maintenance = null;
-      // After a failure the backoff stands; the pending change is picked up by that retry.
-      if (this.pending && !this.disposed && this.updateFailures === 0) this.schedule(0);
-      this.pending = false;
-    });
-    return this.maintenance;
+    return this.refresher.refresh(opts);
   }
 
   /**
@@ -183,59 +114,14 @@ export class QmdManager {
    * once more right after the running refresh (which may have read the old files).
    */
   refreshSoon(): void {
-    if (this.disposed) return;
-    if (this.maintenance) {
-      this.pending = true;
-      return;
-    }
-    this.maintain().catch(() => {
-      // recorded and warned; retried with backoff
-    });
-  }
-
-  private async doMaintain(repair: boolean): Promise<void> {
-    const s = this.o.settings();
-    if (s.sessions.enabled) exportTranscripts(this.o.sessionsDir, this.o.home);
-    const wanted = this.o.wanted();
-    const key = this.wantedKey(wanted);
-    const st = readHomeState(this.o.home);
-    // Checked when the wanted set changes (or on request): listing costs a qmd start per call.
-    if (repair || st.collectionsKey !== key) {
-      await this.repairCollections(wanted);
-      writeHomeState(this.o.home, { collectionsKey: key });
-    }
-    // Taken before the update: a file changed while it runs shows up as changed next time.
-    const snapshot = snapshotFiles(wanted);
-    await this.run(['update'], UPDATE_TIMEOUT_MS);
-    if (this.needsVectors()) {
-      await this.run(['embed'], EMBED_TIMEOUT_MS);
-      writeHomeState(this.o.home, { lastEmbed: new Date(this.now()).toISOString() });
-    }
-    writeHomeState(this.o.home, { lastUpdate: new Date(this.now()).toISOString(), snapshot });
+    this.refresher.refreshSoon();
   }
 
   /** Memory files (or exports) were added, edited or deleted since the last update. */
-  filesChanged(): boolean {
+  async filesChanged(): Promise<boolean> {
     const st = readHomeState(this.o.home);
     if (!st.snapshot) return false;
-    return !sameSnapshot(st.snapshot, snapshotFiles(this.o.wanted()));
-  }
-
-  /** `collection list`, then `remove`/`add` until QMD has exactly the wanted collections. */
-  private async repairCollections(wanted: WantedCollection[]): Promise<void> {
-    const listed = parseCollectionList(await this.run(['collection', 'list', '--json'], UPDATE_TIMEOUT_MS));
-    // Text listings do not say where a collection points: ask for the ones we keep.
-    for (const c of listed) {
-      if (c.path === undefined && wanted.some((w) => w.name === c.name)) {
-        Object.assign(c, parseCollectionShow(c.name, await this.run(['collection', 'show', c.name], UPDATE_TIMEOUT_MS)));
-      }
-    }
-    const plan = planCollections(wanted, listed);
-    for (const name of plan.remove) await this.run(['collection', 'remove', name], UPDATE_TIMEOUT_MS);
-    for (const w of plan.add) {
-      fs.mkdirSync(w.dir, { recursive: true });
-      await this.run(['collection', 'add', w.dir, '--name', w.name, '--mask', w.pattern], UPDATE_TIMEOUT_MS);
-    }
+    return !sameSnapshot(st.snapshot, await snapshotFiles(this.o.wanted()));
   }
 
   /** Until when searches skip QMD after failures (0 = try QMD now). */
@@ -279,9 +165,9 @@ export class QmdManager {
    */
   private async waitForRefreshIfNeeded(wanted: boolean): Promise<void> {
     const setup = this.needsSetup();
-    const first = !this.maintainedOnce && (this.maintenance !== null || this.needsMaintenance());
-    if (!setup && !first && !(wanted && this.maintenance)) return;
-    if (setup && this.setupWaitedOut && this.maintenance) {
+    const first = !this.maintainedOnce && (this.refresher.busy || this.needsMaintenance());
+    if (!setup && !first && !(wanted && this.refresher.busy)) return;
+    if (setup && this.setupWaitedOut && this.refresher.busy) {
       throw new QmdError('busy', 'QMD is still building its index');
     }
     const running = this.maintain();
@@ -308,29 +194,11 @@ export class QmdManager {
   }
 
   private async doSearch(req: QmdSearchRequest): Promise<Omit<SearchResponse, 'tookMs'>> {
-    const s = this.o.settings();
     // Files changed since the last update: refresh now and let this search wait for it.
-    const changed = this.maintenance === null && !this.needsSetup() && this.filesChanged();
+    const changed = !this.refresher.busy && !this.needsSetup() && (await this.filesChanged());
     if (changed) this.refreshSoon();
     await this.waitForRefreshIfNeeded(Boolean(req.waitForRefresh) || changed);
-    const wanted = this.o.wanted().filter((w) => !req.source || req.source === 'all' || w.source === req.source);
-    const warnings: string[] = [];
-    let results: SearchResult[] = [];
-    if (wanted.length === 0) {
-      warnings.push(
-        req.source === 'sessions'
-          ? 'the QMD sessions collection is off (memory.qmd.sessions.enabled)'
-          : 'QMD has no collections to search (memory.qmd.includeDefaultMemory is off and sessions are off)',
-      );
-    } else {
-      // One line: a newline would turn `qmd query` input into its typed-query grammar.
-      const query = req.query.replace(/\s+/g, ' ').trim();
-      const args = [s.searchMode, '--json', '-n', String(req.maxResults), ...wanted.flatMap((w) => ['-c', w.name]), '--', query];
-      const stdout = await this.run(args, s.timeoutMs, req.signal);
-      results = parseQmdResults(stdout, resultPathResolver(wanted), { explain: req.explain, mode: s.searchMode }).slice(0, req.maxResults);
-    }
-    const mode = s.searchMode === 'search' ? 'fts-only' : s.searchMode === 'vsearch' ? 'vector-only' : 'hybrid';
-    return { results, mode, embedder: s.searchMode === 'search' ? null : { provider: 'qmd', model: s.searchMode }, warnings, backend: 'qmd' };
+    return runQmdSearch((a, t, s) => this.run(a, t, s), this.o.settings(), this.o.wanted(), req);
   }
 
   /** What the Status page shows about this agent's QMD. */
@@ -343,7 +211,7 @@ export class QmdManager {
       collections: this.o.wanted().map((w) => ({ name: w.name, path: w.dir, pattern: w.pattern, source: w.source })),
       lastUpdate: st.lastUpdate ?? null,
       lastEmbed: st.lastEmbed ?? null,
-      updating: this.maintenance !== null,
+      updating: this.refresher.busy,
       lastError: this.lastError,
       retryAt: blocked ? new Date(blocked).toISOString() : null,
     };
@@ -352,9 +220,7 @@ export class QmdManager {
   /** Stop the timer and kill running qmd children; waits for a running refresh to settle. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    for (const c of this.children) killTree(c);
-    await this.maintenance?.catch(() => undefined);
+    this.procs.close();
+    await this.refresher.dispose();
   }
 }

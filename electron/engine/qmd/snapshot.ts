@@ -10,16 +10,19 @@ import type { WantedCollection } from './collections';
 
 export type FileSnapshot = Record<string, number>;
 
-/** Stat every file of the wanted collections now. */
-export function snapshotFiles(wanted: readonly WantedCollection[]): FileSnapshot {
+/** Stat every file of the wanted collections now (off the main thread, a group at a time). */
+export async function snapshotFiles(wanted: readonly WantedCollection[]): Promise<FileSnapshot> {
   const out: FileSnapshot = {};
   for (const w of wanted) {
-    for (const rel of w.files()) {
-      try {
-        out[`${w.name}/${rel}`] = fs.statSync(path.join(w.dir, rel)).mtimeMs;
-      } catch {
-        // vanished between listing and stat: absent from the snapshot
-      }
+    const files = await w.files();
+    for (let i = 0; i < files.length; i += 64) {
+      const group = files.slice(i, i + 64);
+      const stats = await Promise.all(group.map((rel) => fs.promises.stat(path.join(w.dir, rel)).catch(() => null)));
+      // A file that vanished between listing and stat is absent from the snapshot.
+      group.forEach((rel, j) => {
+        const st = stats[j];
+        if (st) out[`${w.name}/${rel}`] = st.mtimeMs;
+      });
     }
   }
   return out;

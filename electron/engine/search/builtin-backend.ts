@@ -20,7 +20,7 @@ async function builtinSearch(reg: MemoryRegistry, agentId: string, req: SearchRe
   // isDirty() below runs another — measured 10–20 ms CPU each on a 900-file workspace.
   const missing = !index.built;
   // With the watcher up (long-lived clients), edits have marked the index dirty already.
-  if (missing || (s.sync.onSearch && index.isDirty({ stat: !(await reg.isWatched(agentId)) }))) {
+  if (missing || (s.sync.onSearch && (await index.isDirty({ stat: !(await reg.isWatched(agentId)) })))) {
     try {
       await reg.sync(agentId, { signal: req.signal });
     } catch (err) {

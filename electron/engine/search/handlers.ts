@@ -47,7 +47,7 @@ export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannel
         const { listMemoryFiles } = await import('../index/memory-files');
         const reg = await registry();
         watchSoon(reg, agentId);
-        return { files: listMemoryFiles(reg.pathRoots(agentId)) };
+        return { files: await listMemoryFiles(reg.pathRoots(agentId)) };
       })(),
     'memory.read': (req) =>
       (async () => {
