@@ -3,10 +3,10 @@
  * collapsible, tool results with their size (chars, est. tokens) and images as thumbnails;
  * a tool output the engine sent cut is fetched whole on "Show all".
  */
-import { useState } from 'react';
 import { useSessions } from '../../stores/sessions';
 import { fetchEntryText } from '../../stores/sessions-api';
 import { Collapsible } from './Collapsible';
+import { ShowAll } from './ShowAll';
 import { Markdown } from './Markdown';
 import { blocksOf, type RawBlock, type RawMessage } from './entry-types';
 import { num } from './format';
@@ -62,39 +62,6 @@ function ResultText({ text }: { text: string }) {
   );
 }
 
-/**
- * A text block the engine sent cut (its first 4,000 chars of `length`): "Show all" fetches
- * the whole block from the engine, so a 100 MB session's pages stay small.
- */
-function ClippedText({ text, length, load }: { text: string; length: number; load: () => Promise<string> }) {
-  const [full, setFull] = useState<{ text?: string; loading?: boolean; error?: string }>({});
-  if (full.text !== undefined) return <ResultText text={full.text} />;
-  return (
-    <>
-      <pre className="pre">{`${text}\n… (${num(length - text.length)} more chars)`}</pre>
-      <button
-        type="button"
-        className="link"
-        disabled={full.loading}
-        onClick={() => {
-          setFull({ loading: true });
-          load().then(
-            (t) => setFull({ text: t }),
-            (err: unknown) => setFull({ error: err instanceof Error ? err.message : String(err) }),
-          );
-        }}
-      >
-        {full.loading ? 'Loading…' : `Show all ${num(length)} chars`}
-      </button>
-      {full.error && (
-        <p role="alert" className="error">
-          Could not load the whole output: {full.error}
-        </p>
-      )}
-    </>
-  );
-}
-
 type Clip = { length: number; load: () => Promise<string> } | undefined;
 
 function Blocks({ blocks, markdown, clipOf }: { blocks: RawBlock[]; markdown: boolean; clipOf?: (b: RawBlock) => Clip }) {
@@ -104,7 +71,7 @@ function Blocks({ blocks, markdown, clipOf }: { blocks: RawBlock[]; markdown: bo
         const clip = clipOf?.(b);
         switch (b.type) {
           case 'text':
-            if (clip) return <ClippedText key={i} text={String(b.text ?? '')} length={clip.length} load={clip.load} />;
+            if (clip) return <ShowAll key={i} text={String(b.text ?? '')} length={clip.length} load={clip.load} whole={(t) => <ResultText text={t} />} />;
             return markdown ? <Markdown key={i} text={String(b.text ?? '')} /> : <ResultText key={i} text={String(b.text ?? '')} />;
           case 'thinking':
             return (

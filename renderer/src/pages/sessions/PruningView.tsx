@@ -8,6 +8,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useSessions, type PruneOverrides } from '../../stores/sessions';
 import { fetchPruneText, type PruneRow } from '../../stores/sessions-api';
 import { Collapsible } from './Collapsible';
+import { ShowAll } from './ShowAll';
 import { VIRTUAL_MIN, VirtualTbody } from './VirtualTbody';
 import { ago, num, pct } from './format';
 
@@ -16,37 +17,9 @@ import { ago, num, pct } from './format';
  * (a big session's full outputs are ~100 MB); "Show all" fetches the rest on demand.
  */
 function Excerpt({ text, length, load }: { text: string; length: number; load: () => Promise<string> }) {
-  const [full, setFull] = useState<{ text?: string; loading?: boolean; error?: string }>({});
-  const shown = full.text ?? text;
-  const more = length - shown.length;
   return (
     <Collapsible className="excerpt" summary={<span className="muted mono">{text.slice(0, 60).replace(/\s+/g, ' ')}…</span>}>
-      {() => (
-        <>
-          <pre className="pre">{more > 0 ? `${shown}\n… (${num(more)} more chars)` : shown}</pre>
-          {more > 0 && (
-            <button
-              type="button"
-              className="link"
-              disabled={full.loading}
-              onClick={() => {
-                setFull({ loading: true });
-                load().then(
-                  (t) => setFull({ text: t }),
-                  (err: unknown) => setFull({ error: err instanceof Error ? err.message : String(err) }),
-                );
-              }}
-            >
-              {full.loading ? 'Loading…' : `Show all ${num(length)} chars`}
-            </button>
-          )}
-          {full.error && (
-            <p role="alert" className="error">
-              Could not load the whole text: {full.error}
-            </p>
-          )}
-        </>
-      )}
+      {() => <ShowAll text={text} length={length} load={load} />}
     </Collapsible>
   );
 }
