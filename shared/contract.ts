@@ -12,6 +12,7 @@ import { searchChannels, searchEvents } from './contract/search';
 import { qmdChannels } from './contract/qmd';
 import { sessionViewChannels } from './contract/session-view';
 import { llmChannels, llmEvents } from './contract/llm';
+import { llmLocalChannels } from './contract/llm-local';
 import { chatChannels, chatEvents } from './contract/chat';
 import { modelsChannels, modelsEvents } from './contract/models';
 import { sessionsChannels, sessionsEvents } from './contract/sessions';
@@ -37,6 +38,7 @@ export const channels = {
   ...appChannels,
   ...modelsChannels,
   ...llmChannels,
+  ...llmLocalChannels,
   ...chatChannels,
   ...searchChannels,
   ...qmdChannels,

@@ -12,6 +12,7 @@ import { appHandlers } from './app/handlers';
 import { sessionsHandlers } from './sessions/handlers';
 import { modelsHandlers } from './embed/handlers';
 import { llmHandlers } from './llm/handlers';
+import { llmLocalHandlers } from './llm/local-handlers';
 import { chatHandlers } from './chat/handlers';
 import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
@@ -45,6 +46,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...sessionsHandlers(ctx),
     ...modelsHandlers(ctx),
     ...llmHandlers(ctx),
+    ...llmLocalHandlers(ctx),
     ...chatHandlers(ctx),
     ...searchHandlers(ctx),
     ...qmdHandlers(ctx),
