@@ -14,6 +14,7 @@ import { startEmbedWorker, workerSpecOf, type EmbedWorker } from '../embed/embed
 import type { Db } from './db';
 import type { PreparedChunk } from './prepare';
 import type { Store } from './store';
+import { hashedLineUnits } from './line-vectors';
 
 /** Texts per call for an embedder that computes synchronously on this thread. */
 const SYNC_EMBED_BATCH = 8;
@@ -56,6 +57,8 @@ export interface VectorJob {
   byHash?: Map<string, Float32Array>;
   /** Whether the worker embedded `own`. */
   inWorker?: boolean;
+  /** With line vectors: each chunk's line-unit hashes; `finish` sets its `lineVectors`. */
+  lines?: { chunk: PreparedChunk; hashes: string[] }[];
 }
 
 function abortError(): Error {
@@ -149,10 +152,20 @@ export class VectorPipeline {
     const emb = this.o.embedder;
     const job: VectorJob = { hits: new Map(), own: [], borrowed: [], vectors: Promise.resolve([]) };
     if (!emb || chunks.length === 0) return job;
-    job.hits = this.o.store.cacheGet(emb.provider, emb.model, [...new Set(chunks.map((c) => c.bodyHash))]);
+    // Line units ride along as more texts of the same job: cached, deduplicated and
+    // embedded exactly like chunk bodies (the cache key is the text's hash either way).
+    const texts = chunks.map((c) => ({ hash: c.bodyHash, body: c.body }));
+    if (this.o.store.lineVectors) {
+      job.lines = chunks.map((c) => {
+        const units = hashedLineUnits(c.text);
+        for (const u of units) texts.push({ hash: u.hash, body: u.text });
+        return { chunk: c, hashes: units.map((u) => u.hash) };
+      });
+    }
+    job.hits = this.o.store.cacheGet(emb.provider, emb.model, [...new Set(texts.map((t) => t.hash))]);
     const seen = new Set<string>();
-    for (const c of chunks) {
-      const h = c.bodyHash;
+    for (const c of texts) {
+      const h = c.hash;
       if (job.hits.has(h) || seen.has(h)) continue;
       seen.add(h);
       const from = this.owner.get(h);
@@ -234,6 +247,8 @@ export class VectorPipeline {
       if (this.o.db.inTransaction) put();
       else this.o.db.transaction(put)();
     }
+    // The writer spreads each prepared chunk into its row, so the line vectors go with it.
+    for (const l of job.lines ?? []) l.chunk.lineVectors = l.hashes.map((h) => byHash.get(h)!);
     for (const m of job.own) if (this.owner.get(m.hash) === job) this.owner.delete(m.hash);
     this.embedded += job.own.length;
     if (job.inWorker) this.embeddedInWorker += job.own.length;

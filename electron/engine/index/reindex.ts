@@ -11,6 +11,7 @@ import Database from 'better-sqlite3';
 import { filePageSize, openDatabase, type Db } from './db';
 import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
 import { createStore } from './store';
+import { createLineTables } from './line-vectors';
 import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
 import { openResumeCache, type ResumeCache } from './resume-cache';
 
@@ -68,6 +69,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
   try {
     createBaseSchema(db);
     if (input.identity.dims && input.identity.vector !== 'none') createVectorTable(db, input.identity.dims, input.identity.vector);
+    if (input.identity.dims && input.identity.vector !== 'none' && input.identity.lines) createLineTables(db, input.identity.dims, input.identity.vector);
     // Opening, loading sqlite-vec and creating the schema is one synchronous stretch: let the
     // event loop breathe before the next one.
     await new Promise<void>((resolve) => setImmediate(resolve));

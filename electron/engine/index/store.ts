@@ -4,6 +4,7 @@
  */
 import type { MemorySource } from '../../../shared/types/search';
 import type { Db } from './db';
+import { createLineWriter } from './line-vectors';
 import { ftsIndexText } from '../../../shared/text/tokens';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
@@ -22,6 +23,8 @@ export interface ChunkRow {
   /** The context line + text: what the keyword and vector sides index. */
   body: string;
   vector: Float32Array | null;
+  /** One vector per line unit (line-vectors.ts), when the index keeps line vectors. */
+  lineVectors?: Float32Array[] | undefined;
 }
 
 export interface FileRow {
@@ -59,6 +62,8 @@ export function blobVec(b: Buffer): Float32Array {
 }
 
 export interface Store {
+  /** The index keeps line vectors (line-vectors.ts): chunks come with `lineVectors`. */
+  readonly lineVectors: boolean;
   /** Delete a file's chunks (all tables) and its files row. */
   deleteFile(path: string): void;
   /** Replace a file: delete its old chunks, insert the new ones, upsert the files row. */
@@ -100,8 +105,11 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
      ON CONFLICT(provider, model, hash) DO UPDATE SET embedding = excluded.embedding, dims = excluded.dims, updated_at = excluded.updated_at`,
   );
 
+  const lines = opts.vectors === 'none' ? null : createLineWriter(db);
+
   const deleteChunks = (path: string) => {
     for (const id of idsOf.all(path) as number[]) {
+      lines?.deleteOf(id);
       delFts.run(id);
       delVec?.run(BigInt(id));
       delChunk.run(id);
@@ -127,10 +135,12 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
       if (insVec && c.vector) insVec.run(id, vecBlob(unitVec(c.vector)), c.source, c.day);
+      if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
   };
 
   return {
+    lineVectors: lines !== null,
     deleteFile(path) {
       deleteChunks(path);
       delFile.run(path);

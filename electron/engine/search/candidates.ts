@@ -115,10 +115,10 @@ export function keywordCandidates(db: Db, query: string, limit: number, filter: 
  * L2 (schema.ts), so the query is normalised too and the distance converted back to the
  * cosine distance (`L2² / 2`) that scores and explain report.
  */
-export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
-  const f = filterSql(filter, 'chunks_vec');
+export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter, table = 'chunks_vec'): Candidate[] {
+  const f = filterSql(filter, table);
   const rows = db
-    .prepare(`SELECT rowid AS id, distance FROM chunks_vec WHERE embedding MATCH ? AND k = ?${f.sql} ORDER BY distance`)
+    .prepare(`SELECT rowid AS id, distance FROM ${table} WHERE embedding MATCH ? AND k = ?${f.sql} ORDER BY distance`)
     .all(vecBlob(unitVec(queryVec)), limit, ...f.params) as { id: number; distance: number }[];
   return rows.map((r) => {
     const cosine = (r.distance * r.distance) / 2;
@@ -131,12 +131,12 @@ export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, fi
  * by L2 distance to the normalised query, computed exactly as vec0 does (float32 steps,
  * `sqrtf`), so both paths give the same scores and the same order.
  */
-export function scanCandidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
-  const f = filterSql(filter, 'chunks_vec');
+export function scanCandidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter, table = 'chunks_vec'): Candidate[] {
+  const f = filterSql(filter, table);
   const q = unitVec(queryVec);
   const fr = Math.fround;
   const top: { id: number; distance: number }[] = [];
-  const stmt = db.prepare(`SELECT rowid AS id, embedding FROM chunks_vec WHERE 1 = 1${f.sql}`);
+  const stmt = db.prepare(`SELECT rowid AS id, embedding FROM ${table} WHERE 1 = 1${f.sql}`);
   for (const row of stmt.iterate(...f.params) as Iterable<{ id: number; embedding: Buffer }>) {
     const v = blobVec(row.embedding);
     let sum = 0;

@@ -1,0 +1,145 @@
+/**
+ * Line vectors with max-sim per chunk (issue 13, "turn isolation"): a chunk whose one line
+ * answers the question outranks a chunk whose words merely overlap all over; line vectors
+ * are cached like chunk vectors (an edit embeds only new lines, a rebuild none); an index
+ * built without them upgrades by a rebuild that re-embeds no chunk.
+ */
+import Database from 'better-sqlite3';
+import { openDatabase } from '../../electron/engine/index/db';
+import fs from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { FakeEmbedder } from '../helpers/fake-embedder';
+import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
+import { lineUnits } from '../../electron/engine/index/line-vectors';
+
+// The query's words reach the notes only through the embedder (synonyms), never through
+// the keyword index: the order below is the vector side's alone.
+const synonyms = { automobile: 'car', colour: 'color', hue: 'color' };
+const filler = [
+  'We went hiking near the lake on Saturday morning.',
+  'My sister adopted two kittens from the shelter.',
+  'The bakery downtown sells excellent sourdough bread.',
+  'I finally finished reading that long history book.',
+  'Our neighbours are renovating their kitchen again.',
+  'The concert last night was loud but really fun.',
+  'Grandma taught me her recipe for plum dumplings.',
+  'I have been practising guitar every evening lately.',
+  'The office moved to the third floor this spring.',
+  'We planted tulips and daffodils along the fence.',
+  'My cousin is studying marine biology in Lisbon.',
+  'The train was delayed by an hour because of snow.',
+];
+const notes = {
+  // One turn answers ("the car ... color"), diluted by twelve about other things.
+  'workspace/memory/2024-03-01.md': `# 2024-03-01\n\n${filler.slice(0, 6).join('\n')}\nThe car got a new color: teal.\n${filler.slice(6).join('\n')}\n`,
+  // Both words, but each in a different line about something else, in a short note.
+  'workspace/memory/2024-03-02.md': '# 2024-03-02\n\nWe took the car to the wash on Main Street yesterday.\nThe designer sent a color palette for the website.\n',
+};
+const query = 'automobile colour';
+
+function open(lineVectors: 'on' | 'off', o: { loadVec?: false } = {}) {
+  const settings = settingsWith((s) => {
+    s.query.hybrid.lineVectors = lineVectors;
+  });
+  const fx = memoryFixture(notes, settings);
+  const emb = new FakeEmbedder({ synonyms, provider: 'fake' });
+  return { fx, emb, idx: fx.open({ embedder: emb, ...o }) };
+}
+
+/** Rows of a table (sqlite-vec loaded, for `lines_vec`). */
+function count(file: string, table: string): number {
+  const { db } = openDatabase(file, { readonly: true });
+  try {
+    return db.prepare(`SELECT COUNT(*) FROM ${table}`).pluck().get() as number;
+  } finally {
+    db.close();
+  }
+}
+
+describe('line vectors (max-sim per chunk)', () => {
+  it('ranks the note whose one line answers above the note with scattered overlap', async () => {
+    const on = open('on');
+    await on.idx.sync();
+    const res = await on.idx.search({ query, minScore: 0, explain: true });
+    expect(res.mode).toBe('hybrid');
+    expect(res.results.map((r) => r.path)).toEqual(['memory/2024-03-01.md', 'memory/2024-03-02.md']);
+    // The keyword side found nothing: the vector side alone put the answer first.
+    expect(res.results[0]!.explain!.text).toBeNull();
+    // The output shape is the one `cairn search` always had: the whole chunk's range.
+    expect(res.results[0]).toMatchObject({ startLine: 1, citation: expect.stringMatching(/^memory\/2024-03-01\.md#L1-L\d+$/) });
+    await on.idx.dispose();
+
+    // Without line vectors the averaged chunk vector dilutes the answer: the order flips.
+    const off = open('off');
+    await off.idx.sync();
+    const plain = await off.idx.search({ query, minScore: 0 });
+    expect(plain.results[0]?.path).toBe('memory/2024-03-02.md');
+    await off.idx.dispose();
+  });
+
+  it('ranks the same way without sqlite-vec (the in-process scan of the fallback tables)', async () => {
+    const { idx } = open('on', { loadVec: false });
+    await idx.sync();
+    expect(idx.status().vector).toBe('fallback');
+    const res = await idx.search({ query, minScore: 0 });
+    expect(res.results[0]?.path).toBe('memory/2024-03-01.md');
+    await idx.dispose();
+  });
+
+  it('embeds each line once: an edit embeds only its new lines, a rebuild nothing', async () => {
+    const { fx, emb, idx } = open('on');
+    const first = await idx.sync();
+    const units = Object.values(notes).reduce((n, t) => n + new Set(lineUnits(t)).size, 0);
+    // Two chunk bodies plus every line unit.
+    expect(first.embedded).toBe(2 + units);
+    expect(count(fx.indexFile, 'chunk_lines')).toBe(units);
+    const before = emb.textsEmbedded;
+    fs.appendFileSync(path.join(fx.workspace, 'memory/2024-03-02.md'), 'The automobile club meets on Fridays at the garage.\n');
+    const second = await idx.sync();
+    // The changed chunk's body and its one new line; its two old lines came from the cache.
+    expect(second).toMatchObject({ full: false, embedded: 2 });
+    expect(emb.textsEmbedded - before).toBe(2);
+    expect(count(fx.indexFile, 'chunk_lines')).toBe(units + 1);
+    // A forced rebuild carries every cached vector over: nothing is embedded again.
+    expect(await idx.sync({ force: true })).toMatchObject({ full: true, embedded: 0 });
+    expect(count(fx.indexFile, 'chunk_lines')).toBe(units + 1);
+    // A deleted note takes its line vectors with it.
+    fs.rmSync(path.join(fx.workspace, 'memory/2024-03-01.md'));
+    await idx.sync();
+    expect(count(fx.indexFile, 'chunk_lines')).toBe(3);
+    expect(count(fx.indexFile, 'lines_vec')).toBe(3);
+    await idx.dispose();
+  });
+
+  it('upgrades an index built without line vectors by one rebuild that re-embeds no chunk', async () => {
+    const old = open('off');
+    await old.idx.sync();
+    await old.idx.dispose();
+    const db = new Database(old.fx.indexFile, { readonly: true });
+    expect(db.prepare("SELECT name FROM sqlite_master WHERE name IN ('chunk_lines', 'lines_vec')").all()).toEqual([]);
+    db.close();
+
+    const emb = new FakeEmbedder({ synonyms, provider: 'fake' });
+    const settings = settingsWith((s) => {
+      s.query.hybrid.lineVectors = 'on';
+    });
+    const idx = old.fx.open({ embedder: emb, settings });
+    expect(idx.needsRebuild()).toBe(true);
+    const r = await idx.sync();
+    const units = Object.values(notes).reduce((n, t) => n + new Set(lineUnits(t)).size, 0);
+    // Only the line units are new; both chunk vectors came from the old index's cache.
+    expect(r).toMatchObject({ full: true, embedded: units });
+    const res = await idx.search({ query, minScore: 0 });
+    expect(res.results[0]?.path).toBe('memory/2024-03-01.md');
+    expect(res.warnings).toEqual([]);
+    await idx.dispose();
+  });
+
+  it('makes line units of dialogue turns, leaving headings out and merging short lines', () => {
+    expect(lineUnits('# 2024-03-01\n\n## Session 1\n**Ann:** Hi!\n**Bob:** Hey, how was the trip to the coast last week?\n**Ann:** Great.')).toEqual([
+      '**Ann:** Hi!\n**Bob:** Hey, how was the trip to the coast last week?\n**Ann:** Great.',
+    ]);
+    expect(lineUnits('## Only a heading')).toEqual(['## Only a heading']);
+  });
+});
