@@ -122,183 +122,238 @@ interface Batch {
   job: VectorJob;
 }
 
-/** Bring the index in line with `input.files`. */
+/**
+ * Bring the index in line with `input.files`: drop the files no longer listed, then one
+ * streaming pass (scan each file; embed and write every ~BATCH_CHUNKS changed chunks), then
+ * record the files whose content did not change, then the counts. Only a few batches of
+ * texts are held in memory, whatever the size of the memory.
+ */
 export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
-  const { db, store, signal } = input;
-  const yieldNow = createYielder();
-  const report = input.onProgress ?? (() => {});
-  const existing = new Map<string, { hash: string; mtime: number; size: number }>();
-  for (const r of db.prepare('SELECT path, hash, mtime, size FROM files').all() as { path: string; hash: string; mtime: number; size: number }[]) {
-    existing.set(r.path, r);
+  const run = new SyncRun(input);
+  try {
+    run.removeGone();
+    await run.begin();
+    for (const src of input.files) await run.scan(src);
+    await run.drain();
+    run.touchUnchanged();
+    return await run.finish();
+  } finally {
+    run.close();
   }
-  // A private, empty database (a full rebuild's temp file): everything goes in one write
-  // transaction — far fewer, bigger FTS segments and no per-file commit — and files are only
-  // inserted, never replaced. A failure throws the whole file away anyway.
-  const bulk = input.bulk === true && existing.size === 0;
-  const changed: string[] = [];
-  const listed = new Set(input.files.map((f) => f.path));
-  const filesTotal = input.files.length;
+}
 
-  // Removed files first: they need no reading.
-  const removed = [...existing.keys()].filter((p) => !listed.has(p));
-  if (removed.length) {
-    db.transaction(() => {
-      for (const p of removed) store.deleteFile(p);
+/** The state of one sync pass, and its steps (in the order syncFiles runs them). */
+class SyncRun {
+  private readonly yieldNow = createYielder();
+  private readonly report: (p: SyncProgress) => void;
+  private readonly existing = new Map<string, { hash: string; mtime: number; size: number }>();
+  /**
+   * A private, empty database (a full rebuild's temp file): everything goes in one write
+   * transaction — far fewer, bigger FTS segments and no per-file commit — and files are only
+   * inserted, never replaced. A failure throws the whole file away anyway.
+   */
+  private readonly bulk: boolean;
+  private readonly vectors: VectorPipeline;
+  private readonly changed: string[] = [];
+  private readonly touched: FileRow[] = [];
+  private readonly unreadable: UnreadableFile[] = [];
+  private readonly inFlight: Batch[] = [];
+  private pending: PendingFile[] = [];
+  private pendingChunks = 0;
+  private filesDone = 0;
+  private chunksDone = 0;
+  private chunksSeen = 0;
+  private uncommitted = 0;
+  /** One transaction per file (a file is never half-written); in bulk mode the one open transaction covers them all. */
+  private readonly writeFile: (p: PendingFile, byHash: Map<string, Float32Array>) => void;
+
+  constructor(private readonly input: SyncInput) {
+    const { db, store } = input;
+    this.report = input.onProgress ?? (() => {});
+    for (const r of db.prepare('SELECT path, hash, mtime, size FROM files').all() as { path: string; hash: string; mtime: number; size: number }[]) {
+      this.existing.set(r.path, r);
+    }
+    this.bulk = input.bulk === true && this.existing.size === 0;
+    this.vectors = new VectorPipeline({
+      db,
+      store,
+      embedder: input.embedder,
+      cacheWrite: input.cacheWrite,
+      signal: input.signal,
+      now: input.now,
+      expectMany: this.bulk && input.files.length > 0,
+      worker: input.embedWorker,
+    });
+    this.writeFile = db.transaction((p: PendingFile, byHash: Map<string, Float32Array>) => {
+      store.replaceFile(p.file, this.rowsOf(p.chunks, byHash));
+    });
+  }
+
+  private progress(phase: SyncProgress['phase']): void {
+    this.report({ phase, filesDone: this.filesDone, filesTotal: this.input.files.length, chunksDone: this.chunksDone, chunksTotal: this.chunksSeen });
+  }
+
+  private rowsOf(chunks: readonly PreparedChunk[], byHash: Map<string, Float32Array>): ChunkRow[] {
+    return chunks.map((c) => ({ ...c, vector: this.input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
+  }
+
+  /** Removed files first: they need no reading. */
+  removeGone(): void {
+    const listed = new Set(this.input.files.map((f) => f.path));
+    const removed = [...this.existing.keys()].filter((p) => !listed.has(p));
+    if (!removed.length) return;
+    this.input.db.transaction(() => {
+      for (const p of removed) this.input.store.deleteFile(p);
     })();
-    changed.push(...removed);
+    this.changed.push(...removed);
   }
 
-  // One streaming pass: stat each file, read and hash it only when mtime/size moved, chunk
-  // it when the content changed, and embed + write every ~BATCH_CHUNKS chunks. Only a few
-  // batches of texts are held in memory, whatever the size of the memory.
-  const vectors = new VectorPipeline({
-    db,
-    store,
-    embedder: input.embedder,
-    cacheWrite: input.cacheWrite,
-    signal,
-    now: input.now,
-    expectMany: bulk && filesTotal > 0,
-    worker: input.embedWorker,
-  });
-  let filesDone = 0;
-  let chunksDone = 0;
-  let chunksSeen = 0;
-  let pending: PendingFile[] = [];
-  let pendingChunks = 0;
-  const inFlight: Batch[] = [];
-  let uncommitted = 0;
-  const touched: FileRow[] = [];
-  const unreadable: UnreadableFile[] = [];
-  const rowsOf = (chunks: readonly PreparedChunk[], byHash: Map<string, Float32Array>): ChunkRow[] =>
-    chunks.map((c) => ({ ...c, vector: input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
+  /** Open the bulk transaction (rebuilds), and start on a fresh slice of the event loop. */
+  async begin(): Promise<void> {
+    if (this.bulk) {
+      this.input.db.exec('BEGIN');
+      pauseFtsMerging(this.input.db);
+    }
+    // Whatever ran before (listing, opening the database) had its own slice.
+    await this.yieldNow(true);
+  }
 
-  // One transaction per file (a file is never half-written), yielding between files; in bulk
-  // mode the one open transaction covers them all.
-  const writeFile = db.transaction((p: PendingFile, byHash: Map<string, Float32Array>) => {
-    store.replaceFile(p.file, rowsOf(p.chunks, byHash));
-  });
+  /**
+   * One listed file: stat it, read and hash it only when mtime/size moved, chunk it when the
+   * content changed (queued for embedding; a full batch is flushed), else note it unchanged.
+   */
+  async scan(src: SourceFile): Promise<void> {
+    throwIfAborted(this.input.signal);
+    this.filesDone++;
+    let st: fs.Stats;
+    try {
+      st = fs.lstatSync(src.abs);
+    } catch {
+      return; // vanished since listing: handled as removed next time
+    }
+    if (!st.isFile()) return;
+    const prev = this.existing.get(src.path);
+    if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
+      if (this.filesDone % 256 === 0) {
+        this.progress('scan');
+        await this.yieldNow();
+      }
+      return;
+    }
+    const got = await readSource(src.abs, src.path);
+    if ('unreadable' in got) {
+      this.unreadable.push(got.unreadable);
+      return;
+    }
+    const { text } = got;
+    const hash = sha256(text);
+    const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
+    if (prev && prev.hash === hash) {
+      this.touched.push(row);
+      return;
+    }
+    const chunks = prepareChunks(src, text, st.mtimeMs, this.input.chunking);
+    this.chunksSeen += chunks.length;
+    this.pending.push({ file: row, chunks });
+    this.pendingChunks += chunks.length;
+    if (this.pendingChunks >= BATCH_CHUNKS) await this.flush();
+    else await this.yieldNow();
+  }
 
-  // A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
-  // its files row is marked unfinished first, so an interruption is redone by the next sync.
-  const writeBigFile = async (p: PendingFile, byHash: Map<string, Float32Array>) => {
-    if (!bulk) {
+  /** Send the queued chunks to the embedder; write batches whose vectors are due. */
+  private async flush(): Promise<void> {
+    if (this.pending.length === 0) return;
+    throwIfAborted(this.input.signal);
+    this.progress('embed');
+    this.inFlight.push({ files: this.pending, chunks: this.pendingChunks, job: this.vectors.start(this.pending.flatMap((p) => p.chunks)) });
+    this.pending = [];
+    this.pendingChunks = 0;
+    await this.yieldNow();
+    // In-process embedding is done by the time its vectors are awaited: write right away.
+    // With a worker, keep batches queued so it never waits for this thread.
+    while (this.inFlight.length > this.vectors.maxInFlight) await this.write(this.inFlight.shift()!);
+  }
+
+  /** Flush the last batch and write every batch still on its way. */
+  async drain(): Promise<void> {
+    await this.flush();
+    while (this.inFlight.length) await this.write(this.inFlight.shift()!);
+  }
+
+  /** Write one batch once its vectors are in (and commit the bulk transaction every so often). */
+  private async write(b: Batch): Promise<void> {
+    const { db, store } = this.input;
+    const byHash = await this.vectors.finish(b.job);
+    throwIfAborted(this.input.signal);
+    for (const p of b.files) {
+      if (p.chunks.length > STEP_CHUNKS) await this.writeBigFile(p, byHash);
+      else if (this.bulk) {
+        store.insertChunks(this.rowsOf(p.chunks, byHash));
+        store.putFile(p.file);
+      } else this.writeFile(p, byHash);
+      await this.yieldNow();
+    }
+    this.chunksDone += b.chunks;
+    if (this.bulk && (this.uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS) {
+      await mergeFts(db, this.yieldNow, this.input.signal);
+      await this.yieldNow(true);
+      db.exec('COMMIT');
+      db.exec('BEGIN');
+      this.uncommitted = 0;
+    }
+    this.changed.push(...b.files.map((p) => p.file.path));
+    this.progress('write');
+    await this.yieldNow();
+  }
+
+  /**
+   * A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
+   * its files row is marked unfinished first, so an interruption is redone by the next sync.
+   */
+  private async writeBigFile(p: PendingFile, byHash: Map<string, Float32Array>): Promise<void> {
+    const { db, store } = this.input;
+    if (!this.bulk) {
       db.transaction(() => {
         store.dropChunks(p.file.path);
         store.putFile({ ...p.file, hash: '', mtime: 0 });
       })();
     }
     for (let i = 0; i < p.chunks.length; i += STEP_CHUNKS) {
-      const rows = rowsOf(p.chunks.slice(i, i + STEP_CHUNKS), byHash);
-      if (bulk) store.insertChunks(rows);
+      const rows = this.rowsOf(p.chunks.slice(i, i + STEP_CHUNKS), byHash);
+      if (this.bulk) store.insertChunks(rows);
       else db.transaction(() => store.insertChunks(rows))();
-      await yieldNow(!bulk);
+      await this.yieldNow(!this.bulk);
     }
     store.putFile(p.file);
-  };
+  }
 
-  const write = async (b: Batch) => {
-    const byHash = await vectors.finish(b.job);
-    throwIfAborted(signal);
-    for (const p of b.files) {
-      if (p.chunks.length > STEP_CHUNKS) await writeBigFile(p, byHash);
-      else if (bulk) {
-        store.insertChunks(rowsOf(p.chunks, byHash));
-        store.putFile(p.file);
-      } else writeFile(p, byHash);
-      await yieldNow();
-    }
-    chunksDone += b.chunks;
-    if (bulk && (uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS) {
-      await mergeFts(db, yieldNow, signal);
-      await yieldNow(true);
-      db.exec('COMMIT');
-      db.exec('BEGIN');
-      uncommitted = 0;
-    }
-    changed.push(...b.files.map((p) => p.file.path));
-    report({ phase: 'write', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-    await yieldNow();
-  };
+  /** Files whose mtime moved but whose content did not: new stamps, no re-chunking. */
+  touchUnchanged(): void {
+    if (!this.touched.length) return;
+    this.input.db.transaction(() => {
+      for (const t of this.touched) this.input.store.touchFile(t);
+    })();
+  }
 
-  const flush = async () => {
-    if (pending.length === 0) return;
-    throwIfAborted(signal);
-    report({ phase: 'embed', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-    inFlight.push({ files: pending, chunks: pendingChunks, job: vectors.start(pending.flatMap((p) => p.chunks)) });
-    pending = [];
-    pendingChunks = 0;
-    await yieldNow();
-    // In-process embedding is done by the time its vectors are awaited: write right away.
-    // With a worker, keep batches queued so it never waits for this thread.
-    while (inFlight.length > vectors.maxInFlight) await write(inFlight.shift()!);
-  };
-
-  try {
-    if (bulk) {
-      db.exec('BEGIN');
-      pauseFtsMerging(db);
-    }
-    // Whatever ran before (listing, opening the database) had its own slice.
-    await yieldNow(true);
-    for (const src of input.files) {
-      throwIfAborted(signal);
-      filesDone++;
-      let st: fs.Stats;
-      try {
-        st = fs.lstatSync(src.abs);
-      } catch {
-        continue; // vanished since listing: handled as removed next time
-      }
-      if (!st.isFile()) continue;
-      const prev = existing.get(src.path);
-      if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
-        if (filesDone % 256 === 0) {
-          report({ phase: 'scan', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-          await yieldNow();
-        }
-        continue;
-      }
-      const got = await readSource(src.abs, src.path);
-      if ('unreadable' in got) {
-        unreadable.push(got.unreadable);
-        continue;
-      }
-      const { text } = got;
-      const hash = sha256(text);
-      const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
-      if (prev && prev.hash === hash) {
-        touched.push(row);
-        continue;
-      }
-      const chunks = prepareChunks(src, text, st.mtimeMs, input.chunking);
-      chunksSeen += chunks.length;
-      pending.push({ file: row, chunks });
-      pendingChunks += chunks.length;
-      if (pendingChunks >= BATCH_CHUNKS) await flush();
-      else await yieldNow();
-    }
-    await flush();
-    while (inFlight.length) await write(inFlight.shift()!);
-    if (touched.length) {
-      db.transaction(() => {
-        for (const t of touched) store.touchFile(t);
-      })();
-    }
-
+  /** Count files and chunks, record the chunk count, and commit a bulk run. */
+  async finish(): Promise<SyncOutcome> {
+    const { db } = this.input;
     const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
     const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
     db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
-    if (bulk) {
-      await mergeFts(db, yieldNow, signal);
+    if (this.bulk) {
+      await mergeFts(db, this.yieldNow, this.input.signal);
       resumeFtsMerging(db);
-      await yieldNow(true);
+      await this.yieldNow(true);
       db.exec('COMMIT');
     }
-    report({ phase: 'done', filesDone, filesTotal, chunksDone, chunksTotal: chunksSeen });
-    return { files, chunks, embedded: vectors.embedded, embeddedInWorker: vectors.embeddedInWorker, changed, unreadable };
-  } finally {
-    vectors.close();
+    this.progress('done');
+    const v = this.vectors;
+    return { files, chunks, embedded: v.embedded, embeddedInWorker: v.embeddedInWorker, changed: this.changed, unreadable: this.unreadable };
+  }
+
+  close(): void {
+    this.vectors.close();
   }
 }
 
