@@ -144,6 +144,11 @@ export const MemorySearchSchema = z.looseObject({
            */
           calibration: z.enum(['relative', 'absolute']).default('relative'),
           /**
+           * Cairn: weight of the stemmed keyword table ("camped" finds "camping") below the
+           * exact-token one (search/lexical.ts); 0 = exact tokens only. Measured in docs/benchmarks.md.
+           */
+          stemWeight: ratio.default(0.5),
+          /**
            * Cairn: spread the top results over distinct files (search/spread.ts): a result
            * from a file not shown yet takes the slot when it scores ≥ spread × the best
            * remaining one. 1 = plain score order; 0.9 measured best (docs/benchmarks.md).
@@ -151,11 +156,6 @@ export const MemorySearchSchema = z.looseObject({
           spread: ratio.default(0.9),
           /** Cairn: "last week", "yesterday", "3 days ago" prefer notes of those days (search/dates.ts). */
           relativeDates: z.boolean().default(true),
-          /**
-           * Cairn: also index one vector per line (dialogue turn) and score a chunk by its best
-           * line (index/line-vectors.ts); `auto` = per embedder as measured (docs/benchmarks.md).
-           */
-          lineVectors: z.enum(['auto', 'on', 'off']).default('auto'),
           temporalDecay: z
             .looseObject({
               enabled: z.boolean().default(false),

@@ -4,7 +4,8 @@
  * 10k-chunk index, a stall of the event loop — and its crisis merge (16 segments on one
  * level) is one long step. During the rebuild both are turned off and the same merging is
  * done with the `merge` command, a few pages per call, yielding between calls; at the end
- * the defaults are put back, so the finished index behaves exactly like any other.
+ * the defaults are put back, so the finished index behaves exactly like any other. Both
+ * FTS tables (exact and stemmed) are handled alike.
  */
 import type { Db } from './db';
 
@@ -14,9 +15,16 @@ const DEFAULT_CRISISMERGE = 16;
 /** Pages merged per `merge` call: a few milliseconds of work. */
 const PAGES_PER_STEP = 64;
 
-function ftsCommand(db: Db, command: string, value: number): void {
+/** The FTS5 tables of the index: exact tokens, and stemmed (absent in an index older than schema 6). */
+const FTS_TABLES = ['chunks_fts', 'chunks_fts_stem'] as const;
+
+function tablesOf(db: Db): string[] {
+  return FTS_TABLES.filter((t) => t === 'chunks_fts' || db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(t));
+}
+
+function ftsCommand(db: Db, command: string, value: number, tables = tablesOf(db)): void {
   // FTS5's special-insert syntax; the value is a literal so it is stored as an integer.
-  db.exec(`INSERT INTO chunks_fts(chunks_fts, rank) VALUES('${command}', ${Math.trunc(value)})`);
+  for (const t of tables) db.exec(`INSERT INTO ${t}(${t}, rank) VALUES('${command}', ${Math.trunc(value)})`);
 }
 
 /** Turn FTS5's own merging off for the bulk load (merge with `mergeFts` instead). */
@@ -39,12 +47,15 @@ export function resumeFtsMerging(db: Db): void {
  */
 export async function mergeFts(db: Db, yieldNow: () => Promise<void>, signal?: AbortSignal): Promise<void> {
   const changes = db.prepare('SELECT total_changes()').pluck();
-  for (;;) {
-    if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
-    const before = changes.get() as number;
-    ftsCommand(db, 'merge', PAGES_PER_STEP);
-    // FTS5 documents a delta below 2 as "found nothing to merge".
-    if ((changes.get() as number) - before < 2) return;
-    await yieldNow();
+  // One table at a time: the "nothing left" test below is per merge command.
+  for (const t of tablesOf(db)) {
+    for (;;) {
+      if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+      const before = changes.get() as number;
+      ftsCommand(db, 'merge', PAGES_PER_STEP, [t]);
+      // FTS5 documents a delta below 2 as "found nothing to merge".
+      if ((changes.get() as number) - before < 2) break;
+      await yieldNow();
+    }
   }
 }

@@ -6,8 +6,11 @@
  */
 import type { Db } from './db';
 
-/** Bump when the table layout or what is indexed changes: forces a full reindex. */
-export const SCHEMA_VERSION = 5;
+/**
+ * Bump when the table layout or what is indexed changes: forces a full reindex
+ * (6: `chunks_fts_stem`, the stemmed keyword table beside the exact one).
+ */
+export const SCHEMA_VERSION = 6;
 
 /** What the index was built with; any difference means a full reindex. */
 export interface IndexIdentity {
@@ -20,8 +23,6 @@ export interface IndexIdentity {
   sources: string[];
   extraPaths: string[];
   vector: 'vec0' | 'fallback' | 'none';
-  /** Line vectors kept beside the chunk vectors (line-vectors.ts); absent = none. */
-  lines?: true | undefined;
 }
 
 /** Create every table except the vector table (whose dims depend on the embedder). */
@@ -53,6 +54,20 @@ export function createBaseSchema(db: Db): void {
     -- Per-term document counts (a view over the FTS index, no storage): lets the keyword
     -- side skip terms so common they cost much and add nothing to BM25.
     CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
+    -- The chunk text stemmed (FTS5's Porter stemmer over unicode61): "camped" finds
+    -- "camping". Searched beside chunks_fts and weighted below it (search/lexical.ts), so
+    -- an exact token still ranks first. Kept in step with chunks by triggers, so every
+    -- writer of chunks (store.ts, now or later) keeps it right without knowing of it; it
+    -- holds the text without the date/heading line, which the exact table matches already.
+    CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_stem USING fts5(
+      body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
+    );
+    CREATE TRIGGER IF NOT EXISTS chunks_stem_insert AFTER INSERT ON chunks BEGIN
+      INSERT INTO chunks_fts_stem(rowid, body) VALUES (new.id, new.text);
+    END;
+    CREATE TRIGGER IF NOT EXISTS chunks_stem_delete AFTER DELETE ON chunks BEGIN
+      DELETE FROM chunks_fts_stem WHERE rowid = old.id;
+    END;
     CREATE TABLE IF NOT EXISTS embedding_cache (
       provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
       dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,

@@ -79,7 +79,13 @@ function docCounts(db: Db): (term: string) => number {
 
 /** BM25 side: ORed terms, ranked by FTS5's bm25(); empty when the query has no term. */
 export function keywordCandidates(db: Db, query: string, limit: number, filter: CandidateFilter): Candidate[] {
-  const match = buildFtsQuery(query, (terms) => {
+  const match = keywordMatch(db, query);
+  return match ? ftsCandidates(db, 'chunks_fts', match, limit, filter) : [];
+}
+
+/** The keyword side's MATCH expression for `query` (common terms pruned), or null. */
+export function keywordMatch(db: Db, query: string): string | null {
+  return buildFtsQuery(query, (terms) => {
     if (terms.length <= 1) return terms;
     try {
       // The chunk count is kept in meta by each sync (COUNT(*) would scan 100k rows per query).
@@ -93,17 +99,20 @@ export function keywordCandidates(db: Db, query: string, limit: number, filter: 
       return terms; // an index without the vocab view: search every term
     }
   });
-  if (!match) return [];
+}
+
+/** BM25 candidates of one FTS5 table (`chunks_fts`, or `chunks_fts_stem`) for a MATCH expression. */
+export function ftsCandidates(db: Db, table: 'chunks_fts' | 'chunks_fts_stem', match: string, limit: number, filter: CandidateFilter): Candidate[] {
   const f = filterSql(filter, 'c');
   // Without a filter the FTS table alone answers. With one, every match is joined to its
   // source and day through the covering index chunks_filter(id, source, day): SQLite would
   // otherwise look up the wide chunk rows (≈ 1.6 KB of text each) — at 100k chunks a
   // common term matches ~20k rows, ~13 vs ~5 ms.
   const joined = (hint: string) =>
-    `SELECT c.id AS id, bm25(chunks_fts) AS rank FROM chunks_fts JOIN chunks c${hint} ON c.id = chunks_fts.rowid
-     WHERE chunks_fts MATCH ?${f.sql} ORDER BY rank LIMIT ?`;
+    `SELECT c.id AS id, bm25(${table}) AS rank FROM ${table} JOIN chunks c${hint} ON c.id = ${table}.rowid
+     WHERE ${table} MATCH ?${f.sql} ORDER BY rank LIMIT ?`;
   let stmt;
-  if (!f.sql) stmt = db.prepare('SELECT rowid AS id, bm25(chunks_fts) AS rank FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?');
+  if (!f.sql) stmt = db.prepare(`SELECT rowid AS id, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rank LIMIT ?`);
   else if (hasTable(db, 'chunks_filter')) stmt = db.prepare(joined(' INDEXED BY chunks_filter'));
   else stmt = db.prepare(joined('')); // an index built before chunks_filter existed
   const rows = stmt.all(match, ...f.params, limit) as { id: number; rank: number }[];

@@ -8,15 +8,15 @@
 import type { Db } from '../index/db';
 import type { Embedder } from '../embed/types';
 import type { MemorySource, SearchMode, SearchResult } from '../../../shared/types/search';
-import { keywordCandidates, scanCandidates, vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
+import { scanCandidates, vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
+import { lexicalCandidates, type KeywordCandidate } from './lexical';
 import { decayMultiplier } from './decay';
 import { mmrOrder } from './mmr';
 import { spreadOrder } from './spread';
 import { spanBoost, type DateSpan } from './dates';
 import { makeSnippet } from './snippet';
 import { readIdentity } from '../index/schema';
-import { lineCandidates } from './line-candidates';
-import { relativeBm25, type MergeWeights } from './score';
+import type { MergeWeights } from './score';
 
 export interface HybridBackend {
   db: Db;
@@ -37,6 +37,8 @@ export interface HybridOptions {
   weights: MergeWeights;
   /** Rank → score calibration of both sides before the merge (score.ts); default absolute. */
   calibration?: 'relative' | 'absolute' | undefined;
+  /** Weight of the stemmed keyword table below the exact one (lexical.ts); absent/0 = exact only. */
+  stemWeight?: number | undefined;
   /** The query's relative date resolved to days (dates.ts): chunks dated inside are preferred. */
   span?: DateSpan | null | undefined;
   /** Prefer a new file over a shown one when its score is ≥ this × (spread.ts); 1/absent = off. */
@@ -87,8 +89,7 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   const warnings: string[] = [];
   const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
   // The index holds only its identity's sources: asking for all of them needs no filter.
-  const identity = readIdentity(backend.db);
-  const indexed = identity?.sources as MemorySource[] | undefined;
+  const indexed = readIdentity(backend.db)?.sources as MemorySource[] | undefined;
   const filter: CandidateFilter = { sources: o.sources, indexed, since: o.since, before: o.before };
   const wantVector = backend.embedder !== null && backend.vector !== 'none';
   const wantText = !wantVector || o.hybrid;
@@ -105,8 +106,6 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
       // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
       if (qv.every((x) => x === 0)) vectorJob = () => Promise.resolve([]);
-      // An index with line vectors scores each chunk by its best line (line-candidates.ts).
-      else if (identity?.lines) vectorJob = async () => lineCandidates(backend.db, qv, limit, filter, backend.vector as 'vec0' | 'fallback');
       else if (backend.vector === 'vec0' && backend.knn) {
         const started = backend.knn(qv, limit, filter).catch(() => vec0Candidates(backend.db, qv, limit, filter));
         vectorJob = () => started;
@@ -118,10 +117,12 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     }
   }
 
-  let text: Candidate[] | null = null;
+  const keyword = () =>
+    lexicalCandidates(backend.db, o.query, limit, filter, { calibration: o.calibration ?? 'absolute', stemWeight: o.stemWeight ?? 0 });
+  let text: KeywordCandidate[] | null = null;
   if (wantText) {
     try {
-      text = keywordCandidates(backend.db, o.query, limit, filter);
+      text = keyword();
     } catch (err) {
       warnings.push(`keyword search failed (${(err as Error).message}); showing vector results only`);
     }
@@ -136,7 +137,7 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       if (text === null && !wantText) {
         // Vector-only mode failed: fall back to the keyword side rather than nothing.
         try {
-          text = keywordCandidates(backend.db, o.query, limit, filter);
+          text = keyword();
         } catch (e2) {
           warnings.push(`keyword search failed too (${(e2 as Error).message})`);
         }
@@ -145,14 +146,21 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   }
   const mode: SearchMode = vector && text ? 'hybrid' : vector ? 'vector-only' : 'fts-only';
   // Weights apply only when both sides ran; a lone side scores on its own scale.
-  const w = mode === 'hybrid' ? o.weights : mode === 'vector-only' ? { vector: 1, text: 0 } : { vector: 0, text: 1 };
+  // A keyword side without one exact match (every query word unknown or too common) leaves
+  // the vectors alone too: weighted down they all fell under minScore and the answer was empty.
+  const alone = mode === 'vector-only' || (mode === 'hybrid' && text!.every((c) => c.stemOnly));
+  const w = alone ? { vector: 1, text: 0 } : mode === 'hybrid' ? o.weights : { vector: 0, text: 1 };
 
-  // The vector side keeps its cosine scale (already 0..1 and comparable across queries;
-  // made relative it swamped the keyword side: measured in docs/benchmarks.md).
-  if (o.calibration === 'relative' && text) text = relativeBm25(text);
+  // The keyword side comes calibrated (lexical.ts); the vector side keeps its cosine scale
+  // (already 0..1 and comparable across queries; made relative it swamped the keyword side:
+  // measured in docs/benchmarks.md).
   const merged = new Map<number, { vector: number | null; text: number | null; merged: number }>();
   for (const c of vector ?? []) merged.set(c.id, { vector: c.score, text: null, merged: 0 });
   for (const c of text ?? []) {
+    // Beside a vector side, stems only re-rank exact matches: a stem-only match ("plans"
+    // for "planned") scoring at all outranked the vectors' paraphrase answers, whose
+    // scores lie close together (measured: docs/benchmarks.md). Keyword-only, it still counts.
+    if (c.stemOnly && vector) continue;
     const e = merged.get(c.id);
     if (e) e.text = c.score;
     else merged.set(c.id, { vector: null, text: c.score, merged: 0 });

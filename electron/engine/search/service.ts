@@ -40,6 +40,7 @@ export async function runSearch(
     hybrid: h.enabled,
     weights: resolveWeights(h, backend.embedder?.provider ?? null),
     calibration: h.calibration,
+    stemWeight: h.stemWeight,
     spread: h.spread,
     // "last week" counts back from --before when given (the question is asked from then).
     span: h.relativeDates ? relativeSpan(req.query, req.before ? new Date(`${req.before}T00:00:00Z`) : now) : null,
