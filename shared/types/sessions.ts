@@ -127,6 +127,12 @@ export interface SessionEntriesResult {
   contextWindow: number;
   /** Estimated tokens of the rebuilt context. */
   contextTokens: number;
+  /**
+   * Set when this first page was answered from the head of a big file while the whole file
+   * is parsed (issue 14.2): `total`, `malformed`, `contextTokens` and the entries' branch and
+   * context figures cover only the head's lines; the next page answers for the whole file.
+   */
+  partial?: { bytesRead: number; bytes: number };
 }
 
 /** One tool result side by side: on disk vs what the model would be sent. */

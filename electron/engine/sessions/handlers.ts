@@ -4,6 +4,7 @@ import type { Handlers } from '../rpc/dispatcher';
 import { afterTranscriptChange } from './after-change';
 import { compactPlan, compactRun } from './compact-ops';
 import { entryText, sessionEntries } from './entries';
+import { firstPageFromHead, markParsed } from './head-page';
 import { listSessions } from './list';
 import { prunePreview, pruneText, type PreviewOptions } from './preview';
 import { resolveSession, type ResolvedSession } from './resolve';
@@ -34,7 +35,12 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
     },
     'sessions.entries': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return sessionEntries(s.load(), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
+      // A big file's first page comes from its head; the whole parse follows the answer.
+      const head = firstPageFromHead(ctx, s, req);
+      if (head) return head;
+      const t = s.load();
+      markParsed(ctx, s);
+      return sessionEntries(t, { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
     },
     'sessions.entryText': (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);

@@ -208,10 +208,11 @@ export async function fetchEntries(
   sessionId: string,
   offset: number,
   limit: number,
-): Promise<{ total: number; entries: RawEntry[]; malformed: MalformedLineView[] }> {
+): Promise<{ total: number; entries: RawEntry[]; malformed: MalformedLineView[]; partial: boolean }> {
   const r = await api['sessions.entries']({ sessionId, offset, limit });
-  // `malformed` covers the whole file on every page (line number, parse error, raw text).
-  return { total: r.total, entries: r.entries.map(toRaw), malformed: r.malformed };
+  // `malformed` covers the whole file on every page (line number, parse error, raw text),
+  // except a `partial` first page (answered from a big file's head: its total too).
+  return { total: r.total, entries: r.entries.map(toRaw), malformed: r.malformed, partial: r.partial !== undefined };
 }
 
 /** The whole text of a tool-result block that `sessions.entries` sent cut, fetched in pages. */

@@ -142,16 +142,25 @@ export const useSessions = create<SessionsState>((set, get) => {
       if (signal.aborted) return;
       const entries: (RawEntry | undefined)[] = new Array(first.total);
       first.entries.forEach((e, i) => (entries[i] = e));
-      set({ entries, entriesComplete: first.entries.length >= first.total, malformed: first.malformed });
+      set({ entries, entriesComplete: !first.partial && first.entries.length >= first.total, malformed: first.malformed });
       resolveLineJump();
       onFirstPage();
-      for (let offset = first.entries.length; offset < first.total; offset += PAGE) {
+      // A partial first page came from a big file's head: the next answer is for the whole
+      // file (its total, malformed lines, branch), so page 0 is read again with it.
+      let total = first.total;
+      let partial = first.partial;
+      for (let offset = partial ? 0 : first.entries.length; offset < total || partial; ) {
         const page = await fetchEntries(sessionId, offset, PAGE);
         if (signal.aborted) return;
         const next = get().entries.slice();
+        next.length = page.total;
         page.entries.forEach((e, i) => (next[offset + i] = e));
-        set({ entries: next, entriesComplete: offset + page.entries.length >= first.total });
+        total = page.total;
+        offset += page.entries.length;
+        set({ entries: next, entriesComplete: !page.partial && offset >= total, ...(partial ? { malformed: page.malformed } : {}) });
+        partial = page.partial;
         resolveLineJump();
+        if (page.entries.length === 0) break;
       }
     } catch (err) {
       if (!signal.aborted) set({ entriesError: errText(err) });
