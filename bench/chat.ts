@@ -14,6 +14,8 @@ import { CompactionSchema, ContextPruningSchema } from '../electron/engine/confi
 import { readTranscript } from '../electron/engine/transcript/read';
 import { runTurn } from '../electron/engine/chat/turn';
 import { checkinSession, checkoutSession } from '../electron/engine/chat/session-cache';
+import { createContext } from '../electron/engine/context';
+import { createEventBus } from '../electron/engine/rpc/events';
 import { workspaceTools } from '../electron/engine/chat/tools/workspace';
 import type { ChatRequest, ChatResult, LLM } from '../electron/engine/llm/types';
 import { writeTranscript } from './lib/context-data';
@@ -39,6 +41,8 @@ const instant: LLM = {
 };
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-chat-'));
+// The held chat sessions are a member of an engine context (chat/session-cache.ts).
+const ctx = createContext({ stateDir: dir, version: 'bench', events: createEventBus() });
 try {
   const workspace = path.join(dir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });
@@ -69,7 +73,7 @@ try {
     const reuse = i % 2 === 1;
     const t0 = performance.now();
     const c0 = cpuMs();
-    const session = reuse ? checkoutSession(file, () => new Date()) : undefined;
+    const session = reuse ? checkoutSession(ctx, file) : undefined;
     await runTurn(`question ${i}`, {
       session,
       llm: instant,
@@ -87,7 +91,7 @@ try {
     (reuse ? warm : cold).push(performance.now() - t0);
     (reuse ? warmCpu : coldCpu).push(cpuMs() - c0);
     // Hold a fresh handle for the next (warm) turn.
-    if (!reuse) checkinSession(file, checkoutSession(file, () => new Date()));
+    if (!reuse) checkinSession(ctx, file, checkoutSession(ctx, file));
   }
   const both = (w: number[], c: number[]) => `${median(w).toFixed(0)} ms / ${median(c).toFixed(0)} ms`;
   console.log(`| measure (${sizeMb.toFixed(1)} MB transcript, ${entries} entries) | median wall / CPU |`);
@@ -97,5 +101,6 @@ try {
   console.log(`| the same, handle held from the previous turn (chat.send) | ${both(warm, warmCpu)} |`);
   console.log(`| peak RSS | ${rssMb()} MB |`);
 } finally {
+  await ctx.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
 }

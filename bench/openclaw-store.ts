@@ -11,6 +11,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { openForeignSqlite } from '../electron/engine/sessions/store/sqlite-readonly';
 import { openclawSqliteStore } from '../electron/engine/sessions/store/openclaw-sqlite';
+import { createStoreCaches, TRANSCRIPT_CACHE_BYTES } from '../electron/engine/sessions/store/cache';
 
 const FIXTURE = path.resolve('tests/fixtures/openclaw-2026.9.6/state');
 const EVENTS = Number(process.env.BENCH_EVENTS ?? 20000);
@@ -51,7 +52,7 @@ for (const [label, stateDir] of [['fixture (6 sessions)', FIXTURE], [`large: s2-
     h.db.close();
     return h.mode;
   });
-  const store = openclawSqliteStore(stateDir, 'main', snap);
+  const store = openclawSqliteStore(stateDir, 'main', snap, createStoreCaches(TRANSCRIPT_CACHE_BYTES));
   const list = time(() => store.list().length);
   // A changed stamp forces a re-open and re-read, as after OpenClaw appended.
   const s = store.find('s2-beta');

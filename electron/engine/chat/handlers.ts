@@ -66,7 +66,7 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
     const cfg = ctx.config().config;
     const d = cfg.agents.defaults;
     const start = buildSessionStart({ workspace: paths.workspace, now: ctx.now(), timeZone: d.userTimezone });
-    const session = manual ? undefined : checkoutSession(ref.file, () => ctx.now());
+    const session = manual ? undefined : checkoutSession(ctx, ref.file);
     try {
       return await runTurn(text, {
         session,
@@ -87,7 +87,7 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
         emit: (e) => opts.onEvent?.(ref.sessionId, e),
       });
     } finally {
-      if (session) checkinSession(ref.file, session);
+      if (session) checkinSession(ctx, ref.file, session);
     }
   });
 }

@@ -3,8 +3,12 @@
  * the whole file (a 50 MB transcript takes ~0.5–1.4 s to parse). A handle is reused only
  * when the file's size and mtime are exactly what they were when the last turn ended;
  * anything else (a compaction from the Sessions page, another writer) reopens the file.
+ * The handles are a context member bounded by bytes (lru-cache; least recently used dropped
+ * first), so they go with engine.dispose() and a few huge transcripts cannot pile up.
  */
 import fs from 'node:fs';
+import { LRUCache } from 'lru-cache';
+import type { ContextSlot, EngineContext } from '../context';
 import { openSessionFile, type SessionFile } from '../transcript/session-file';
 
 interface Held {
@@ -13,25 +17,31 @@ interface Held {
   mtimeMs: number;
 }
 
-/** Handles kept at most (least recently used dropped first): each holds a parsed transcript. */
-export const MAX_HELD = 4;
-const held = new Map<string, Held>();
+/** Budget of held handles, in bytes of their files (a parsed transcript takes a few times that). */
+export const HELD_BYTES = 256 * 1024 * 1024;
+
+const heldSlot: ContextSlot<LRUCache<string, Held>> = {
+  name: 'chat session handles',
+  create: () => new LRUCache<string, Held>({ maxSize: HELD_BYTES }),
+  dispose: (held) => held.clear(),
+};
 
 /** A handle for `file`: the held one when the file is unchanged since, else a fresh open. */
-export function checkoutSession(file: string, now: () => Date): SessionFile {
+export function checkoutSession(ctx: EngineContext, file: string): SessionFile {
+  const held = ctx.member(heldSlot);
   const h = held.get(file);
   held.delete(file);
   if (h) {
     const st = fs.statSync(file, { throwIfNoEntry: false });
     if (st && st.size === h.size && st.mtimeMs === h.mtimeMs) return h.session;
   }
-  return openSessionFile(file, { now });
+  return openSessionFile(file, { now: () => ctx.now() });
 }
 
 /** Keep `session` for the next turn, stamped with the file's current size and mtime. */
-export function checkinSession(file: string, session: SessionFile): void {
+export function checkinSession(ctx: EngineContext, file: string, session: SessionFile): void {
   const st = fs.statSync(file, { throwIfNoEntry: false });
   if (!st) return;
-  held.set(file, { session, size: st.size, mtimeMs: st.mtimeMs });
-  while (held.size > MAX_HELD) held.delete(held.keys().next().value as string);
+  // A file bigger than the whole budget is not held (lru-cache stores nothing).
+  ctx.member(heldSlot).set(file, { session, size: st.size, mtimeMs: st.mtimeMs }, { size: Math.max(1, st.size) });
 }

@@ -4,7 +4,8 @@
  * holds it.
  */
 import type { SessionSummary, SessionsListResult } from '../../../shared/types/sessions';
-import type { EngineContext } from '../context';
+import { LRUCache } from 'lru-cache';
+import type { ContextSlot, EngineContext } from '../context';
 import { buildContext } from '../transcript/context';
 import { estimateTokens } from '../transcript/tokens';
 import type { Transcript } from '../transcript/types';
@@ -25,7 +26,19 @@ interface Facts {
   name: string | undefined;
   version: number | undefined;
 }
-const factsCache = new Map<string, Facts>();
+/**
+ * Facts by session location: a context member bounded by bytes (a rough per-entry size: the
+ * numbers plus the strings), so a huge sessions dir cannot grow it without end.
+ */
+const factsSlot: ContextSlot<LRUCache<string, Facts>> = {
+  name: 'session list facts',
+  create: () =>
+    new LRUCache<string, Facts>({
+      maxSize: 8 * 1024 * 1024,
+      sizeCalculation: (f, location) => 128 + 2 * (location.length + f.stamp.length + (f.name?.length ?? 0) + (f.lastTimestamp?.length ?? 0)),
+    }),
+  dispose: (c) => c.clear(),
+};
 
 function factsOf(t: Transcript, stamp: string): Facts {
   let messages = 0;
@@ -50,7 +63,8 @@ function factsOf(t: Transcript, stamp: string): Facts {
   };
 }
 
-function facts(store: SessionStore, s: StoredSession): Facts {
+function facts(ctx: EngineContext, store: SessionStore, s: StoredSession): Facts {
+  const factsCache = ctx.member(factsSlot);
   const stamp = store.stamp(s);
   const hit = factsCache.get(s.location);
   if (hit && hit.stamp === stamp) return hit;
@@ -78,7 +92,7 @@ export function listSessions(ctx: EngineContext, agentId?: string): SessionsList
       let f: Facts;
       let notes: string[];
       try {
-        f = facts(store, s);
+        f = facts(ctx, store, s);
         notes = store.notes(s);
       } catch (err) {
         ctx.warn(`${s.location}: ${(err as Error).message}`);

@@ -6,7 +6,8 @@
 import path from 'node:path';
 import type { EngineContext } from '../../context';
 import { jsonlStore } from './jsonl';
-import { closeOpenclawHandles, openclawSqliteStore } from './openclaw-sqlite';
+import { storeCaches } from './cache';
+import { openclawSqliteStore } from './openclaw-sqlite';
 import type { SessionStore } from './types';
 
 export type { SessionStore, StoredSession, SessionStoreKind } from './types';
@@ -20,18 +21,12 @@ export function snapshotDirFor(ctx: EngineContext, agentId: string): string {
   return path.join(cairnDir, 'openclaw-snapshots', agentId);
 }
 
-const closing = new WeakSet<EngineContext>();
-
-/** Every store of `agentId` (default agent when omitted). */
+/** Every store of `agentId` (default agent when omitted), sharing the engine's caches (closed with it). */
 export function sessionStores(ctx: EngineContext, agentId?: string): SessionStore[] {
   const paths = ctx.paths(agentId);
-  if (!closing.has(ctx)) {
-    closing.add(ctx);
-    // Open read handles on OpenClaw's database are released with the engine.
-    ctx.onDispose(() => closeOpenclawHandles(ctx.stateDir));
-  }
+  const caches = storeCaches(ctx);
   return [
-    jsonlStore(paths, (m) => ctx.warn(m)),
-    openclawSqliteStore(ctx.stateDir, paths.agentId, snapshotDirFor(ctx, paths.agentId)),
+    jsonlStore(paths, (m) => ctx.warn(m), caches),
+    openclawSqliteStore(ctx.stateDir, paths.agentId, snapshotDirFor(ctx, paths.agentId), caches),
   ];
 }

@@ -1,7 +1,7 @@
 /**
  * The JSONL session store: `agents/<id>/sessions/sessions.json` + `<sessionId>.jsonl`
  * (SPEC §1.1; Cairn's own layout and OpenClaw's legacy one). Transcripts are parsed through
- * transcript/read.ts and cached by file size and mtime.
+ * transcript/read.ts and cached (store caches, per engine) by file size and mtime.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -9,6 +9,7 @@ import type { AgentPaths } from '../../config/state-dir';
 import { findSessionEntry, readSessionIndex, sessionEntries, type SessionIndex } from '../../transcript/sessions-index';
 import { readTranscript } from '../../transcript/read';
 import type { Transcript } from '../../transcript/types';
+import type { StoreCaches } from './cache';
 import type { SessionStore, StoredSession } from './types';
 
 const SESSION_ID = /^[A-Za-z0-9][A-Za-z0-9_.:-]*$/;
@@ -18,35 +19,23 @@ export function isTranscriptName(name: string): boolean {
   return name.endsWith('.jsonl') && !name.includes('.checkpoint.') && !name.startsWith('.') && SESSION_ID.test(name.slice(0, -6));
 }
 
-interface CacheSlot {
-  size: number;
-  mtimeMs: number;
-  transcript: Transcript;
-}
-/** Parsed transcripts kept for paging/preview/plan (a 50 MB one holds a few hundred MB). */
-const MAX_CACHED = 2;
-const cache = new Map<string, CacheSlot>();
-
 /** The parsed transcript of `file`, re-read only when its size or mtime changed. */
-export function loadTranscriptCached(file: string): Transcript {
+function loadTranscriptCached(file: string, caches: StoreCaches): Transcript {
   const st = fs.statSync(file);
-  const hit = cache.get(file);
-  if (hit && hit.size === st.size && hit.mtimeMs === st.mtimeMs) {
-    cache.delete(file);
-    cache.set(file, hit); // most recently used last
-    return hit.transcript;
-  }
+  const stamp = `${st.size}:${st.mtimeMs}`;
+  const hit = caches.transcript(file, stamp);
+  if (hit) return hit;
   const transcript = readTranscript(file);
-  cache.set(file, { size: st.size, mtimeMs: st.mtimeMs, transcript });
-  while (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value as string);
+  caches.keep(file, stamp, transcript, st.size);
   return transcript;
 }
 
 /**
  * The JSONL store of one agent. `onIndexError` receives a broken sessions.json's message
- * (the sessions are still listed from the directory).
+ * (the sessions are still listed from the directory); parsed transcripts are kept in the
+ * engine's `caches`.
  */
-export function jsonlStore(paths: AgentPaths, onIndexError: (message: string) => void): SessionStore {
+export function jsonlStore(paths: AgentPaths, onIndexError: (message: string) => void, caches: StoreCaches): SessionStore {
   const index = (): SessionIndex => {
     try {
       return readSessionIndex(paths.sessionsIndex);
@@ -87,7 +76,7 @@ export function jsonlStore(paths: AgentPaths, onIndexError: (message: string) =>
       const file = candidates.find((f) => isTranscriptName(path.basename(f)) && fs.existsSync(f));
       return file ? stored(sessionId, file, idx) : undefined;
     },
-    load: (s) => loadTranscriptCached(s.location),
+    load: (s) => loadTranscriptCached(s.location, caches),
     stamp(s) {
       const st = fs.statSync(s.location);
       return `${st.size}:${st.mtimeMs}`;

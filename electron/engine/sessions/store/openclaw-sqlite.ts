@@ -15,6 +15,7 @@ import { parseTranscript } from '../../transcript/parse';
 import type { SessionIndexEntry } from '../../transcript/sessions-index';
 import type { Transcript } from '../../transcript/types';
 import { fileStamp, openForeignSqlite, type ReadOnlyDb } from './sqlite-readonly';
+import type { StoreCaches } from './cache';
 import type { SessionStore, StoredSession } from './types';
 
 /** The newest transcript version whose entries Cairn knows (OpenClaw 2026.9 writes 4). */
@@ -25,12 +26,8 @@ export function openclawDbFile(stateDir: string, agentId: string): string {
   return path.join(stateDir, 'agents', agentId, 'agent', 'openclaw-agent.sqlite');
 }
 
-/** Open handles by database file, shared by every engine in the process; reopened when the file changes. */
-const handles = new Map<string, ReadOnlyDb>();
-const transcripts = new Map<string, { stamp: string; transcript: Transcript }>();
-const MAX_TRANSCRIPTS = 4;
-
-function handle(file: string, snapshotDir: string): ReadOnlyDb {
+/** The engine's open handle on `file` (caches.handles), reopened when the file changes. */
+function handle(file: string, snapshotDir: string, handles: Map<string, ReadOnlyDb>): ReadOnlyDb {
   const open = handles.get(file);
   if (open && open.stamp === fileStamp(file)) return open;
   open?.db.close();
@@ -47,16 +44,6 @@ function handle(file: string, snapshotDir: string): ReadOnlyDb {
   return fresh;
 }
 
-/** Close the handles of every OpenClaw store under `stateDir` (engine dispose); the next read reopens. */
-export function closeOpenclawHandles(stateDir: string): void {
-  const prefix = path.join(path.resolve(stateDir), 'agents') + path.sep;
-  for (const [file, h] of handles) {
-    if (!path.resolve(file).startsWith(prefix)) continue;
-    h.db.close();
-    handles.delete(file);
-  }
-  for (const key of transcripts.keys()) if (path.resolve(key).startsWith(prefix)) transcripts.delete(key);
-}
 
 interface EventRow {
   seq: number;
@@ -118,10 +105,11 @@ function parseEntry(json: string): SessionIndexEntry | undefined {
  * The OpenClaw SQLite store of one agent. `snapshotDir` is in Cairn's own data dir: it is
  * used only while OpenClaw holds a -wal/-journal open (see sqlite-readonly.ts).
  */
-export function openclawSqliteStore(stateDir: string, agentId: string, snapshotDir: string): SessionStore {
+export function openclawSqliteStore(stateDir: string, agentId: string, snapshotDir: string, caches: StoreCaches): SessionStore {
   const file = openclawDbFile(stateDir, agentId);
+  const { handles } = caches;
   const rows = (): StoredSession[] => {
-    const { db } = handle(file, snapshotDir);
+    const { db } = handle(file, snapshotDir, handles);
     const nodes = db.prepare('SELECT session_key, current_session_id, entry_json FROM session_nodes ORDER BY session_key').all() as {
       session_key: string;
       current_session_id: string;
@@ -142,13 +130,11 @@ export function openclawSqliteStore(stateDir: string, agentId: string, snapshotD
     list: () => (fs.existsSync(file) ? rows() : []),
     find: (sessionId) => (fs.existsSync(file) ? rows().find((s) => s.sessionId === sessionId) : undefined),
     load(s) {
-      const h = handle(file, snapshotDir);
-      const hit = transcripts.get(s.location);
-      if (hit && hit.stamp === h.stamp) return hit.transcript;
+      const h = handle(file, snapshotDir, handles);
+      const hit = caches.transcript(s.location, h.stamp);
+      if (hit) return hit;
       const transcript = readTranscriptRows(h.db, file, s.sessionId);
-      transcripts.delete(s.location);
-      transcripts.set(s.location, { stamp: h.stamp, transcript });
-      while (transcripts.size > MAX_TRANSCRIPTS) transcripts.delete(transcripts.keys().next().value as string);
+      caches.keep(s.location, h.stamp, transcript, Math.max(0, transcript.bytes));
       return transcript;
     },
     stamp: () => fileStamp(file),
