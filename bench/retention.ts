@@ -6,7 +6,10 @@
  * model's text. Uses the local test chat model (SmolLM2-135M-Instruct, fetched by
  * scripts/fetch-test-models.mjs) through node-llama-cpp on the CPU; prints Markdown tables.
  *
- *   node --import tsx bench/retention.ts [sessions=4] [maxOutputTokens=400]
+ *   node --import tsx bench/retention.ts [sessions=4] [maxOutputTokens=400] [threads=2]
+ *
+ * threads: llama.cpp threads (2 = node-llama-cpp's default on a 2-core box; 1 finishes
+ * sooner when other processes hold the cores).
  *
  * Answers are capped at maxOutputTokens (compaction would allow 20% of the window, 1,638
  * tokens): a 135M model that loops otherwise writes until the cap, which on the shared
@@ -30,6 +33,7 @@ import type { Message } from '../shared/types/messages';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const N = Number(process.argv[2] ?? 4);
 const CAP = Number(process.argv[3] ?? 400);
+const THREADS = Number(process.argv[4] ?? 2);
 const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
 
 function chatModel(): string {
@@ -78,7 +82,8 @@ class Recording implements LLM {
 }
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-retention-'));
-const llama = new LlamaLlm({ modelPath: chatModel(), contextSize: 8192, threads: 2 });
+const load0 = os.loadavg().map((x) => x.toFixed(1)).join(' / ');
+const llama = new LlamaLlm({ modelPath: chatModel(), contextSize: 8192, threads: THREADS });
 const rows: string[] = [];
 let sumModel = 0;
 let sumMerged = 0;
@@ -113,7 +118,7 @@ try {
   await llama.dispose();
   fs.rmSync(dir, { recursive: true, force: true });
 }
-console.log(`\nIdentifier retention, ${llama.model} (8k context, 2 threads, answers ≤ ${CAP} tokens), ${N} sessions of 8 messages (~20 identifiers each), compact --all; load average ${os.loadavg()[0]?.toFixed(1)}\n`);
+console.log(`\nIdentifier retention, ${llama.model} (8k context, ${THREADS} thread(s), answers ≤ ${CAP} tokens), ${N} sessions of 8 messages (~20 identifiers each), compact --all; load average ${load0} at start, ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')} at end\n`);
 console.log('| session | identifiers | model only | merged (what is written) | summary used | model calls | wall |');
 console.log('|---|---|---|---|---|---|---|');
 for (const r of rows) console.log(r);
