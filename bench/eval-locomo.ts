@@ -15,6 +15,9 @@
  *   --candidates N                       candidateMultiplier (candidates per side = 6 × N)
  *   --no-relative-dates                  "last week" etc. not resolved to note days
  *   --decay --mmr                        the optional re-rankers
+ *   --line-vectors auto|on|off           line vectors with max-sim per chunk (issue 13)
+ *   --threads N                          llama.cpp threads of a GGUF embedder (default 1:
+ *                                        on a loaded machine a second thread costs ~6× CPU)
  *   --sweep                              also sweep the merge weight 0..1
  */
 import path from 'node:path';
@@ -67,10 +70,10 @@ function memoQueries(e: Embedder): Embedder {
   };
 }
 
-async function makeEmbedder(spec: string): Promise<Embedder | null> {
+async function makeEmbedder(spec: string, threads: number): Promise<Embedder | null> {
   if (spec === 'none') return null;
   if (spec === 'static') return createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
-  if (spec.endsWith('.gguf')) return createGgufEmbedder({ modelPath: path.resolve(spec), threads: 2 });
+  if (spec.endsWith('.gguf')) return createGgufEmbedder({ modelPath: path.resolve(spec), threads });
   throw new Error(`--embedder: expected static, none or a .gguf path, got ${spec}`);
 }
 
@@ -85,7 +88,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     return 2;
   }
   const spec = flag(argv, '--embedder') ?? 'static';
-  const made = await makeEmbedder(spec);
+  const made = await makeEmbedder(spec, num(argv, '--threads') ?? 1);
   const embedder = made && memoQueries(made);
   const tokens = num(argv, '--tokens');
   const overlap = num(argv, '--overlap');
@@ -96,6 +99,8 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const candidates = num(argv, '--candidates');
   const stemWeight = num(argv, '--stem-weight');
   const calibration = flag(argv, '--calibration') as 'relative' | 'absolute' | undefined;
+  const lineVectors = flag(argv, '--line-vectors') as 'auto' | 'on' | 'off' | undefined;
+  if (lineVectors && !['auto', 'on', 'off'].includes(lineVectors)) throw new Error(`--line-vectors: expected auto, on or off, got ${lineVectors}`);
   const base = (s: MemorySearchSettings) => {
     if (tokens !== undefined) s.chunking.tokens = tokens;
     if (overlap !== undefined) s.chunking.overlap = overlap;
@@ -106,8 +111,9 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (candidates !== undefined) s.query.hybrid.candidateMultiplier = candidates;
     if (stemWeight !== undefined) s.query.hybrid.stemWeight = stemWeight;
     if (argv.includes('--no-relative-dates')) s.query.hybrid.relativeDates = false;
+    if (lineVectors) s.query.hybrid.lineVectors = lineVectors;
   };
-  const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem'].join('-');
+  const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem', ...(lineVectors ? [`lines-${lineVectors}`] : [])].join('-');
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };
   const qn = convs.reduce((a, c) => a + c.queries.length, 0);
   console.log(`LoCoMo: ${convs.length} conversations, ${qn} questions (${path.resolve(dir)}); embedder ${embedder ? `${embedder.provider}/${embedder.model}` : 'none'}; k = 6.\n`);

@@ -156,6 +156,11 @@ export const MemorySearchSchema = z.looseObject({
           spread: ratio.default(0.9),
           /** Cairn: "last week", "yesterday", "3 days ago" prefer notes of those days (search/dates.ts). */
           relativeDates: z.boolean().default(true),
+          /**
+           * Cairn: also index one vector per line (dialogue turn) and score a chunk by its best
+           * line (index/line-vectors.ts); `auto` = per embedder as measured (docs/benchmarks.md).
+           */
+          lineVectors: z.enum(['auto', 'on', 'off']).default('auto'),
           temporalDecay: z
             .looseObject({
               enabled: z.boolean().default(false),

@@ -23,6 +23,8 @@ export interface IndexIdentity {
   sources: string[];
   extraPaths: string[];
   vector: 'vec0' | 'fallback' | 'none';
+  /** Line vectors kept beside the chunk vectors (line-vectors.ts); absent = none. */
+  lines?: true | undefined;
 }
 
 /** Create every table except the vector table (whose dims depend on the embedder). */

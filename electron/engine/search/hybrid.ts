@@ -16,6 +16,7 @@ import { spreadOrder } from './spread';
 import { spanBoost, type DateSpan } from './dates';
 import { makeSnippet } from './snippet';
 import { readIdentity } from '../index/schema';
+import { lineCandidates } from './line-candidates';
 import type { MergeWeights } from './score';
 
 export interface HybridBackend {
@@ -89,7 +90,8 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   const warnings: string[] = [];
   const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
   // The index holds only its identity's sources: asking for all of them needs no filter.
-  const indexed = readIdentity(backend.db)?.sources as MemorySource[] | undefined;
+  const identity = readIdentity(backend.db);
+  const indexed = identity?.sources as MemorySource[] | undefined;
   const filter: CandidateFilter = { sources: o.sources, indexed, since: o.since, before: o.before };
   const wantVector = backend.embedder !== null && backend.vector !== 'none';
   const wantText = !wantVector || o.hybrid;
@@ -106,6 +108,8 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
       // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
       if (qv.every((x) => x === 0)) vectorJob = () => Promise.resolve([]);
+      // An index with line vectors scores each chunk by its best line (line-candidates.ts).
+      else if (identity?.lines) vectorJob = async () => lineCandidates(backend.db, qv, limit, filter, backend.vector as 'vec0' | 'fallback');
       else if (backend.vector === 'vec0' && backend.knn) {
         const started = backend.knn(qv, limit, filter).catch(() => vec0Candidates(backend.db, qv, limit, filter));
         vectorJob = () => started;
