@@ -81,7 +81,7 @@ describe('line vectors (max-sim per chunk)', () => {
   it('ranks the same way without sqlite-vec (the in-process scan of the fallback tables)', async () => {
     const { idx } = open('on', { loadVec: false });
     await idx.sync();
-    expect(idx.status().vector).toBe('fallback');
+    expect((await idx.status()).vector).toBe('fallback');
     const res = await idx.search({ query, minScore: 0 });
     expect(res.results[0]?.path).toBe('memory/2024-03-01.md');
     await idx.dispose();
