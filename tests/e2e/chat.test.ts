@@ -65,7 +65,7 @@ describe('Chat page', () => {
     expect(await marker.textContent()).toMatch(/Compaction \(manual\): [\d,]+ → [\d,]+ tokens/);
     await screenshot(page, 'chat-no-model');
 
-    await state.getByRole('button', { name: 'Set one up in Settings' }).click();
+    await state.getByRole('button', { name: 'Set up a provider in Settings' }).click();
     await page.getByRole('heading', { name: 'Settings' }).waitFor();
     expect(errors).toEqual([]);
     await page.close();

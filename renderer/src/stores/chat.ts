@@ -30,7 +30,8 @@ interface ChatState {
   loadLlm(): Promise<void>;
   /** Open a session (undefined = a new chat, created on the first message). */
   open(sessionId: string | undefined): Promise<void>;
-  send(text: string): Promise<void>;
+  /** Resolves false when the turn failed (a failed command's bubble is removed: it is not in the transcript). */
+  send(text: string): Promise<boolean>;
   stop(): void;
 }
 
@@ -154,12 +155,13 @@ export const useChat = create<ChatState>((set, get) => ({
   },
   async send(text) {
     const t = text.trim();
-    if (!t || get().sending) return;
+    if (!t || get().sending) return false;
     const ctl = new AbortController();
     sendCtl = ctl;
     const opId = globalThis.crypto.randomUUID();
     const start = get().items.length + 1;
-    set({ sending: true, sendError: undefined, items: [...get().items, { kind: 'user', key: nextKey(), text: t }] });
+    const userKey = nextKey();
+    set({ sending: true, sendError: undefined, items: [...get().items, { kind: 'user', key: userKey, text: t }] });
     liveOpId = opId;
     const doneSeen = new Promise<void>((resolve) => doneWaiters.set(opId, resolve));
     try {
@@ -171,9 +173,12 @@ export const useChat = create<ChatState>((set, get) => ({
       if (res.reply && !streamed) items.push({ kind: 'assistant', key: nextKey(), text: res.reply, thinking: '', live: false });
       set({ items, sessionId: res.sessionId });
       void get().loadSessions();
+      return true;
     } catch (err) {
       const e = err as Error & { code?: string };
-      set({ sendError: e.code === 'cancelled' ? 'Stopped.' : e.message });
+      const command = t.startsWith('/');
+      set({ sendError: e.code === 'cancelled' ? 'Stopped.' : e.message, ...(command ? { items: get().items.filter((it) => it.key !== userKey) } : {}) });
+      return false;
     } finally {
       doneWaiters.delete(opId);
       if (liveOpId === opId) liveOpId = undefined;

@@ -2,12 +2,12 @@
  * Chat with the offline assistant: pick a session or start a new one, send a message (Enter;
  * Shift+Enter for a new line), watch the reply stream with tool calls and results inline and
  * markers when pruning, a memory flush or a compaction happened; `/compact [instructions]`
- * compacts. Without a model, a clear state that links to Settings.
+ * compacts. Without a model, the ways out in place (NoModel.tsx), and Enter says why it did nothing.
  */
 import { useEffect, useRef, useState } from 'react';
-import { useApp } from '../../stores/app';
 import { useChat, wireChatEvents } from '../../stores/chat';
 import { ChatItemView } from './ChatItemView';
+import { NoModel } from './NoModel';
 import './chat.css';
 
 function label(s: { id: string; name: string | undefined; key: string | undefined }): string {
@@ -25,7 +25,6 @@ export function ChatPage() {
   const sending = useChat((s) => s.sending);
   const sendError = useChat((s) => s.sendError);
   const { loadSessions, loadLlm, open, send, stop } = useChat.getState();
-  const go = useApp((s) => s.go);
   const [text, setText] = useState('');
   const endRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLTextAreaElement>(null);
@@ -42,12 +41,27 @@ export function ChatPage() {
   const noModel = llm !== undefined && !llm.configured;
   const isCommand = text.trim().startsWith('/compact');
   const canSend = !sending && text.trim() !== '' && (!noModel || isCommand);
+  // Why Enter did nothing: said next to the box instead of silence (issue 14 item 8).
+  const [hint, setHint] = useState<string | undefined>();
 
   function submit() {
-    if (!canSend) return;
+    if (sending || text.trim() === '') return;
+    if (isCommand && !sessionId) {
+      setHint('A new chat has nothing to compact yet: pick a session above to compact it.');
+      return;
+    }
+    if (!canSend) {
+      setHint('No model yet: choose one above to chat (your message is kept here). /compact works without one.');
+      return;
+    }
+    setHint(undefined);
     const t = text;
     setText('');
-    void send(t).then(() => inputRef.current?.focus());
+    void send(t).then((ok) => {
+      // A failed command is not in the transcript: its text goes back into the box to fix or retry.
+      if (!ok && t.trim().startsWith('/')) setText((now) => (now === '' ? t : now));
+      inputRef.current?.focus();
+    });
   }
 
   return (
@@ -76,16 +90,7 @@ export function ChatPage() {
           Could not list sessions: {sessionsError}
         </p>
       )}
-      {noModel && (
-        <div className="chat-nomodel" role="status" data-testid="chat-no-model">
-          <strong>No model configured.</strong> Chat needs a chat model: a local GGUF file, an OpenAI-compatible endpoint or Anthropic.{' '}
-          {llm?.problem ? <span className="muted">{llm.problem} </span> : null}
-          <button type="button" className="link" onClick={() => go('settings')}>
-            Set one up in Settings
-          </button>
-          . <span className="muted">/compact still works: without a model it writes the deterministic extract.</span>
-        </div>
-      )}
+      {noModel && llm && <NoModel llm={llm} onChosen={(status) => useChat.setState({ llm: status })} />}
       {llm?.configured && (
         <p className="muted chat-model">
           Model: {llm.provider}
@@ -102,7 +107,7 @@ export function ChatPage() {
         {hidden > 0 && <p className="muted">{hidden.toLocaleString()} earlier entries are in the Sessions timeline.</p>}
         {items.length === 0 && !historyError && (
           <p className="empty">
-            {sessionId ? 'This session has no messages yet.' : 'A new chat: type a message below. The assistant wakes up with MEMORY.md and the last two days of notes, and can search older memory.'}
+            {sessionId ? 'This session has no messages yet.' : noModel ? 'A new chat: choose a model above to start, or pick a session to read or compact it.' : 'A new chat: type a message below. The assistant wakes up with MEMORY.md and the last two days of notes, and can search older memory.'}
           </p>
         )}
         {items.map((it) => (
@@ -116,6 +121,11 @@ export function ChatPage() {
           {sendError}
         </p>
       )}
+      {hint && (
+        <p id="chat-hint" role="status" className="notice notice-warn" data-testid="chat-hint">
+          {hint}
+        </p>
+      )}
       <div className="chat-compose">
         <textarea
           ref={inputRef}
@@ -123,7 +133,11 @@ export function ChatPage() {
           placeholder={noModel ? 'No model: only /compact works here' : 'Message (Enter to send, Shift+Enter for a new line; /compact [instructions] to compact)'}
           value={text}
           rows={3}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            setHint(undefined);
+          }}
+          aria-describedby={hint ? 'chat-hint' : undefined}
           onKeyDown={(e) => {
             if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
               e.preventDefault();
