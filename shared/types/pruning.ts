@@ -5,6 +5,24 @@
 
 export type PruneAction = 'kept' | 'soft-trimmed' | 'cleared';
 
+/**
+ * The pruning settings (SPEC §3, `agents.defaults.contextPruning`) with every default filled
+ * in, as the engine's config schema outputs them (electron/engine/config/schema.ts holds the
+ * defaults; the engine hands this type to the renderer, so the UI never repeats them). The
+ * schema's output must stay assignable to it: sessions/preview.ts returns one as this type.
+ */
+export interface ContextPruningSettings {
+  mode: 'cache-ttl' | 'off';
+  ttl: string;
+  keepLastAssistants: number;
+  softTrimRatio: number;
+  hardClearRatio: number;
+  minPrunableToolChars: number;
+  softTrim: { maxChars: number; headChars: number; tailChars: number };
+  hardClear: { enabled: boolean; placeholder: string };
+  tools: { allow: string[]; deny: string[] };
+}
+
 /** Why a tool result was left alone. */
 export type KeptReason =
   | 'recent'

@@ -3,7 +3,7 @@
  * the renderer. No Node or DOM imports.
  */
 import type { Message } from './messages';
-import type { PruneDiff, PruneAction, KeptReason, ReplayMode } from './pruning';
+import type { ContextPruningSettings, PruneDiff, PruneAction, KeptReason, ReplayMode } from './pruning';
 
 export type * from './pruning';
 
@@ -180,8 +180,8 @@ export interface PrunePreviewResult {
   sessionId: string;
   contextWindow: number;
   model: { provider?: string; modelId?: string };
-  /** The effective pruning settings (config + overrides). */
-  settings: Record<string, unknown>;
+  /** The effective pruning settings (config + overrides, every default filled in by the engine). */
+  settings: ContextPruningSettings;
   diff: PruneDiff;
   results: PruneResultView[];
   /** OpenClaw's newest projection marker (what its next call replays), when the session has one. */

@@ -119,7 +119,7 @@ export function prunePreview(ctx: EngineContext, t: Transcript, opts: PreviewOpt
     sessionId: opts.sessionId,
     contextWindow: opts.contextWindow,
     model,
-    settings: settings as unknown as Record<string, unknown>,
+    settings,
     diff: r.diff,
     results,
     projection: projection ? { entryId: projection.entryId, replayed: projection.pruned.size, frozen: projection.frozen } : undefined,

@@ -5,6 +5,7 @@
  */
 import type { RawEntry } from '../pages/sessions/entry-types';
 import type { MalformedLineView } from '../../../shared/types/sessions';
+import type { ContextPruningSettings } from '../../../shared/types/pruning';
 
 /** One row of the session list. */
 export interface SessionRow {
@@ -116,8 +117,8 @@ export interface PrunePreviewView {
   sentTokensEstimate: number;
   systemPromptTokens: number | undefined;
   rows: PruneRow[];
-  /** The settings the preview ran with (config + overrides). */
-  settings: { ttl: string; softTrimRatio: number; hardClearRatio: number; keepLastAssistants: number; mode: string };
+  /** The settings the preview ran with (config + overrides; the engine fills in the defaults). */
+  settings: ContextPruningSettings;
 }
 
 export interface CompactPlanView {
@@ -249,9 +250,6 @@ export async function fetchOverview(sessionId: string): Promise<SessionOverview>
   };
 }
 
-const str = (v: unknown, d: string) => (typeof v === 'string' ? v : d);
-const n = (v: unknown, d: number) => (typeof v === 'number' ? v : d);
-
 /** The prune.preview request for the settings tried in the view. */
 function pruneRequest(sessionId: string, o: PruneOverrides) {
   const overrides: Record<string, unknown> = {};
@@ -316,13 +314,7 @@ export async function fetchPrune(sessionId: string, o: PruneOverrides): Promise<
       after: x.action === 'kept' ? undefined : x.after,
       afterLength: x.afterLength,
     })),
-    settings: {
-      mode: str(r.settings.mode, 'cache-ttl'),
-      ttl: str(r.settings.ttl, '5m'),
-      softTrimRatio: n(r.settings.softTrimRatio, 0.3),
-      hardClearRatio: n(r.settings.hardClearRatio, 0.5),
-      keepLastAssistants: n(r.settings.keepLastAssistants, 3),
-    },
+    settings: r.settings,
   };
 }
 
