@@ -154,7 +154,10 @@ export const MemorySearchSchema = z.looseObject({
            * remaining one. 1 = plain score order; 0.9 measured best (docs/benchmarks.md).
            */
           spread: ratio.default(0.9),
-          /** Cairn: "last week", "yesterday", "3 days ago" prefer notes of those days (search/dates.ts). */
+          /**
+           * Cairn: "last week", "yesterday", "3 days ago" (search/dates.ts) and dates written
+           * out, "1 May, 2022", "July 2022" (search/query-dates.ts), prefer notes of those days.
+           */
           relativeDates: z.boolean().default(true),
           /**
            * Cairn: also index one vector per line (dialogue turn) and score a chunk by its best

@@ -56,8 +56,11 @@ export function relativeSpan(query: string, anchor: Date): DateSpan | null {
   return null;
 }
 
-/** Score multiplier of a chunk inside the query's span (measured: docs/benchmarks.md). */
-export const SPAN_BOOST = 1.5;
+/**
+ * Score multiplier of a chunk inside the query's span (measured: docs/benchmarks.md — 1.5 → 2
+ * with written-out dates: LoCoMo temporal 0.939 → 0.945, committed eval temporal MRR 0.813 → 0.875).
+ */
+export const SPAN_BOOST = 2;
 
 /** The multiplier for a chunk dated `day` (1 outside the span or undated). */
 export function spanBoost(day: string | null, span: DateSpan | null, boost = SPAN_BOOST): number {

@@ -6,7 +6,7 @@ import type { MemorySearchSettings } from '../config/schema';
 import type { MemorySource, SearchResponse } from '../../../shared/types/search';
 import { hybridSearch, type HybridBackend } from './hybrid';
 import { resolveWeights } from './score';
-import { relativeSpan } from './dates';
+import { querySpan } from './query-dates';
 import type { SearchRequest } from './backend';
 
 /** Which sources a request searches: `all` = every enabled source. */
@@ -43,7 +43,7 @@ export async function runSearch(
     stemWeight: h.stemWeight,
     spread: h.spread,
     // "last week" counts back from --before when given (the question is asked from then).
-    span: h.relativeDates ? relativeSpan(req.query, req.before ? new Date(`${req.before}T00:00:00Z`) : now) : null,
+    span: h.relativeDates ? querySpan(req.query, req.before ? new Date(`${req.before}T00:00:00Z`) : now) : null,
     sources,
     since: req.since,
     before: req.before,
