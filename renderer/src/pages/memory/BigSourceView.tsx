@@ -16,6 +16,16 @@ export function isBigText(text: string): boolean {
   return text.length > BIG_CHARS;
 }
 
+/**
+ * The lines of the last big text split: switching between the rendered and the source view
+ * mounts a new BigSourceView on the same text, and splitting 6 MB again is a long task.
+ */
+let lastSplit: { text: string; lines: string[] } | undefined;
+function linesOf(text: string): string[] {
+  if (lastSplit?.text !== text) lastSplit = { text, lines: text.replace(/\n$/, '').split('\n') };
+  return lastSplit.lines;
+}
+
 function kb(n: number): string {
   return n < 1024 * 1024 ? `${(n / 1024).toFixed(0)} KB` : `${(n / 1024 / 1024).toFixed(1)} MB`;
 }
@@ -23,7 +33,7 @@ function kb(n: number): string {
 /** Numbered source of a big file; `note` says why it is not rendered as Markdown. */
 export function BigSourceView({ text, range, note = false }: { text: string; range: LineRange | undefined; note?: boolean }) {
   const ref = useRef<HTMLDivElement>(null);
-  const lines = useMemo(() => text.replace(/\n$/, '').split('\n'), [text]);
+  const lines = useMemo(() => linesOf(text), [text]);
   const virtualizer = useVirtualizer({
     count: lines.length,
     getScrollElement: () => ref.current,
