@@ -64,8 +64,7 @@ export class MemoryRegistry {
   private pendingDirty = new Set<string>();
   private disposed = false;
 
-  /** `ctx` is public for the QMD backend seam in search/handlers.ts (searchWithSync). */
-  constructor(readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: EngineContext) {}
 
   private settingsCache = new WeakMap<object, Map<string, MemorySearchSettings>>();
 
