@@ -19,6 +19,7 @@ import { sessionsChannels, sessionsEvents } from './contract/sessions';
 import { stateInfoChannels } from './contract/state-info';
 import { memoryNotesChannels } from './contract/memory-notes';
 import { sessionStoreEvents } from './contract/session-store';
+import { doctorStreamEvents } from './contract/doctor-stream';
 import { tokensChannels } from './contract/tokens';
 import type { ChannelDef, EventDef } from './contract/define';
 
@@ -56,6 +57,7 @@ export const events = {
   ...chatEvents,
   ...searchEvents,
   ...sessionStoreEvents,
+  ...doctorStreamEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -85,8 +85,18 @@ export function nodeLlamaCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
   return llamaCheckCache;
 }
 
-export async function runDoctor(ctx: EngineContext, opts: { native?: boolean } = {}): Promise<DoctorCheck[]> {
+/**
+ * Run every check (concurrently) and return them in a fixed order. `onCheck` hears of each
+ * as it completes, so the Status page shows results one by one instead of "Checking…" until
+ * the slowest (node-llama-cpp, the embedder) is done.
+ */
+export async function runDoctor(ctx: EngineContext, opts: { native?: boolean; onCheck?: (check: DoctorCheck) => void } = {}): Promise<DoctorCheck[]> {
   const native = opts.native ?? true;
+  const tell = <T extends DoctorCheck | DoctorCheck[]>(p: Promise<T>): Promise<T> =>
+    p.then((c) => {
+      for (const one of Array.isArray(c) ? c : [c]) opts.onCheck?.(one);
+      return c;
+    });
   const checks: Promise<DoctorCheck>[] = [
     check('state-dir', 'State directory', () => {
       const s = ctx.state();
@@ -112,15 +122,20 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean } =
     checks.push(check('sqlite-vec', 'sqlite-vec', sqliteVecCheck));
     checks.push(check('node-llama-cpp', 'node-llama-cpp', nodeLlamaCheck));
   }
-  const base = await Promise.all(checks);
-  const extra = await Promise.all(
-    contributors.map(async (c) => {
-      try {
-        return await c(ctx);
-      } catch (err) {
-        return [{ id: 'contributor', label: 'check', status: 'fail' as const, detail: (err as Error).message }];
-      }
-    }),
+  const extraP = Promise.all(
+    contributors.map((c) =>
+      tell(
+        (async () => {
+          try {
+            return await c(ctx);
+          } catch (err) {
+            return [{ id: 'contributor', label: 'check', status: 'fail' as const, detail: (err as Error).message }];
+          }
+        })(),
+      ),
+    ),
   );
+  const base = await Promise.all(checks.map(tell));
+  const extra = await extraP;
   return [...base, ...extra.flat()];
 }

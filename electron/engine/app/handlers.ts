@@ -48,7 +48,8 @@ export function appHandlers(ctx: EngineContext): Pick<
 > {
   return {
     'app.status': (req) => appStatus(ctx, { checks: req.checks }),
-    'doctor.run': async () => ({ checks: await runDoctor(ctx) }),
+    // Each check is sent as it completes (doctor.check), so the Status page fills in one by one.
+    'doctor.run': async (_req, { opId }) => ({ checks: await runDoctor(ctx, { onCheck: (check) => ctx.events.emit('doctor.check', { opId, check }) }) }),
     'config.get': () => configView(ctx),
     'config.set': ({ keyPath, value }) => {
       // A foreign dir's settings go to its home in Cairn's data dir, never into the dir.

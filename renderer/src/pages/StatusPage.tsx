@@ -1,4 +1,4 @@
-/** Status: what `cairn doctor` shows, live from the engine, plus config and engine warnings. */
+/** Status: what `cairn doctor` shows, live from the engine (each check as it completes), plus config and engine warnings. */
 import { useEffect } from 'react';
 import { useApp } from '../stores/app';
 import { api } from '../api';
@@ -9,6 +9,7 @@ export function StatusPage() {
   const error = useApp((s) => s.statusError);
   const loading = useApp((s) => s.statusLoading);
   const loadStatus = useApp((s) => s.loadStatus);
+  const live = useApp((s) => s.liveChecks);
 
   useEffect(() => {
     void loadStatus();
@@ -50,8 +51,13 @@ export function StatusPage() {
           <h2>Memory index</h2>
           <IndexStatusView actions={false} />
           <h2>Checks</h2>
-          <ul className="checks" aria-label="Checks">
-            {status.checks.map((c) => (
+          {loading && (
+            <p className="muted" role="status" data-testid="checks-progress">
+              Checking… {live.length} done
+            </p>
+          )}
+          <ul className="checks" aria-label="Checks" aria-busy={loading}>
+            {(loading ? live : status.checks).map((c) => (
               <li key={c.id} className={`check check-${c.status}`} data-check={c.id}>
                 <span className="badge">{c.status}</span>
                 <strong>{c.label}</strong>

@@ -1,6 +1,6 @@
 /** App-wide state: the current page (kept in the URL hash), theme, and the engine's status. */
 import { create } from 'zustand';
-import type { AppStatus } from '../../../shared/contract';
+import type { AppStatus, DoctorCheck } from '../../../shared/contract';
 import { api } from '../api';
 
 export const PAGES = ['sessions', 'memory', 'search', 'chat', 'settings', 'status'] as const;
@@ -27,11 +27,16 @@ interface AppState {
   summary: AppStatus | undefined;
   statusError: string | undefined;
   statusLoading: boolean;
+  /** The checks of the run in progress, as each completes (doctor.check events). */
+  liveChecks: DoctorCheck[];
   go(page: Page): void;
   toggleTheme(): void;
   loadStatus(): Promise<void>;
   loadSummary(): Promise<void>;
 }
+
+/** The opId of the newest doctor run: only its checks are shown while it streams. */
+let liveRun: string | undefined;
 
 export const useApp = create<AppState>((set, get) => ({
   page: pageFromHash(),
@@ -40,6 +45,7 @@ export const useApp = create<AppState>((set, get) => ({
   summary: undefined,
   statusError: undefined,
   statusLoading: false,
+  liveChecks: [],
   go(page) {
     if (get().page === page) return;
     window.location.hash = `/${page}`;
@@ -51,14 +57,25 @@ export const useApp = create<AppState>((set, get) => ({
     set({ theme });
   },
   async loadStatus() {
-    set({ statusLoading: true });
+    // The facts first (fast), then the checks one by one as they complete: the native ones
+    // take seconds, and "Checking…" alone for 2–3 s said nothing (issue 14 item 13).
+    set({ statusLoading: true, liveChecks: [] });
+    const opId = globalThis.crypto.randomUUID();
+    // A newer run (Re-run, a config change) replaces an older one still streaming.
+    liveRun = opId;
+    const off = api.on('doctor.check', (p) => {
+      if (p.opId === opId && liveRun === opId) set({ liveChecks: [...get().liveChecks, p.check] });
+    });
     try {
-      const status = await api['app.status']({});
-      set({ status, summary: status, statusError: undefined });
+      const summary = await api['app.status']({ checks: false });
+      set({ summary, status: { ...summary, checks: get().status?.checks ?? [] }, statusError: undefined });
+      const { checks } = await api['doctor.run']({}, { opId });
+      if (liveRun === opId) set({ status: { ...(get().summary ?? summary), checks } });
     } catch (err) {
       set({ statusError: (err as Error).message });
     } finally {
-      set({ statusLoading: false });
+      off();
+      if (liveRun === opId) set({ statusLoading: false, liveChecks: [] });
     }
   },
   async loadSummary() {
