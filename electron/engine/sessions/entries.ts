@@ -19,7 +19,7 @@ const PREVIEW_CHARS = 200;
  * every 1,000-entry page ~10 MB of JSON for the UI thread to parse. User and assistant text
  * is sent whole (it is what the timeline shows as Markdown and what find-in-session reads).
  */
-export const ENTRY_TEXT_CHARS = 4000;
+const ENTRY_TEXT_CHARS = 4000;
 const SHOWN_ELSEWHERE = new Set(['type', 'id', 'parentId', 'timestamp', 'message', 'summary', 'firstKeptEntryId', 'tokensBefore', 'details', 'customType']);
 
 interface Derived {
