@@ -22,6 +22,7 @@ import type { Tool } from './tools/types';
 import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
 import { liveTranscript } from './live-transcript';
 import { fitCompactionToWindow } from './window-fit';
+import { abortError, isAbortError } from '../util/abort';
 
 /** Tool rounds per turn before the loop stops asking the model (a runaway guard). */
 export const MAX_TOOL_ROUNDS = 25;
@@ -52,11 +53,7 @@ export interface TurnOptions {
   session?: SessionFile | undefined;
 }
 
-function abortError(): Error {
-  const e = new Error('the turn was cancelled');
-  e.name = 'AbortError';
-  return e;
-}
+const cancelled = (): Error => abortError(undefined, 'the turn was cancelled');
 
 const textOf = (m: AssistantMessage) => m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
 
@@ -68,7 +65,7 @@ async function tolerant(run: () => Promise<boolean>, trigger: 'preflight' | 'thr
   try {
     return await run();
   } catch (err) {
-    if (signal?.aborted || (err as Error).name === 'AbortError') throw err;
+    if (isAbortError(err, signal)) throw err;
     emit({ kind: 'compaction', trigger, compacted: false, reason: `failed: ${(err as Error).message}` });
     return false;
   }
@@ -145,7 +142,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   let usage: Usage | undefined;
 
   for (let round = 0; ; round++) {
-    if (o.signal?.aborted) throw abortError();
+    if (o.signal?.aborted) throw cancelled();
     const built = buildContext(liveTranscript(session));
     const historyTokens = estimateTokens(built.messages);
     // Flush before compaction, once per turn at most (the flush itself is once per cycle).
@@ -204,7 +201,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       );
     } catch (err) {
       // A cancelled reply keeps what was already streamed, marked aborted (as pi does).
-      if (partial && (o.signal?.aborted || (err as Error).name === 'AbortError')) {
+      if (partial && isAbortError(err, o.signal)) {
         session.appendMessage({ role: 'assistant', content: [{ type: 'text', text: partial }], provider: llm.provider, model: llm.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, stopReason: 'aborted', timestamp: now().getTime() });
       }
       throw err;
@@ -228,7 +225,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       const limited = round + 1 >= (o.maxToolRounds ?? MAX_TOOL_ROUNDS);
       // At the round limit the calls still get (error) results, so the file stays well-formed.
       await runTools(calls, limited ? [] : o.tools, session, o, now, emit, limited ? `not run: the turn reached its limit of ${o.maxToolRounds ?? MAX_TOOL_ROUNDS} tool rounds` : undefined);
-      if (o.signal?.aborted) throw abortError();
+      if (o.signal?.aborted) throw cancelled();
       if (!limited) continue;
     }
     result.reply = textOf(message);

@@ -21,6 +21,7 @@ import { judgeSummary } from './quality';
 import { completeIdentifiers, type IdentifierRetention } from './retention';
 import { summarizeWithModel, toPieces } from './summarize';
 import { writeCompaction } from './write';
+import { abortError } from '../util/abort';
 
 export interface CompactProgress {
   phase: 'plan' | 'summarize' | 'write' | 'done';
@@ -71,13 +72,8 @@ export type CompactResult =
       identifierRetention?: IdentifierRetention;
     };
 
-function abortError(signal: AbortSignal): Error {
-  const reason = signal.reason as unknown;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const e = new Error('compaction cancelled');
-  e.name = 'AbortError';
-  return e;
-}
+/** The user cancelled: an AbortError (a timeout's reason is not one; it is reported apart). */
+const cancelled = (signal: AbortSignal): Error => abortError(signal, 'compaction cancelled');
 
 /** A model summary that failed the judge twice (quality.ts): go straight to the extract. */
 class RejectedSummaryError extends Error {}
@@ -124,7 +120,7 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
     try {
       return ok(await run());
     } catch (err) {
-      if (userSignal?.aborted) throw abortError(userSignal);
+      if (userSignal?.aborted) throw cancelled(userSignal);
       if (err instanceof RejectedSummaryError) return extract(err.message);
       if (timeout.signal.aborted) return extract(`the model timed out after ${opts.settings.timeoutSeconds}s`);
       // Fallback 1: leave out single messages larger than half the summariser's window.
@@ -133,7 +129,7 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
         try {
           return ok(await run(pieces));
         } catch {
-          if (userSignal?.aborted) throw abortError(userSignal);
+          if (userSignal?.aborted) throw cancelled(userSignal);
         }
       }
       // Fallback 2: the deterministic extract instead of a size-only note.
@@ -161,7 +157,7 @@ export async function compact(opts: CompactOptions): Promise<CompactResult> {
   if (!plan.possible) return { compacted: false, reason: plan.reason, plan };
 
   const s = await summaryFor(plan, opts);
-  if (opts.signal?.aborted) throw abortError(opts.signal);
+  if (opts.signal?.aborted) throw cancelled(opts.signal);
   const ops = collectFileOps(
     plan.toSummarize.map((i) => i.message),
     plan.previous?.details,

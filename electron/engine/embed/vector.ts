@@ -2,6 +2,7 @@
  * Small vector helpers shared by every embedder: L2 normalisation that never yields NaN
  * (a zero vector stays zero), and cosine similarity for tests and callers.
  */
+import { throwIfAborted as throwIfAbortedAs } from '../util/abort';
 
 /** L2-normalise `v` in place and return it; a zero (or non-finite) vector becomes all zeros. */
 export function l2normalize(v: Float32Array): Float32Array {
@@ -44,11 +45,5 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 
 /** Throw a standard AbortError when the signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const reason: unknown = signal.reason;
-    if (reason instanceof Error) throw reason;
-    const err = new Error('The operation was aborted');
-    err.name = 'AbortError';
-    throw err;
-  }
+  throwIfAbortedAs(signal, 'The operation was aborted', 'any');
 }

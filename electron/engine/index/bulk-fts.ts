@@ -8,6 +8,7 @@
  * FTS tables (exact and stemmed) are handled alike.
  */
 import type { Db } from './db';
+import { abortError } from '../util/abort';
 
 /** FTS5's defaults (https://sqlite.org/fts5.html#the_automerge_configuration_option). */
 const DEFAULT_AUTOMERGE = 4;
@@ -50,7 +51,7 @@ export async function mergeFts(db: Db, yieldNow: () => Promise<void>, signal?: A
   // One table at a time: the "nothing left" test below is per merge command.
   for (const t of tablesOf(db)) {
     for (;;) {
-      if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+      if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
       const before = changes.get() as number;
       ftsCommand(db, 'merge', PAGES_PER_STEP, [t]);
       // FTS5 documents a delta below 2 as "found nothing to merge".

@@ -15,6 +15,7 @@ import type { Db } from './db';
 import type { PreparedChunk } from './prepare';
 import type { Store } from './store';
 import { hashedLineUnits } from './line-vectors';
+import { abortError } from '../util/abort';
 
 /** Texts per call for an embedder that computes synchronously on this thread. */
 const SYNC_EMBED_BATCH = 8;
@@ -61,9 +62,7 @@ export interface VectorJob {
   lines?: { chunk: PreparedChunk; hashes: string[] }[];
 }
 
-function abortError(): Error {
-  return Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
-}
+const cancelled = (): Error => abortError(undefined, 'indexing cancelled');
 
 /** Workers started ahead of a sync (see `prestartEmbedWorker`), by embedder. */
 const prestarted = new WeakMap<Embedder, Promise<EmbedWorker>>();
@@ -193,7 +192,7 @@ export class VectorPipeline {
         job.inWorker = true;
         return out;
       } catch {
-        if (this.o.signal?.aborted) throw abortError();
+        if (this.o.signal?.aborted) throw cancelled();
         // The worker died: carry on here (same vectors), without it.
         if (this.ready === w) this.ready = null;
         void w.close();
@@ -209,7 +208,7 @@ export class VectorPipeline {
     const step = emb.provider === 'static' ? SYNC_EMBED_BATCH : texts.length;
     const out: Float32Array[] = [];
     for (let i = 0; i < texts.length; i += step) {
-      if (this.o.signal?.aborted) throw abortError();
+      if (this.o.signal?.aborted) throw cancelled();
       out.push(...(await emb.embed(texts.slice(i, i + step), { signal: this.o.signal })));
       if (step < texts.length) await new Promise<void>((resolve) => setImmediate(resolve));
     }

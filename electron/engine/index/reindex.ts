@@ -14,6 +14,7 @@ import { createStore } from './store';
 import { createLineTables } from './line-vectors';
 import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
 import { openResumeCache, type ResumeCache } from './resume-cache';
+import { abortError } from '../util/abort';
 
 /** Remove a database file with its WAL and shared-memory companions. */
 export function removeDbFiles(file: string): void {
@@ -83,7 +84,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     outcome = await syncFiles({ ...input, db, store, bulk: true });
     writeMeta(db, 'identity', JSON.stringify(input.identity));
     writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
-    if (input.signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+    if (input.signal?.aborted) throw abortError(undefined, 'indexing cancelled');
     if (fs.existsSync(input.indexFile)) beforeSwap();
     // The online backup cannot change the page size of a file in WAL mode (an index an older
     // Cairn wrote with 4 KB pages): out of WAL it can, which needs no other connection on it.
@@ -147,7 +148,7 @@ async function carryCache(db: Db, oldFile: string, provider: string, model: stri
     ).pluck();
     let after = 0;
     for (;;) {
-      if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+      if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
       const last = lastOf.get(provider, model, after, CARRY_STEP) as number | null;
       if (last === null) break;
       step.run(provider, model, after, CARRY_STEP);

@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MemorySource } from '../../../shared/types/search';
 import { walkMarkdown } from '../util/markdown-walk';
+import { abortError } from '../util/abort';
 
 /** A file to index: its absolute location and the path shown in results. */
 export interface SourceFile {
@@ -73,7 +74,7 @@ export async function listSourceFiles(roots: SourceRoots, signal?: AbortSignal):
   const tick = async () => {
     if (++handled % ENTRIES_PER_SLICE === 0) {
       await new Promise<void>((resolve) => setImmediate(resolve));
-      if (signal?.aborted) throw Object.assign(new Error('indexing cancelled'), { name: 'AbortError' });
+      if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
     }
   };
   const lstatAsync = (p: string) => fs.promises.lstat(p).catch(() => undefined);

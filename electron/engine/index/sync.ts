@@ -18,6 +18,7 @@ import { prepareChunks, type PreparedChunk } from './prepare';
 import type { ChunkRow, FileRow, Store } from './store';
 import { VectorPipeline, type VectorJob } from './embed-jobs';
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
+import { abortError } from '../util/abort';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -102,13 +103,9 @@ export function createYielder(sliceMs = SLICE_MS): (force?: boolean) => Promise<
   };
 }
 
-function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) {
-    const err = new Error('indexing cancelled');
-    err.name = 'AbortError';
-    throw err;
-  }
-}
+const throwIfAborted = (signal: AbortSignal | undefined): void => {
+  if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
+};
 
 interface PendingFile {
   file: FileRow;

@@ -5,6 +5,7 @@
  * them matters more than the exact wording of the message we show.
  */
 import { AuthError, ContextOverflowError } from './types';
+import { abortError as cancelledError } from '../util/abort';
 
 /** A non-auth, non-overflow failure of a provider call; `retryable` for 429/5xx. */
 export class LlmHttpError extends Error {
@@ -91,9 +92,5 @@ export function streamError(payload: unknown, ctx: ErrorContext): Error {
 
 /** An AbortError like fetch throws, so callers can treat every abort the same way. */
 export function abortError(signal: AbortSignal | undefined): Error {
-  const reason = signal?.reason as unknown;
-  if (reason instanceof Error && reason.name === 'AbortError') return reason;
-  const e = new Error('the model call was cancelled');
-  e.name = 'AbortError';
-  return e;
+  return cancelledError(signal, 'the model call was cancelled');
 }

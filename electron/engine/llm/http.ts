@@ -7,6 +7,7 @@
  */
 import { retryAfterFromHeaders, withRetry, type Attempt, type RetryDeps, type RetryPolicy } from '../util/http-retry';
 import { abortError, httpError, LlmHttpError, type ErrorContext } from './errors';
+import { isAbortError } from '../util/abort';
 
 export type { RetryPolicy } from '../util/http-retry';
 
@@ -31,9 +32,6 @@ export interface PostOptions {
   onRetry?: ((info: { attempt: number; delayMs: number; reason: string }) => void) | undefined;
 }
 
-function isAbort(err: unknown, signal: AbortSignal | undefined): boolean {
-  return Boolean(signal?.aborted) || (err as Error)?.name === 'AbortError';
-}
 
 /**
  * POST `body` as JSON and return the successful Response (body unread, for streaming).
@@ -52,7 +50,7 @@ export async function postJson(opts: PostOptions): Promise<Response> {
         signal: opts.signal ?? null,
       });
     } catch (err) {
-      if (isAbort(err, opts.signal)) throw abortError(opts.signal);
+      if (isAbortError(err, opts.signal)) throw abortError(opts.signal);
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
       const why = cause?.code ?? cause?.message ?? (err as Error).message;
       return { retry: new LlmHttpError(`${opts.errorContext.what}: could not connect (${why}); is the server running at ${opts.url}?`, undefined, true), reason: why };
@@ -62,7 +60,7 @@ export async function postJson(opts: PostOptions): Promise<Response> {
     try {
       text = await res.text();
     } catch (err) {
-      if (isAbort(err, opts.signal)) throw abortError(opts.signal);
+      if (isAbortError(err, opts.signal)) throw abortError(opts.signal);
     }
     const e = httpError(res.status, text, opts.errorContext);
     if (!(e instanceof LlmHttpError) || !e.retryable) throw e;

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
+import { abortError } from '../util/abort';
 
 /** `cairn/models/llm-downloads.json`: which file each downloaded URI became (no network needed to find it). */
 const DOWNLOADS_FILE = 'llm-downloads.json';
@@ -80,11 +81,7 @@ async function preflight(uri: string, opts: DownloadOptions): Promise<void> {
   }
 }
 
-function cancelled(): Error {
-  const e = new Error('model download cancelled');
-  e.name = 'AbortError';
-  return e;
-}
+const cancelled = (): Error => abortError(undefined, 'model download cancelled');
 
 /** Download `uri` into `modelsDir` (skipped when the file is already complete); returns its path. */
 export async function downloadModel(uri: string, opts: DownloadOptions): Promise<string> {

@@ -6,6 +6,7 @@
  */
 import { createParser } from 'eventsource-parser';
 import { abortError, LlmHttpError } from './errors';
+import { isAbortError } from '../util/abort';
 
 /** One dispatched server-sent event. */
 export interface SseEvent {
@@ -49,7 +50,7 @@ export async function* readSse(body: ReadableStream<Uint8Array>, signal?: AbortS
       try {
         chunk = await reader.read();
       } catch (err) {
-        if (signal?.aborted || (err as Error).name === 'AbortError') throw abortError(signal);
+        if (isAbortError(err, signal)) throw abortError(signal);
         if (idle) throw new StreamIdleError(idleTimeoutMs);
         throw err;
       } finally {

@@ -11,6 +11,7 @@
  * mid-read is retried), while the chat clients return the Response with its body unread, so
  * a stream that has started is never retried — the user would see text twice.
  */
+import { abortError } from './abort';
 
 /** How often and how long to retry. */
 export interface RetryPolicy {
@@ -59,11 +60,7 @@ export interface RetryOptions<E extends Error = Error> extends RetryDeps {
 
 /** The error an aborted signal stands for: its reason when that is an Error, else a plain AbortError. */
 export function defaultAbortError(signal: AbortSignal | undefined): Error {
-  const reason: unknown = signal?.reason;
-  if (reason instanceof Error) return reason;
-  const err = new Error('The operation was aborted');
-  err.name = 'AbortError';
-  return err;
+  return abortError(signal, 'The operation was aborted', 'any');
 }
 
 /** Sleep that rejects (with `abortError(signal)`) as soon as `signal` aborts. */
