@@ -2,9 +2,9 @@
  * One agent's QMD backend, assembled from its parts: the qmd processes of its home
  * (process.ts), the refresh schedule with its backoff (scheduler.ts), what one refresh does
  * — export, collection repair, `qmd update` / `qmd embed` (refresh.ts) — and one search
- * (qmd-search.ts). This file holds what joins them: when a search waits for a refresh, the
- * search backoff (after a failed search, searches go straight to the built-in index until
- * it expires — qmd/search-backend.ts), and status.
+ * (qmd-search.ts), and its status (status.ts). This file holds what joins them: when a search
+ * waits for a refresh, and the search backoff (after a failed search, searches go straight to
+ * the built-in index until it expires — qmd/search-backend.ts).
  */
 import { durationMs, type QmdSettings } from '../config/schema';
 import type { SearchResponse } from '../../../shared/types/search';
@@ -17,6 +17,7 @@ import { QmdProcesses } from './process';
 import { backoffMs, RefreshScheduler } from './scheduler';
 import { refreshQmd, wantedKey } from './refresh';
 import { runQmdSearch, type QmdSearchRequest } from './qmd-search';
+import { qmdAgentStatus } from './status';
 
 /** How long a search waits for QMD's first build before the built-in index answers. */
 const SETUP_WAIT_MS = 60_000;
@@ -203,18 +204,7 @@ export class QmdManager {
 
   /** What the Status page shows about this agent's QMD. */
   status(): QmdAgentStatus {
-    const st = readHomeState(this.o.home);
-    const blocked = this.blockedUntil();
-    return {
-      agentId: this.o.home.agentId,
-      home: this.o.home.root,
-      collections: this.o.wanted().map((w) => ({ name: w.name, path: w.dir, pattern: w.pattern, source: w.source })),
-      lastUpdate: st.lastUpdate ?? null,
-      lastEmbed: st.lastEmbed ?? null,
-      updating: this.refresher.busy,
-      lastError: this.lastError,
-      retryAt: blocked ? new Date(blocked).toISOString() : null,
-    };
+    return qmdAgentStatus(this.o.home, this.o.wanted(), { updating: this.refresher.busy, lastError: this.lastError, blockedUntil: this.blockedUntil() });
   }
 
   /** Stop the timer and kill running qmd children; waits for a running refresh to settle. */
