@@ -44,7 +44,7 @@ async function observedPage(browser: Browser): Promise<{ page: Page; errors: str
     new PerformanceObserver((list) => list.getEntries().forEach((e) => w.__long.push(e.duration))).observe({ type: 'longtask', buffered: true });
     // When each watched selector first matched, by the page's clock: the engine runs in this
     // test's process, so Playwright's own wait returns late whenever the engine is busy.
-    w.__seen = { '.timeline-row': null, '[data-testid="memory-source"] [data-line="1"]': null };
+    w.__seen = { '.timeline-row': null, '[data-testid="memory-source"] [data-line="1"]': null, '[data-testid="entries-partial"]': null };
     const check = () => {
       for (const sel of Object.keys(w.__seen)) if (w.__seen[sel] === null && document.querySelector(sel)) w.__seen[sel] = performance.now();
     };
@@ -136,6 +136,9 @@ describe('Big inputs stay responsive', () => {
     await page.locator(loaded).waitFor({ timeout: 120_000 });
     // From navigation start: the pages stream in while the user reads (and opens outputs above).
     await measure(page, 'session: all pages loaded (streamed, from navigation)', 0, loaded);
+    // The first rows came from the file's head, and the header said the rest was being read; now it does not.
+    expect(await page.evaluate(() => (window as unknown as { __seen: Record<string, number | null> }).__seen['[data-testid="entries-partial"]'])).not.toBeNull();
+    expect(await page.getByTestId('entries-partial').count()).toBe(0);
     let t0: number;
 
     t0 = await mark(page);

@@ -209,11 +209,11 @@ export async function fetchEntries(
   sessionId: string,
   offset: number,
   limit: number,
-): Promise<{ total: number; entries: RawEntry[]; malformed: MalformedLineView[]; partial: boolean }> {
+): Promise<{ total: number; entries: RawEntry[]; malformed: MalformedLineView[]; partial: { bytesRead: number; bytes: number } | undefined }> {
   const r = await api['sessions.entries']({ sessionId, offset, limit });
   // `malformed` covers the whole file on every page (line number, parse error, raw text),
   // except a `partial` first page (answered from a big file's head: its total too).
-  return { total: r.total, entries: r.entries.map(toRaw), malformed: r.malformed, partial: r.partial !== undefined };
+  return { total: r.total, entries: r.entries.map(toRaw), malformed: r.malformed, partial: r.partial };
 }
 
 /** The whole text of a tool-result block that `sessions.entries` sent cut, fetched in pages. */

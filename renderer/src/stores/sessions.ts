@@ -63,6 +63,8 @@ interface SessionsState {
   entriesError: string | undefined;
   /** True once every page of the open session is loaded. */
   entriesComplete: boolean;
+  /** Set while the first rows come from a big file's head and the engine reads the whole file. */
+  entriesPartial: { bytesRead: number; bytes: number } | undefined;
   /** Lines of the open session's file that did not parse (shown in place in the timeline). */
   malformed: MalformedLineView[];
   overview: Async<SessionOverview>;
@@ -142,7 +144,7 @@ export const useSessions = create<SessionsState>((set, get) => {
       if (signal.aborted) return;
       const entries: (RawEntry | undefined)[] = new Array(first.total);
       first.entries.forEach((e, i) => (entries[i] = e));
-      set({ entries, entriesComplete: !first.partial && first.entries.length >= first.total, malformed: first.malformed });
+      set({ entries, entriesComplete: !first.partial && first.entries.length >= first.total, entriesPartial: first.partial, malformed: first.malformed });
       resolveLineJump();
       onFirstPage();
       // A partial first page came from a big file's head: the next answer is for the whole
@@ -157,7 +159,7 @@ export const useSessions = create<SessionsState>((set, get) => {
         page.entries.forEach((e, i) => (next[offset + i] = e));
         total = page.total;
         offset += page.entries.length;
-        set({ entries: next, entriesComplete: !page.partial && offset >= total, ...(partial ? { malformed: page.malformed } : {}) });
+        set({ entries: next, entriesComplete: !page.partial && offset >= total, entriesPartial: page.partial, ...(partial ? { malformed: page.malformed } : {}) });
         partial = page.partial;
         resolveLineJump();
         if (page.entries.length === 0) break;
@@ -176,6 +178,7 @@ export const useSessions = create<SessionsState>((set, get) => {
     entries: [],
     entriesError: undefined,
     entriesComplete: false,
+    entriesPartial: undefined,
     malformed: [],
     overview: idle(),
     jump: undefined,
@@ -207,6 +210,7 @@ export const useSessions = create<SessionsState>((set, get) => {
         entries: [],
         entriesError: undefined,
         entriesComplete: false,
+        entriesPartial: undefined,
         malformed: [],
         overview: idle(),
         prune: idle(),

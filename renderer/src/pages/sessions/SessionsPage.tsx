@@ -76,6 +76,7 @@ function SessionPane() {
   const count = useSessions((s) => s.entries.length);
   const jumpTo = useSessions((s) => s.jumpTo);
   const malformed = useSessions((s) => s.malformed);
+  const partial = useSessions((s) => s.entriesPartial);
   const none = useSessions((s) => s.list.value?.sessions.length === 0);
   if (!selectedId && none) {
     // An empty state dir: "pick a session" would point at nothing (the list says where it looked).
@@ -103,6 +104,11 @@ function SessionPane() {
         <h1 id="session-title">{row?.title ?? row?.key ?? selectedId}</h1>
         <div className="muted" style={{ fontSize: 12, display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           <span className="mono">{selectedId}</span>
+          {partial && (
+            <span data-testid="entries-partial" role="status">
+              first rows from the start of the file; reading all {bytes(partial.bytes)}…
+            </span>
+          )}
           {row && (
             <>
               <span>{num(count || row.entries)} entries</span>
