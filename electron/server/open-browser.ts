@@ -1,6 +1,7 @@
 /**
  * Opening the served UI like an app: Chromium (or Chrome) in `--app` mode with its own
- * profile under the state dir; otherwise the caller prints the URL.
+ * profile under the state dir; otherwise the caller prints the URL. The window is closed
+ * again when the server stops (`close`).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -28,6 +29,12 @@ export function findChromium(env: NodeJS.ProcessEnv = process.env): string | und
 export interface OpenResult {
   opened: boolean;
   reason: string;
+  /**
+   * Close the window this call opened (its whole process group); resolves when the browser
+   * has exited. `cairn serve` calls it when it stops, so the window does not outlive the
+   * server (issue 14 item 13: it stayed open, dead, after `npm run demo` stopped).
+   */
+  close?: () => Promise<void>;
 }
 
 /** Open `url` in Chromium's app mode. Never throws: says why it did not open. */
@@ -49,10 +56,23 @@ export function openInChromiumApp(url: string, profileDir: string, env: NodeJS.P
   // Chromium refuses to run as root without this; only then is it added.
   if (typeof process.getuid === 'function' && process.getuid() === 0) args.push('--no-sandbox');
   try {
+    // Detached (its own process group) so a Ctrl+C in the terminal reaches the server first;
+    // the server then closes the browser itself.
     const child = spawn(bin, args, { detached: true, stdio: 'ignore' });
     child.on('error', () => undefined);
     child.unref();
-    return { opened: true, reason: `opened in ${path.basename(bin)} (app mode)` };
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    const close = async () => {
+      if (child.exitCode === null && child.signalCode === null && child.pid) {
+        try {
+          process.kill(-child.pid, 'SIGTERM'); // the group: Chromium's renderer and GPU processes too
+        } catch {
+          child.kill('SIGTERM');
+        }
+      }
+      await exited;
+    };
+    return { opened: true, reason: `opened in ${path.basename(bin)} (app mode)`, close };
   } catch (err) {
     return { opened: false, reason: `could not start ${bin}: ${(err as Error).message}` };
   }

@@ -41,9 +41,11 @@ export function register(program: Command, rt: CliRuntime): void {
       startBackgroundWork(engine);
       rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
+      let closeBrowser: (() => Promise<void>) | undefined;
       if (o.open) {
         const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.state().cairnDir, 'chromium-profile'));
         rt.stdout(r.opened ? r.reason : `Not opened (${r.reason}); open the URL above in a browser.`);
+        closeBrowser = r.close;
       }
       await new Promise<void>((resolve) => {
         const stop = () => resolve();
@@ -52,6 +54,8 @@ export function register(program: Command, rt: CliRuntime): void {
         rt.signal.addEventListener('abort', stop, { once: true });
       });
       rt.stderr('Stopping…');
+      // The window we opened goes with the server: left open it would only show "Disconnected".
+      await closeBrowser?.();
       await server.close();
     });
 }
