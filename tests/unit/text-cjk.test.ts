@@ -12,6 +12,7 @@ import { ContextPruningSchema } from '../../electron/engine/config/schema';
 import { prune } from '../../electron/engine/pruning';
 import { chunkMarkdown, hardSplit } from '../../electron/engine/index/chunker';
 import { highlight, queryTerms } from '../../renderer/src/pages/search/highlight';
+import { interpretInstructions } from '../../electron/engine/compaction/instructions';
 
 const EXT_B = '\u{2000B}'; // 𠀋, two UTF-16 units, one ideograph
 const JAMO = '\u1100\u1101'; // ᄀᄁ, conjoining (NFD) jamo
@@ -92,5 +93,10 @@ describe('highlighting marks what the index matched', () => {
 
   it('uses the same stop words as the keyword query', () => {
     expect(queryTerms('please tell me about the deploy before lunch')).toEqual(['deploy', 'lunch']);
+  });
+
+  it("and so does a compaction's focus instruction", () => {
+    expect(interpretInstructions('focus on what we did before the migration').focus).toEqual(['migration']);
+    expect(interpretInstructions('focus on every detail of the deploy').focus).toEqual(['detail', 'deploy']);
   });
 });

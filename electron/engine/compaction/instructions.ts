@@ -6,6 +6,7 @@
  * lines get their own section. Everything else is refused visibly — the note goes into the
  * extract, the entry's details and the dry run — never silently stored and ignored.
  */
+import { isStopWord } from '../../../shared/text/stop-words';
 
 export type IdentifierClass = 'ports' | 'paths' | 'urls' | 'hashes' | 'versions' | 'emails' | 'ids';
 
@@ -20,7 +21,9 @@ const CLASS_WORDS: { cls: IdentifierClass; re: RegExp; label: string }[] = [
 ];
 
 const FOCUS = /\b(?:focus(?:ing)?|concentrate|emphasi[sz]e|prioriti[sz]e)\s+(?:on|upon)?\s*(.+)$|\b(?:about|regarding|concerning)\s+(.+)$/i;
-const STOP = new Set(['the', 'and', 'all', 'any', 'every', 'our', 'my', 'its', 'their', 'this', 'that', 'these', 'those', 'stuff', 'things', 'details', 'everything', 'anything', 'parts', 'part', 'work', 'with', 'for', 'from', 'into', 'only', 'mostly', 'please']);
+/** Vague words of an instruction that name no topic ("focus on every detail"), beside the shared stop words. */
+const VAGUE = new Set(['every', 'stuff', 'things', 'details', 'everything', 'anything', 'parts', 'part', 'work', 'mostly']);
+const notTopic = (w: string): boolean => isStopWord(w) || VAGUE.has(w);
 
 export interface ExtractInstructions {
   /** Identifier classes asked for: listed first under Exact identifiers. */
@@ -44,7 +47,7 @@ export function interpretInstructions(...texts: (string | undefined)[]): Extract
     .filter(Boolean);
   for (const clause of clauses) {
     const f = FOCUS.exec(clause);
-    const words = f ? (f[1] ?? f[2] ?? '').toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu)?.filter((w) => !STOP.has(w)) ?? [] : [];
+    const words = f ? (f[1] ?? f[2] ?? '').toLowerCase().match(/[\p{L}\p{N}_-]{3,}/gu)?.filter((w) => !notTopic(w)) ?? [] : [];
     const cls = CLASS_WORDS.filter((c) => c.re.test(clause)).map((c) => c.cls);
     if (cls.length && !f) {
       for (const c of cls) if (!classes.includes(c)) classes.push(c);
