@@ -3,7 +3,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
 import { describe, expect, it } from 'vitest';
-import { setConfigKey } from '../../electron/engine/app/config-edit';
+import { setConfigKey } from '../../electron/engine/config/edit';
 import { tmpDir } from '../helpers/tmp';
 
 describe('config reset', () => {

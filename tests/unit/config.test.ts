@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../electron/engine/config/load';
 import { defaultConfig } from '../../electron/engine/config/schema';
 import { openStateDir, resolveStateDir, setStateDirWritable } from '../../electron/engine/config/state-dir';
-import { setConfigKey } from '../../electron/engine/app/config-edit';
+import { setConfigKey } from '../../electron/engine/config/edit';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 describe('config defaults', () => {

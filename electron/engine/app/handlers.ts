@@ -6,7 +6,7 @@ import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
 import { opCancelHandler } from '../rpc/dispatcher';
 import { runDoctor } from './doctor';
-import { setConfigKey, validateKey, readOwnConfig } from './config-edit';
+import { setConfigKey, validateKey, readOwnConfig } from '../config/edit';
 
 let jsonSchemaCache: Record<string, unknown> | undefined;
 function configJsonSchema(): Record<string, unknown> {

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { EngineContext } from '../context';
 import { EngineError, type Handlers } from '../rpc/dispatcher';
-import { setConfigKey } from '../app/config-edit';
+import { setConfigKey } from '../config/edit';
 import { llmStatus } from './handlers';
 import { demoModelsDir, findLocalChatModels, ggufArchitecture, isChatArchitecture } from './local-models';
 

@@ -2,15 +2,17 @@
  * Editing `cairn.json` one key at a time: validate against the schema, refuse invalid values
  * with the key path and what is allowed, write atomically. Comments in a hand-written
  * JSON5 file are not preserved by an edit (the file is rewritten as formatted JSON5).
+ * In config/ (floor 0), so that any domain that changes a setting (app's config.set, llm's
+ * llm.useLocal) may import it.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
 import type { z } from 'zod';
-import { ConfigSchema } from '../config/schema';
-import { CONFIG_FILE, parseJson5File, validateConfig } from '../config/load';
+import { ConfigSchema } from './schema';
+import { CONFIG_FILE, parseJson5File, validateConfig } from './load';
 import { writeFileAtomicSync } from '../util/atomic-write';
-import { EngineError } from '../rpc/dispatcher';
+import { EngineError } from '../rpc/errors';
 
 type Json = Record<string, unknown>;
 
