@@ -10,7 +10,8 @@ export interface CliResult {
   stderr: string;
 }
 
-export function runCairn(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number } = {}): Promise<CliResult> {
+/** `onStdout` sees each chunk as it arrives (to tell a streamed reply from one printed at the end). */
+export function runCairn(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; onStdout?: (chunk: string) => void } = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
       env: { ...process.env, ...opts.env },
@@ -18,7 +19,10 @@ export function runCairn(args: string[], opts: { env?: NodeJS.ProcessEnv; input?
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
+    child.stdout.setEncoding('utf8').on('data', (c: string) => {
+      stdout += c;
+      opts.onStdout?.(c);
+    });
     child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
     const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 60_000);
     child.on('error', reject);

@@ -54,9 +54,9 @@ describe.skipIf(!chat.path)(`node-llama-cpp glue on SmolLM2${chat.skip}`, () => 
       expect(made?.type === 'toolCall' && TOOLS.map((t) => t.name).includes(made.name)).toBe(true);
       if (made?.type === 'toolCall') expect(typeof made.arguments[made.name === 'read' ? 'path' : 'query']).toBe('string');
     } else {
-      // Cut off by maxTokens while writing the call: nothing half-made is returned.
-      expect(first.stopReason).toBe('length');
+      // Chose to reply, or the call did not fit maxTokens: nothing half-made, a text answer instead.
       expect(made).toBeUndefined();
+      expect(first.message.content.some((b) => b.type === 'text')).toBe(true);
     }
     // The tool round as the loop records it (the model's own call when it made one).
     const call = made?.type === 'toolCall' ? made : { type: 'toolCall' as const, id: 'call_1', name: 'memory_search', arguments: { query: 'staging port' } };

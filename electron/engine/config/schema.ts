@@ -229,6 +229,12 @@ export const LlmSchema = z.looseObject({
   /** Overrides the model's context window (tokens). */
   contextWindow: posInt.optional(),
   maxOutputTokens: posInt.default(4096),
+  /**
+   * llama.cpp threads of the local chat model (provider "llama"); default: every core
+   * (node-llama-cpp's). 1 keeps generation usable when other work shares a small machine's
+   * cores (docs/llm-and-chat.md: ~20 ms vs several seconds per token on a loaded 2-core box).
+   */
+  threads: posInt.optional(),
 });
 
 export const CairnSchema = z.looseObject({

@@ -140,6 +140,7 @@ export function createLlm(settings: LlmSettings, opts: CreateLlmOptions): LLM | 
         modelsDir: opts.modelsDir,
         contextSize: settings.contextWindow,
         maxOutputTokens: settings.maxOutputTokens,
+        threads: settings.threads,
       });
   }
 }

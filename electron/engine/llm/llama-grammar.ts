@@ -99,6 +99,9 @@ export interface GrammarOutcome {
  * 2. a call continues `{"action": "<tool>", "arguments": ` under the tool's own argument
  *    schema; a reply is generated as free text, streamed as it comes, at full speed (a grammar
  *    over the whole reply made SmolLM2 several times slower per token).
+ * A choice or a call that `maxTokens` cut off becomes a reply: returning nothing left the
+ * user with an empty answer (seen in `cairn chat` with a small maxOutputTokens, where
+ * SmolLM2 chose `memory_search` and its query did not fit).
  */
 export async function grammarTurn(
   req: { system: string | undefined; messages: Message[]; tools: ToolSpec[]; maxTokens: number | undefined; onText: (t: string) => void },
@@ -114,21 +117,20 @@ export async function grammarTurn(
     try {
       action = String((JSON.parse(r.response) as { action?: unknown }).action ?? REPLY);
     } catch {
-      return { text: '', stopReason: r.stopReason }; // cut off while choosing (abort or a tiny maxTokens)
+      action = REPLY; // cut off while choosing: answer in text
     }
   }
   const tool = req.tools.find((t) => t.name === action);
   if (tool) {
     open.response = [callPrefix(tool.name)];
     const r = await step(history, { grammar: await grammar(argumentsSchema(tool)), maxTokens: req.maxTokens });
-    let args: Record<string, unknown> = {};
     try {
       const v = JSON.parse(r.response) as unknown;
-      if (v && typeof v === 'object' && !Array.isArray(v)) args = v as Record<string, unknown>;
+      const args = v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+      return { text: '', call: { name: tool.name, arguments: args }, stopReason: r.stopReason };
     } catch {
-      return { text: '', stopReason: r.stopReason }; // arguments cut off by maxTokens: no call
+      // The arguments did not fit maxTokens: no half-made call; answer in text instead.
     }
-    return { text: '', call: { name: tool.name, arguments: args }, stopReason: r.stopReason };
   }
   open.response = [REPLY_PREFIX];
   const r = await step(history, { maxTokens: req.maxTokens, onText: req.onText });
