@@ -16,7 +16,13 @@ import type { SearchBackend } from './search/backend';
 export function configuredSearchBackend(ctx: EngineContext): SearchBackend {
   let builtinP: Promise<SearchBackend> | undefined;
   const builtin = () =>
-    (builtinP ??= Promise.all([import('./index/registry'), import('./search/builtin-backend')]).then(([r, b]) => b.builtinSearchBackend(r.memoryRegistry(ctx))));
+    (builtinP ??= Promise.all([import('./index/registry'), import('./search/builtin-backend')]).then(
+      ([r, b]) => b.builtinSearchBackend(r.memoryRegistry(ctx)),
+      (err: unknown) => {
+        builtinP = undefined; // a failed load is tried again by the next search
+        throw err;
+      },
+    ));
   return {
     async search(agentId, req) {
       const local = await builtin();
