@@ -6,6 +6,8 @@
  *   node --import tsx bench/embed-real.ts index [1k|10k]   full index of a bench corpus (default 10k; wall,
  *                                                  main-thread stall, RSS), then a run killed halfway and resumed
  *   node --import tsx bench/embed-real.ts resume [1k|10k] [killAt]   only the killed-and-resumed run
+ *   node --import tsx bench/embed-real.ts contexts [chunks=24]   chunks/s and CPU per chunk: one context at
+ *                                                  threads 1 and 2, and two single-threaded contexts
  *
  * The index runs write their own index file under the OS temp dir, never the corpus's (other
  * benchmarks use that one). Wall times on the shared 2-core machine swing with other
@@ -69,7 +71,7 @@ async function micro(): Promise<void> {
     console.log('\n| threads | load (runtime + model) | 1,600-char chunks/s (batch of 96) | CPU per chunk | query p50 / p95 (short, one by one) |\n|---|---|---|---|---|');
     for (const threads of [1, 2]) {
       const t0 = performance.now();
-      const e = await createGgufEmbedder({ modelPath: file, threads });
+      const e = await createGgufEmbedder({ modelPath: file, threads, contexts: 1 });
       const loadMs = performance.now() - t0;
       await e.embed(texts.slice(0, 4)); // warm-up
       const c0 = process.cpuUsage();
@@ -89,6 +91,25 @@ async function micro(): Promise<void> {
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average at end ${load()}.`);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Throughput of the ways to use two cores: a second thread per text, or a second context. */
+async function contexts(n: number): Promise<void> {
+  const { embedder } = testModels();
+  const texts = chunks(n, 1600);
+  console.log(`### Embedding contexts vs threads, all-MiniLM-L6-v2, ${n} chunks of 1,600 chars\n`);
+  console.log('| contexts × threads | chunks/s | CPU per chunk | load average after the row |\n|---|---|---|---|');
+  for (const [c, threads] of [[1, 1], [2, 1], [1, 2]] as const) {
+    const e = await createGgufEmbedder({ modelPath: embedder, threads, contexts: c });
+    await e.embed(texts.slice(0, c)); // warm-up, every context
+    const c0 = process.cpuUsage();
+    const t = performance.now();
+    await e.embed(texts);
+    const wall = performance.now() - t;
+    const cpu = process.cpuUsage(c0);
+    console.log(`| ${c} × ${threads} | ${((n / wall) * 1000).toFixed(1)} | ${ms((cpu.user + cpu.system) / 1000 / n)} | ${load()} |`);
+    await e.dispose();
   }
 }
 
@@ -193,4 +214,5 @@ async function indexBench(size: CorpusSize, mode: 'index' | 'resume', killAt?: n
 const args = process.argv.slice(2);
 if (args[0] === '--child-index') await indexOnce(args[1] as CorpusSize, args[2] as string, Number(args[3]));
 else if (args[0] === 'index' || args[0] === 'resume') await indexBench((args[1] ?? '10k') as CorpusSize, args[0], args[2] ? Number(args[2]) : undefined);
+else if (args[0] === 'contexts') await contexts(Number(args[1] ?? 24));
 else await micro();

@@ -4,12 +4,16 @@
  * local chat model). node-llama-cpp is imported lazily, so processes that never use a local
  * model (most CLI commands) do not pay for loading it.
  *
- * One embedding context with `threads: 1` by default: on a small machine llama.cpp's thread
+ * `threads: 1` per embedding context by default: on a small machine llama.cpp's thread
  * pool costs more than it saves for short inputs (≈5 ms per embedding instead of ≈230 ms
- * measured on a 2-core box). Shutdown follows the order llama.cpp needs: context, then
- * model, then runtime.
+ * measured on a 2-core box). A batch is spread over several single-threaded contexts
+ * instead (`contexts`, default half the cores): each text is one independent llama.cpp
+ * evaluation, so they parallelise without llama.cpp's per-layer thread barriers
+ * (docs/benchmarks.md § Real sentence embedder). Shutdown follows the order llama.cpp
+ * needs: contexts, then model, then runtime.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Llama, LlamaEmbeddingContext, LlamaModel, Token } from 'node-llama-cpp';
 import type { EmbedOptions, Embedder } from './types';
@@ -21,6 +25,11 @@ export interface GgufEmbedderOptions {
   modelPath: string;
   /** llama.cpp threads per embedding; 1 is fastest for short texts on small machines. */
   threads?: number;
+  /**
+   * Embedding contexts a batch is spread over, each evaluating one text at a time on its own
+   * `threads`; default half the machine's cores, 1 to 4 (one core stays free for the app).
+   */
+  contexts?: number;
   /** Context (max tokens per text); default min(model's training context, 2048). */
   contextSize?: number;
   /**
@@ -74,7 +83,7 @@ export class GgufEmbedder implements Embedder {
   constructor(
     private readonly llama: Llama,
     private readonly llamaModel: LlamaModel,
-    private readonly context: LlamaEmbeddingContext,
+    private readonly contexts: LlamaEmbeddingContext[],
     readonly modelPath: string,
     private readonly releaseRuntime: () => Promise<void>,
     private maxTokens: number,
@@ -95,34 +104,57 @@ export class GgufEmbedder implements Embedder {
 
   async embed(texts: string[], opts: EmbedOptions = {}): Promise<Float32Array[]> {
     if (this.disposed) throw new Error(`local embedder ${this.model}: already disposed`);
-    const out: Float32Array[] = [];
-    for (let i = 0; i < texts.length; i++) {
-      throwIfAborted(opts.signal);
-      // Tokenise without special-token parsing (text saying "[CLS]" stays text) and cut to
-      // the context: an over-long chunk is embedded by its head rather than failing the batch.
-      const text = texts[i] as string;
-      const prefix = this.prompts && text.trim() ? this.prompts[opts.kind ?? 'document'] : '';
-      let tokens: Token[] = this.llamaModel.tokenize(prefix + text, false);
-      if (tokens.length > this.maxTokens) tokens = tokens.slice(0, this.maxTokens);
-      const v = new Float32Array(this.dims);
-      if (tokens.length > 0) {
-        const { vector } = await this.context.getEmbeddingFor(tokens);
-        if (vector.length === this.dims) v.set(vector);
+    const out = new Array<Float32Array>(texts.length);
+    let next = 0;
+    let done = 0;
+    let failed = false;
+    // Each context takes the next text when it is free; results land at their text's index.
+    const work = async (context: LlamaEmbeddingContext): Promise<void> => {
+      while (!failed && next < texts.length) {
+        throwIfAborted(opts.signal);
+        const i = next++;
+        out[i] = await this.embedOne(context, texts[i] as string, opts.kind ?? 'document');
+        opts.onProgress?.(++done, texts.length);
       }
-      // l2normalize maps an all-zero or NaN pooling result (no known token) to zeros.
-      out.push(l2normalize(v));
-      opts.onProgress?.(i + 1, texts.length);
-    }
+    };
+    // allSettled, not all: no context may still be evaluating when the call has returned
+    // (a caller's dispose() would free it under llama.cpp's feet).
+    const results = await Promise.allSettled(this.contexts.slice(0, Math.max(1, texts.length)).map((c) => work(c).catch((err: unknown) => {
+      failed = true;
+      throw err;
+    })));
+    const rejected = results.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+    if (rejected) throw rejected.reason;
     return out;
+  }
+
+  private async embedOne(context: LlamaEmbeddingContext, text: string, kind: 'document' | 'query'): Promise<Float32Array> {
+    // Tokenise without special-token parsing (text saying "[CLS]" stays text) and cut to
+    // the context: an over-long chunk is embedded by its head rather than failing the batch.
+    const prefix = this.prompts && text.trim() ? this.prompts[kind] : '';
+    let tokens: Token[] = this.llamaModel.tokenize(prefix + text, false);
+    if (tokens.length > this.maxTokens) tokens = tokens.slice(0, this.maxTokens);
+    const v = new Float32Array(this.dims);
+    if (tokens.length > 0) {
+      const { vector } = await context.getEmbeddingFor(tokens);
+      if (vector.length === this.dims) v.set(vector);
+    }
+    // l2normalize maps an all-zero or NaN pooling result (no known token) to zeros.
+    return l2normalize(v);
   }
 
   async dispose(): Promise<void> {
     if (this.disposed) return;
     this.disposed = true;
-    await this.context.dispose();
+    for (const c of this.contexts) await c.dispose();
     await this.llamaModel.dispose();
     await this.releaseRuntime();
   }
+}
+
+/** Half the cores, 1 to 4: a 2-core laptop keeps one context and a core for everything else. */
+export function defaultContexts(cores = os.availableParallelism()): number {
+  return Math.max(1, Math.min(4, Math.floor(cores / 2)));
 }
 
 /** Load a GGUF embedding model; throws a clear error naming the file when it cannot. */
@@ -133,18 +165,18 @@ export async function createGgufEmbedder(opts: GgufEmbedderOptions): Promise<Ggu
   const runtime = opts.llama ? { llama: opts.llama, release: async () => {} } : await acquireLlamaRuntime();
   const { llama } = runtime;
   let model: LlamaModel | undefined;
+  const contexts: LlamaEmbeddingContext[] = [];
   try {
     model = await llama.loadModel({ modelPath, gpuLayers: 0, loadSignal: opts.signal, defaultContextFlashAttention: opts.flashAttention ?? false });
     const contextSize = opts.contextSize ?? Math.min(model.trainContextSize || 2048, 2048);
-    const context = await model.createEmbeddingContext({
-      contextSize,
-      batchSize: contextSize,
-      threads: opts.threads ?? 1,
-      createSignal: opts.signal,
-    });
+    const n = Math.max(1, Math.floor(opts.contexts ?? defaultContexts()));
+    for (let i = 0; i < n; i++) {
+      contexts.push(await model.createEmbeddingContext({ contextSize, batchSize: contextSize, threads: opts.threads ?? 1, createSignal: opts.signal }));
+    }
     // Room for the begin/end tokens node-llama-cpp adds (e.g. [CLS] … [SEP]).
-    return new GgufEmbedder(llama, model, context, modelPath, runtime.release, contextSize - 3);
+    return new GgufEmbedder(llama, model, contexts, modelPath, runtime.release, contextSize - 3);
   } catch (err) {
+    for (const c of contexts) await c.dispose().catch(() => undefined);
     await model?.dispose().catch(() => undefined);
     await runtime.release().catch(() => undefined);
     if (opts.signal?.aborted) throw err;
