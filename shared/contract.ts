@@ -20,6 +20,7 @@ import { stateInfoChannels } from './contract/state-info';
 import { memoryNotesChannels } from './contract/memory-notes';
 import { sessionStoreEvents } from './contract/session-store';
 import { doctorStreamEvents } from './contract/doctor-stream';
+import { memoryOpenChannels } from './contract/memory-open';
 import { tokensChannels } from './contract/tokens';
 import type { ChannelDef, EventDef } from './contract/define';
 
@@ -40,6 +41,7 @@ export const channels = {
   ...modelsChannels,
   ...llmChannels,
   ...llmLocalChannels,
+  ...memoryOpenChannels,
   ...chatChannels,
   ...searchChannels,
   ...qmdChannels,

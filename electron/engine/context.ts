@@ -40,6 +40,11 @@ export interface EngineDeps {
    * engine builds one from `cairn.llm` (llm/service.ts defaultCreateLlm).
    */
   createLlm?: (ctx: EngineContext) => import('./llm/types').LLM | undefined;
+  /**
+   * Hand a file to the system (desktop app only: Electron's shell): `editor` opens it with
+   * the default app, `folder` reveals it in the file manager. Absent under `cairn serve`.
+   */
+  openPath?: (absPath: string, how: 'editor' | 'folder') => Promise<void>;
 }
 
 /**

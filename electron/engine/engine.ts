@@ -13,6 +13,7 @@ import { sessionsHandlers } from './sessions/handlers';
 import { modelsHandlers } from './embed/handlers';
 import { llmHandlers } from './llm/handlers';
 import { llmLocalHandlers } from './llm/local-handlers';
+import { memoryLocateHandlers } from './index/locate-handlers';
 import { chatHandlers } from './chat/handlers';
 import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
@@ -47,6 +48,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...modelsHandlers(ctx),
     ...llmHandlers(ctx),
     ...llmLocalHandlers(ctx),
+    ...memoryLocateHandlers(ctx),
     ...chatHandlers(ctx),
     ...searchHandlers(ctx),
     ...qmdHandlers(ctx),

@@ -116,7 +116,17 @@ if (!app.requestSingleInstanceLock()) {
     session.defaultSession.setPermissionRequestHandler((wc, perm, cb) => cb(permissionAllowed(perm, wc.getURL())));
     session.defaultSession.setPermissionCheckHandler((_wc, perm, origin) => permissionAllowed(perm, origin));
     registerWorkers();
-    engine = createEngine({ stateDir: resolveStateDir({ flag: stateDirFromArgs(process.argv) }) });
+    engine = createEngine({
+      stateDir: resolveStateDir({ flag: stateDirFromArgs(process.argv) }),
+      // "Open in editor" / "Show in folder" on memory files (memory.locate).
+      deps: {
+        openPath: async (p, how) => {
+          if (how === 'folder') return shell.showItemInFolder(p);
+          const err = await shell.openPath(p);
+          if (err) throw new Error(`could not open ${p}: ${err}`);
+        },
+      },
+    });
     registerIpc(engine);
     serveRenderer();
     createWindow();

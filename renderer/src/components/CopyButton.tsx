@@ -4,7 +4,8 @@ import { useState } from 'react';
 /** Texts longer than this (a prompt, a summary) are not repeated in the title and the "Copied" name. */
 const NAME_MAX = 120;
 
-export function CopyButton({ text, label }: { text: string; label: string }) {
+/** `caption` is the idle visible text (default "Copy"), for when two copy buttons sit side by side. */
+export function CopyButton({ text, label, caption = 'Copy' }: { text: string; label: string; caption?: string }) {
   const [done, setDone] = useState<'copied' | 'failed' | undefined>();
   const what = text.length <= NAME_MAX ? text : label.replace(/^Copy /, '');
   return (
@@ -21,7 +22,7 @@ export function CopyButton({ text, label }: { text: string; label: string }) {
         setTimeout(() => setDone(undefined), 1500);
       }}
     >
-      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Copy failed' : 'Copy'}
+      {done === 'copied' ? 'Copied' : done === 'failed' ? 'Copy failed' : caption}
     </button>
   );
 }

@@ -28,7 +28,7 @@ function blockComponents(range: LineRange | undefined): Components {
       const hit = range && start !== undefined && end !== undefined && start <= range.to && end >= range.from;
       return createElement(
         tag,
-        { ...rest, 'data-line': start, className: `md-block${hit ? ' md-hl' : ''}` },
+        { ...rest, 'data-line': start, 'data-end': end, className: `md-block${hit ? ' md-hl' : ''}` },
         tag === 'hr' ? undefined : children,
       );
     };

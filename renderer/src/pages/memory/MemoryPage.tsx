@@ -3,7 +3,7 @@
  * numbered source), the cited lines highlighted; editing with an atomic, conflict-checked save
  * when the state dir is writable. Driven by the URL hash, so citations link straight here.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
 import { useApp } from '../../stores/app';
 import { parseMemoryHash, useMemory } from '../../stores/memory';
@@ -14,6 +14,9 @@ import { Editor } from './Editor';
 import { isBigText } from './BigSourceView';
 import { NoteActions } from './NoteActions';
 import { CopyButton } from '../../components/CopyButton';
+import { OpenOutside } from './OpenOutside';
+import { pickLines } from './line-pick';
+import type { LineRange } from '../../stores/memory';
 import './memory.css';
 
 function fmtSize(n: number): string {
@@ -33,6 +36,11 @@ export function MemoryPage() {
   const writable = info?.writable ?? false;
   const go = useApp((s) => s.go);
   const [mode, setMode] = useState<'rendered' | 'source'>('rendered');
+  // Lines the user picked to cite (click / Shift+click / selection); the cited range otherwise.
+  const [picked, setPicked] = useState<LineRange | undefined>();
+  const viewRef = useRef<HTMLDivElement>(null);
+  useEffect(() => setPicked(undefined), [doc?.path, range]);
+  const cite = picked ?? range;
 
   useEffect(() => {
     const { loadList, open, onChanged } = useMemory.getState();
@@ -86,9 +94,11 @@ export function MemoryPage() {
               <div className="mem-doc-head">
                 <code className="mem-path" data-testid="memory-path">
                   {doc.path}
-                  {range ? `#L${range.from}-L${range.to}` : ''}
+                  {cite ? `#L${cite.from}-L${cite.to}` : ''}
                 </code>
-                <CopyButton text={`${doc.path}${range ? `#L${range.from}-L${range.to}` : ''}`} label="Copy citation" />
+                <CopyButton text={`${doc.path}${cite ? `#L${cite.from}-L${cite.to}` : ''}`} label="Copy citation" />
+                <OpenOutside path={doc.path} />
+                {!editing && <span className="muted mem-cite-hint">Click a line to cite it, Shift+click for a range</span>}
                 <span className="muted">
                   {fmtSize(doc.size)} · changed {new Date(doc.mtime).toLocaleString()}
                 </span>
@@ -121,10 +131,14 @@ export function MemoryPage() {
               </div>
               {editing ? (
                 <Editor />
-              ) : mode === 'rendered' ? (
-                <RenderedView text={doc.text} range={range} />
               ) : (
-                <SourceView text={doc.text} range={range} />
+                <div
+                  ref={viewRef}
+                  className="mem-view"
+                  onClick={(ev) => viewRef.current && setPicked((prev) => pickLines(viewRef.current as HTMLElement, ev, prev))}
+                >
+                  {mode === 'rendered' ? <RenderedView text={doc.text} range={range} /> : <SourceView text={doc.text} range={range} />}
+                </div>
               )}
             </>
           )}
