@@ -35,9 +35,18 @@ describe('12.2 pruning replay (s5-anth, Anthropic wire, after a real TTL pruning
     expect(r.projection).toMatchObject({ replayed: 4 });
     const changed = r.results.filter((x: { action: string }) => x.action !== 'kept');
     expect(changed).toHaveLength(4);
-    for (const x of changed) {
-      expect(x).toMatchObject({ toolName: 'exec', action: 'soft-trimmed', replayed: 'soft', charsBefore: 15971 });
-      expect(x.after.endsWith('[Tool result trimmed: kept first 1500 chars and last 1500 chars of 15971 chars.]')).toBe(true);
+    // The preview carries excerpts (issue 14.2); the whole sent text comes through prune.text.
+    const engine = createEngine({ stateDir });
+    try {
+      const api = createDirectClient(engine);
+      for (const x of changed) {
+        expect(x).toMatchObject({ toolName: 'exec', action: 'soft-trimmed', replayed: 'soft', charsBefore: 15971 });
+        const sent = await api['prune.text']({ sessionId: 's5-anth', now: S5_WITHIN_TTL, entryId: x.entryId, side: 'after' });
+        expect(sent.text.startsWith(x.after)).toBe(true);
+        expect(sent.text.endsWith('[Tool result trimmed: kept first 1500 chars and last 1500 chars of 15971 chars.]')).toBe(true);
+      }
+    } finally {
+      await engine.dispose();
     }
     expect(r.diff).toMatchObject({ softTrimmed: 4, replayed: 4, changed: true });
     // OpenClaw's provider reported 12,079 prompt tokens for that call (system prompt included).

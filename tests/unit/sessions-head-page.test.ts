@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { parseTranscript, parseTranscriptSliced } from '../../electron/engine/transcript/parse';
 import { writeBigSession } from '../helpers/big-inputs';
 import { tmpDir } from '../helpers/tmp';
 
@@ -55,5 +56,42 @@ describe('sessions.entries on a big file: the first page from its head', () => {
     } finally {
       await engine.dispose();
     }
+  });
+
+  it('parses a big file in slices: the engine answers other calls meanwhile', async () => {
+    const stateDir = tmpDir();
+    const big = writeBigSession(stateDir, 1_200, 120_000);
+    const engine = createEngine({ stateDir });
+    try {
+      const api = createDirectClient(engine);
+      const order: string[] = [];
+      // The overview needs the whole parse; Status asked after it must not wait for it.
+      const overview = api['sessions.overview']({ sessionId: big.sessionId }).then((o) => (order.push('overview'), o));
+      const status = api['app.status']({ checks: false }).then(() => order.push('status'));
+      const [o] = await Promise.all([overview, status]);
+      expect(order).toEqual(['status', 'overview']);
+      expect(o.points.length).toBeGreaterThan(0);
+      // And the whole file is parsed once: the list and the pages see the same 1,200 entries.
+      const list = await api['sessions.list']({});
+      expect(list.sessions.find((x) => x.id === big.sessionId)?.entries).toBe(1_200);
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
+
+describe('parseTranscriptSliced', () => {
+  it('gives what parseTranscript gives, across slice boundaries, malformed and torn lines included', async () => {
+    const lines = [
+      '{"type":"session","version":3,"id":"s","timestamp":"2025-03-01T00:00:00.000Z","cwd":"/"}',
+      ...Array.from({ length: 20 }, (_, i) => `{"type":"message","id":"e${String(i).padStart(7, '0')}","parentId":null,"timestamp":"2025-03-01T00:00:0${i % 10}.000Z","message":{"role":"user","content":"ask ${i}"}}`),
+    ];
+    lines.splice(7, 0, '{"type":"message", broken');
+    lines.splice(12, 0, '');
+    const text = `${lines.join('\n')}\n{"type":"mess`;
+    const whole = parseTranscript('/x.jsonl', text, text.length);
+    const sliced = await parseTranscriptSliced('/x.jsonl', text, text.length, () => Promise.resolve(), 3);
+    expect(sliced).toEqual(whole);
+    expect(sliced.malformed.map((m) => m.line)).toEqual([8, lines.length + 1]);
   });
 });

@@ -4,7 +4,8 @@ import type { Handlers } from '../rpc/dispatcher';
 import { afterTranscriptChange } from './after-change';
 import { compactPlan, compactRun } from './compact-ops';
 import { entryText, sessionEntries } from './entries';
-import { firstPageFromHead, markParsed } from './head-page';
+import { firstPageFromHead } from './head-page';
+import { loadSoftly } from './load-soft';
 import { listSessions } from './list';
 import { prunePreview, pruneText, type PreviewOptions } from './preview';
 import { resolveSession, type ResolvedSession } from './resolve';
@@ -33,26 +34,24 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
       followOpenclawStore(ctx, ctx.paths(req.agentId).agentId);
       return listSessions(ctx, req.agentId);
     },
-    'sessions.entries': (req) => {
+    'sessions.entries': async (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
       // A big file's first page comes from its head; the whole parse follows the answer.
       const head = firstPageFromHead(ctx, s, req);
       if (head) return head;
-      const t = s.load();
-      markParsed(ctx, s);
-      return sessionEntries(t, { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
+      return sessionEntries(await loadSoftly(ctx, s), { sessionId: s.sessionId, offset: req.offset, limit: req.limit, contextWindow: s.contextWindow });
     },
-    'sessions.entryText': (req) => {
+    'sessions.entryText': async (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return entryText(s.load(), { sessionId: s.sessionId, entryId: req.entryId, block: req.block, offset: req.offset, limit: req.limit });
+      return entryText(await loadSoftly(ctx, s), { sessionId: s.sessionId, entryId: req.entryId, block: req.block, offset: req.offset, limit: req.limit });
     },
-    'prune.preview': (req) => {
+    'prune.preview': async (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return prunePreview(ctx, s.load(), previewOptions(s, req));
+      return prunePreview(ctx, await loadSoftly(ctx, s), previewOptions(s, req));
     },
-    'prune.text': (req) => {
+    'prune.text': async (req) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
-      return pruneText(ctx, s.load(), { ...previewOptions(s, req), entryId: req.entryId, side: req.side, offset: req.offset, limit: req.limit });
+      return pruneText(ctx, await loadSoftly(ctx, s), { ...previewOptions(s, req), entryId: req.entryId, side: req.side, offset: req.offset, limit: req.limit });
     },
     'compact.plan': (req) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req),
     'compact.run': async (req, call) => {

@@ -2,40 +2,24 @@
  * The first timeline page of a big JSONL session, answered from the head of the file (issue
  * 14.2): the whole parse of a 100 MB transcript takes 2–4 s, and the first rows are all the
  * user waits for. The head (whole lines only) is parsed like the file, the page is built
- * from it and marked `partial`, and the whole parse runs right after the answer, so the next
- * page finds the transcript parsed. Only the first page of a `jsonl` session takes this way:
- * a later page, another store, or a file already parsed by this engine goes the usual way.
+ * from it and marked `partial`, and the whole parse starts in slices (load-soft.ts), so the
+ * next page finds it parsed or waits for it. Only the first page of a big `jsonl` session
+ * takes this way: a later page, another store, or a file already parsed goes the usual way.
  */
 import fs from 'node:fs';
 import type { SessionEntriesResult } from '../../../shared/types/sessions';
-import type { ContextSlot, EngineContext } from '../context';
+import type { EngineContext } from '../context';
 import { parseTranscript } from '../transcript/parse';
 import { sessionEntries } from './entries';
+import { loadSoftly, SOFT_LOAD_BYTES } from './load-soft';
 import type { ResolvedSession } from './resolve';
+import { storeCaches } from './store/cache';
 
-/** Below this a whole parse is quick enough (well under the 1 s budget on a loaded machine). */
-const HEAD_MIN_BYTES = 8 * 1024 * 1024;
 const CHUNK = 1024 * 1024;
 /** Never read more than this for a first page (a page of huge lines goes the usual way). */
 const HEAD_MAX_BYTES = 32 * 1024 * 1024;
 /** Only a first page this small is answered from the head (the timeline asks for 80). */
 const HEAD_MAX_LIMIT = 200;
-
-/** The stamp (size:mtime) at which this engine last parsed (or scheduled the parse of) each big file whole. */
-const parsedSlot: ContextSlot<Map<string, string>> = { name: 'parsed big transcripts', create: () => new Map() };
-
-const stampOf = (st: fs.Stats) => `${st.size}:${st.mtimeMs}`;
-
-/** Remember that `s` is parsed whole at its current stamp (the store holds it now). */
-export function markParsed(ctx: EngineContext, s: ResolvedSession): void {
-  if (s.store !== 'jsonl') return;
-  try {
-    const st = fs.statSync(s.file);
-    if (st.size >= HEAD_MIN_BYTES) ctx.member(parsedSlot).set(s.file, stampOf(st));
-  } catch {
-    // gone meanwhile: the next load says so
-  }
-}
 
 /** The whole lines of the head of `file` holding at least `lines` lines, or undefined (EOF or too big). */
 function readHead(file: string, lines: number): { text: string; bytes: number } | undefined {
@@ -74,22 +58,14 @@ function readHead(file: string, lines: number): { text: string; bytes: number } 
 export function firstPageFromHead(ctx: EngineContext, s: ResolvedSession, req: { offset: number; limit: number }): SessionEntriesResult | undefined {
   if (s.store !== 'jsonl' || req.offset !== 0 || req.limit > HEAD_MAX_LIMIT) return undefined;
   const st = fs.statSync(s.file);
-  if (st.size < HEAD_MIN_BYTES || ctx.member(parsedSlot).get(s.file) === stampOf(st)) return undefined;
+  if (st.size < SOFT_LOAD_BYTES || storeCaches(ctx).transcript(s.file, `${st.size}:${st.mtimeMs}`)) return undefined;
   // Header + the page + slack for blank, malformed or duplicate lines the parse skips.
   const head = readHead(s.file, req.limit + 1 + 64);
   if (!head) return undefined;
   const t = parseTranscript(s.file, head.text, head.bytes);
   if (t.entries.length < req.limit) return undefined;
   const page = sessionEntries(t, { sessionId: s.sessionId, offset: 0, limit: req.limit, contextWindow: s.contextWindow });
-  // The whole parse right after this answer is sent; the next page then finds it in the store
-  // (marked now: a request that comes before it runs parses the usual way, never a second head).
-  ctx.member(parsedSlot).set(s.file, stampOf(st));
-  setImmediate(() => {
-    try {
-      s.load();
-    } catch (err) {
-      ctx.warn(`${s.file}: ${(err as Error).message}`);
-    }
-  });
+  // The whole parse starts now, in slices (load-soft.ts); the next page waits for the same one.
+  void loadSoftly(ctx, s).catch((err: unknown) => ctx.warn(`${s.file}: ${(err as Error).message}`));
   return { ...page, partial: { bytesRead: head.bytes, bytes: st.size } };
 }

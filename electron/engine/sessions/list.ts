@@ -9,6 +9,7 @@ import type { ContextSlot, EngineContext } from '../context';
 import { buildContext } from '../transcript/context';
 import { estimateTokens } from '../transcript/tokens';
 import type { Transcript } from '../transcript/types';
+import { loadSoftly } from './load-soft';
 import { contextWindowFor } from './resolve';
 import { sessionStores, type SessionStore, type StoredSession } from './store';
 import { recordedContextTokens, systemPromptFacts } from './system-prompt';
@@ -63,18 +64,19 @@ function factsOf(t: Transcript, stamp: string): Facts {
   };
 }
 
-function facts(ctx: EngineContext, store: SessionStore, s: StoredSession): Facts {
+async function facts(ctx: EngineContext, store: SessionStore, s: StoredSession): Promise<Facts> {
   const factsCache = ctx.member(factsSlot);
   const stamp = store.stamp(s);
   const hit = factsCache.get(s.location);
   if (hit && hit.stamp === stamp) return hit;
-  const f = factsOf(store.load(s), stamp);
+  // A big file is parsed in slices (load-soft.ts): the engine keeps answering meanwhile.
+  const f = factsOf(await loadSoftly(ctx, { store: s.store, file: s.location, load: () => store.load(s) }), stamp);
   factsCache.set(s.location, f);
   return f;
 }
 
 /** Summaries of every session of `agentId`, newest activity first. */
-export function listSessions(ctx: EngineContext, agentId?: string): SessionsListResult {
+export async function listSessions(ctx: EngineContext, agentId?: string): Promise<SessionsListResult> {
   const paths = ctx.paths(agentId);
   const sessions: SessionSummary[] = [];
   const seen = new Set<string>();
@@ -92,7 +94,7 @@ export function listSessions(ctx: EngineContext, agentId?: string): SessionsList
       let f: Facts;
       let notes: string[];
       try {
-        f = facts(ctx, store, s);
+        f = await facts(ctx, store, s);
         notes = store.notes(s);
       } catch (err) {
         ctx.warn(`${s.location}: ${(err as Error).message}`);

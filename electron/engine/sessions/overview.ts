@@ -9,13 +9,14 @@ import type { SessionOverview } from '../../../shared/types/session-view';
 import { windowThresholds } from '../compaction/thresholds';
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
+import { loadSoftly } from './load-soft';
 import { resolveSession } from './resolve';
 import { tokenLife } from './token-series';
 
 /** Build the overview of one session. */
-export function sessionOverview(ctx: EngineContext, sessionId: string, agentId?: string): SessionOverview {
+export async function sessionOverview(ctx: EngineContext, sessionId: string, agentId?: string): Promise<SessionOverview> {
   const s = resolveSession(ctx, sessionId, agentId);
-  const t = s.load();
+  const t = await loadSoftly(ctx, s);
   const defaults = ctx.config().config.agents.defaults;
   const contextWindow = s.contextWindow;
   const { points, compactions } = tokenLife(t);

@@ -2,6 +2,7 @@
  * Parsing transcript JSONL (SPEC §1.1). One pass, one JSON.parse per line, nothing else:
  * a 50 MB file must load in well under a second. Bad lines are collected with their line
  * number and skipped; every line's original text is kept so a rewrite is byte-for-byte.
+ * parseTranscriptSliced runs the same pass in slices for the engine's big files.
  */
 import { entryProblem } from './entry-shape';
 import type { Entry, MalformedLine, SessionHeader, Transcript } from './types';
@@ -12,8 +13,8 @@ function malformed(file: string, line: number, error: string, text: string): Mal
   return { file, line, error, preview: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text };
 }
 
-/** Parse the text of a transcript file. `bytes` is the file size (for append bookkeeping). */
-export function parseTranscript(file: string, text: string, bytes = Buffer.byteLength(text, 'utf8')): Transcript {
+/** The one-pass parser over the lines of `text`, run in one go or in slices. */
+function lineParser(file: string, text: string, bytes: number) {
   const rawLines = text.split('\n');
   const endsWithNewline = text.length === 0 || text.endsWith('\n');
   // "a\nb\n".split gives a trailing "" that is not a line.
@@ -24,51 +25,78 @@ export function parseTranscript(file: string, text: string, bytes = Buffer.byteL
   const byId = new Map<string, number>();
   let header: SessionHeader | undefined;
 
-  for (let i = 0; i < rawLines.length; i++) {
-    const raw = rawLines[i] as string;
-    const lineNo = i + 1;
-    let value: unknown;
-    try {
-      value = JSON.parse(raw);
-    } catch (err) {
-      if (raw.trim() === '') continue; // blank lines carry nothing; they stay in rawLines
-      const torn = i === rawLines.length - 1 && !endsWithNewline;
-      bad.push(malformed(file, lineNo, `${torn ? 'torn final line (no newline): ' : ''}${(err as Error).message}`, raw));
-      continue;
+  /** Parse lines [from, to). */
+  const run = (from: number, to: number) => {
+    for (let i = from; i < to; i++) {
+      const raw = rawLines[i] as string;
+      const lineNo = i + 1;
+      let value: unknown;
+      try {
+        value = JSON.parse(raw);
+      } catch (err) {
+        if (raw.trim() === '') continue; // blank lines carry nothing; they stay in rawLines
+        const torn = i === rawLines.length - 1 && !endsWithNewline;
+        bad.push(malformed(file, lineNo, `${torn ? 'torn final line (no newline): ' : ''}${(err as Error).message}`, raw));
+        continue;
+      }
+      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+        bad.push(malformed(file, lineNo, 'not a JSON object', raw));
+        continue;
+      }
+      const obj = value as Record<string, unknown>;
+      if (typeof obj.type !== 'string') {
+        bad.push(malformed(file, lineNo, 'no "type" field', raw));
+        continue;
+      }
+      if (obj.type === 'session') {
+        if (header === undefined && entries.length === 0) header = obj as SessionHeader;
+        else bad.push(malformed(file, lineNo, 'a second session header', raw));
+        continue;
+      }
+      if (typeof obj.id !== 'string' || obj.id === '') {
+        bad.push(malformed(file, lineNo, `entry of type "${obj.type}" has no "id"`, raw));
+        continue;
+      }
+      const problem = entryProblem(obj, raw);
+      if (problem) {
+        bad.push(malformed(file, lineNo, `entry "${obj.id}" of type "${obj.type}": ${problem}`, raw));
+        continue;
+      }
+      if (byId.has(obj.id)) {
+        bad.push(malformed(file, lineNo, `duplicate entry id "${obj.id}"`, raw));
+        continue;
+      }
+      byId.set(obj.id, entries.length);
+      entries.push(obj as Entry);
+      entryLines.push(lineNo);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-      bad.push(malformed(file, lineNo, 'not a JSON object', raw));
-      continue;
+  };
+  const finish = (): Transcript => {
+    if (header === undefined && rawLines.length > 0 && bad[0]?.line !== 1) {
+      bad.unshift(malformed(file, 1, 'line 1 is not a session header ({"type":"session",...})', rawLines[0] ?? ''));
     }
-    const obj = value as Record<string, unknown>;
-    if (typeof obj.type !== 'string') {
-      bad.push(malformed(file, lineNo, 'no "type" field', raw));
-      continue;
-    }
-    if (obj.type === 'session') {
-      if (header === undefined && entries.length === 0) header = obj as SessionHeader;
-      else bad.push(malformed(file, lineNo, 'a second session header', raw));
-      continue;
-    }
-    if (typeof obj.id !== 'string' || obj.id === '') {
-      bad.push(malformed(file, lineNo, `entry of type "${obj.type}" has no "id"`, raw));
-      continue;
-    }
-    const problem = entryProblem(obj, raw);
-    if (problem) {
-      bad.push(malformed(file, lineNo, `entry "${obj.id}" of type "${obj.type}": ${problem}`, raw));
-      continue;
-    }
-    if (byId.has(obj.id)) {
-      bad.push(malformed(file, lineNo, `duplicate entry id "${obj.id}"`, raw));
-      continue;
-    }
-    byId.set(obj.id, entries.length);
-    entries.push(obj as Entry);
-    entryLines.push(lineNo);
+    return { file, header, entries, entryLines, rawLines, malformed: bad, endsWithNewline, bytes, byId };
+  };
+  return { lines: rawLines.length, run, finish };
+}
+
+/** Parse the text of a transcript file. `bytes` is the file size (for append bookkeeping). */
+export function parseTranscript(file: string, text: string, bytes = Buffer.byteLength(text, 'utf8')): Transcript {
+  const p = lineParser(file, text, bytes);
+  p.run(0, p.lines);
+  return p.finish();
+}
+
+/**
+ * The same parse in slices of `slice` lines, awaiting `yieldNow()` between them, so the
+ * engine answers other calls while a 100 MB transcript is parsed (issue 14.2). The result
+ * is the one parseTranscript gives.
+ */
+export async function parseTranscriptSliced(file: string, text: string, bytes: number, yieldNow: () => Promise<void>, slice = 1000): Promise<Transcript> {
+  const p = lineParser(file, text, bytes);
+  for (let from = 0; from < p.lines; from += slice) {
+    p.run(from, Math.min(p.lines, from + slice));
+    await yieldNow();
   }
-  if (header === undefined && rawLines.length > 0 && bad[0]?.line !== 1) {
-    bad.unshift(malformed(file, 1, 'line 1 is not a session header ({"type":"session",...})', rawLines[0] ?? ''));
-  }
-  return { file, header, entries, entryLines, rawLines, malformed: bad, endsWithNewline, bytes, byId };
+  return p.finish();
 }
