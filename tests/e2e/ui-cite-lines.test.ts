@@ -8,6 +8,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
+import { clipboardPage } from '../helpers/clipboard-page';
 import { seedMemory } from '../helpers/seed-memory';
 import { writeTree } from '../helpers/tmp';
 
@@ -21,11 +22,7 @@ const env = e2eEnv('cairn-e2e-cite-', (dir) => {
 
 describe('Citing lines of a memory file', () => {
   it('picks lines by click and Shift+click, copies path#Lx-Ly and the absolute path', async () => {
-    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors, close } = await clipboardPage(env.browser);
     await page.goto(`${env.served.server.openUrl}#/memory?path=memory%2Fops.md`);
     const head = page.getByTestId('memory-path');
     await head.filter({ hasText: 'memory/ops.md' }).waitFor();
@@ -51,6 +48,6 @@ describe('Citing lines of a memory file', () => {
     await page.getByRole('button', { name: 'Copy path' }).click();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(path.join(env.seeded, 'memory', 'ops.md'));
     expect(errors).toEqual([]);
-    await ctx.close();
+    await close();
   });
 });

@@ -7,17 +7,14 @@ import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
+import { clipboardPage } from '../helpers/clipboard-page';
 import { seedSessions } from '../helpers/seed-sessions';
 
 const env = e2eEnv('cairn-e2e-compact-extract-', (dir) => seedSessions(dir).compacted, { createLlm: () => undefined });
 
 describe('Compaction inspector without a model', () => {
   it('shows what the extract does with the instructions, and copies a summary', async () => {
-    const ctx = await env.browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] });
-    const page = await ctx.newPage();
-    const errors: string[] = [];
-    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-    page.on('pageerror', (e) => errors.push(e.message));
+    const { page, errors, close } = await clipboardPage(env.browser, { width: 1280, height: 900 });
     await page.goto(`${env.served.server.openUrl}#/sessions/${env.seeded.sessionId}/compaction`);
     await page.getByTestId('compact-summariser').filter({ hasText: 'deterministic extract' }).waitFor();
 
@@ -45,6 +42,6 @@ describe('Compaction inspector without a model', () => {
     await page.getByRole('button', { name: `Copied the summary of compaction ${n}` }).first().waitFor();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(summaries[n - 1]);
     expect(errors).toEqual([]);
-    await ctx.close();
+    await close();
   });
 });
