@@ -5,7 +5,7 @@
  * search choosing the QMD backend) went with the search-backend seam, so any violation fails.
  *
  * Floors, low to high (a folder may import its own floor's shared bottom and anything lower):
- *   0  util, rpc/errors+events, text, config
+ *   0  util, rpc/errors+events, config (text rules live in shared/text, below the engine)
  *   1  transcript, embed, llm
  *   2  pruning, index
  *   3  search, compaction
@@ -16,7 +16,7 @@
  */
 const E = '^electron/engine/';
 const floor = {
-  0: ['util', 'text', 'config'],
+  0: ['util', 'config'],
   1: ['transcript', 'embed', 'llm'],
   2: ['pruning', 'index'],
   3: ['search', 'compaction'],

@@ -6,8 +6,8 @@
  */
 import type { ContextSlot, EngineContext } from '../context';
 import type { Embedder } from '../embed/types';
-import { MemorySearchSchema, type MemorySearchSettings } from '../config/schema';
-import { deepMerge } from '../config/load';
+import type { MemorySearchSettings } from '../config/schema';
+import { agentMemorySettings, memoryPathRoots } from './agent-settings';
 import type { IndexSyncResult } from '../../../shared/types/search';
 import { MemoryIndex } from './memory-index';
 import { watchMemory, type MemoryWatcher } from './watcher';
@@ -79,25 +79,15 @@ export class MemoryRegistry {
     if (!byAgent) this.settingsCache.set(loaded, (byAgent = new Map()));
     const cached = byAgent.get(agentId);
     if (cached) return cached;
-    const defaults = loaded.config.agents.defaults.memorySearch;
-    let out = defaults;
-    const entry = loaded.config.agents.list.find((a) => a.id === agentId) as Record<string, unknown> | undefined;
-    const over = entry?.memorySearch;
-    if (over && typeof over === 'object' && !Array.isArray(over)) {
-      const parsed = MemorySearchSchema.safeParse(deepMerge(defaults as Record<string, unknown>, over as Record<string, unknown>));
-      if (parsed.success) out = parsed.data;
-      else {
-        const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
-        this.ctx.warn(`agents.list[id=${agentId}].memorySearch is invalid (${why}); using agents.defaults.memorySearch`);
-      }
-    }
+    const { settings: out, invalidOverride } = agentMemorySettings(this.ctx, agentId);
+    if (invalidOverride) this.ctx.warn(invalidOverride);
     byAgent.set(agentId, out);
     return out;
   }
 
   /** Workspace and extra paths for the memory path rules. */
   pathRoots(agentId: string): MemoryPathRoots {
-    return { workspace: this.ctx.paths(agentId).workspace, extraPaths: this.settings(agentId).extraPaths };
+    return memoryPathRoots(this.ctx, agentId, this.settings(agentId));
   }
 
   private rootsFor(agentId: string, s: MemorySearchSettings): SourceRoots {

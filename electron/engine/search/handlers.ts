@@ -52,9 +52,9 @@ export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannel
     'memory.read': (req) =>
       (async () => {
         const agentId = ctx.agentId(req.agentId);
-        const { readMemoryFile } = await import('../index/memory-paths');
-        const reg = await registry();
-        const f = readMemoryFile(reg.pathRoots(agentId), req.path);
+        // Only the path rules: not the registry, whose first import loads SQLite and the embedder.
+        const [{ readMemoryFile }, { memoryPathRoots }] = await Promise.all([import('../index/memory-paths'), import('../index/agent-settings')]);
+        const f = readMemoryFile(memoryPathRoots(ctx, agentId), req.path);
         return { path: f.path, text: f.text, size: f.size, mtime: f.mtime };
       })(),
     'memory.write': (req) =>
