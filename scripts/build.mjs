@@ -9,7 +9,11 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const only = process.argv[2]; // 'renderer' | 'electron' | undefined (both)
 
 if (!only || only === 'renderer') {
-  await viteBuild({ root: path.join(root, 'renderer'), configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  // Always the production React build users get: vitest's globalSetup runs this script with
+  // NODE_ENV=test inherited, which Vite keeps, so the e2e suite measured React's development
+  // build (StrictMode doubling every first call) instead.
+  process.env.NODE_ENV = 'production';
+  await viteBuild({ mode: 'production', root: path.join(root, 'renderer'), configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
 }
 if (!only || only === 'electron') {
   const common = {
