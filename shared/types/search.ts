@@ -93,7 +93,7 @@ export interface UnreadableFile {
 export interface IndexSyncResult {
   files: number;
   chunks: number;
-  /** Chunks whose vectors were computed by the embedder (cache misses). */
+  /** Texts the embedder computed vectors for (cache misses): chunk bodies and, with line vectors, line units. */
   embedded: number;
   durationMs: number;
   mode: SearchMode;

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { FakeEmbedder } from '../helpers/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
-import { lineUnits } from '../../electron/engine/index/line-vectors';
+import { hasLineTables, lineUnits } from '../../electron/engine/index/line-vectors';
 
 // The query's words reach the notes only through the embedder (synonyms), never through
 // the keyword index: the order below is the vector side's alone.
@@ -134,6 +134,18 @@ describe('line vectors (max-sim per chunk)', () => {
     expect(res.results[0]?.path).toBe('memory/2024-03-01.md');
     expect(res.warnings).toEqual([]);
     await idx.dispose();
+  });
+
+  it('keeps line vectors by default for local GGUF embedders only (auto)', async () => {
+    for (const [provider, lines] of [['local', true], ['static', false], ['openai', false]] as const) {
+      const fx = memoryFixture(notes);
+      const idx = fx.open({ embedder: new FakeEmbedder({ synonyms, provider }) });
+      await idx.sync();
+      const { db } = openDatabase(fx.indexFile, { readonly: true });
+      expect([provider, hasLineTables(db)]).toEqual([provider, lines]);
+      db.close();
+      await idx.dispose();
+    }
   });
 
   it('makes line units of dialogue turns, leaving headings out and merging short lines', () => {
