@@ -41,6 +41,11 @@ describe('Chat without a model', () => {
     await page.getByTestId('chat-hint').filter({ hasText: 'No model yet' }).waitFor();
     expect(await box.inputValue()).toBe('hello there');
     expect(await page.getByTestId('chat-user').count()).toBe(0);
+    // Send says the same instead of being a dead, disabled button.
+    await box.fill('hello again');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByTestId('chat-hint').filter({ hasText: 'No model yet' }).waitFor();
+    expect(await box.inputValue()).toBe('hello again');
 
     // /compact in a new chat: pick a session, not "send a message first"; nothing sent.
     await box.fill('/compact');

@@ -150,7 +150,7 @@ export function ChatPage() {
             Stop
           </button>
         ) : (
-          <button type="button" onClick={submit} disabled={!canSend}>
+          <button type="button" onClick={submit} disabled={text.trim() === ''}>
             Send
           </button>
         )}
