@@ -7,7 +7,8 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { FakeEmbedder } from '../helpers/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
-import { lexicalCandidates } from '../../electron/engine/search/lexical';
+import { lexicalCandidates, STEM_POSTINGS_BUDGET } from '../../electron/engine/search/lexical';
+import { POSTINGS_BUDGET, pruneTerms } from '../../electron/engine/search/fts-query';
 
 const camping: Record<string, string> = {
   'workspace/memory/2024-05-02.md': '# Weekend\n\nWe camped by the lake with the kids and roasted marshmallows.\n',
@@ -102,6 +103,14 @@ describe('stemmed keyword search', () => {
     expect(res.results[0]!.score).toBeCloseTo(res.results[0]!.explain!.vector!, 10);
     expect(res.warnings).toEqual([]);
     await idx.dispose();
+  });
+
+  it('bounds the stemmed query by a smaller postings budget (a stem has more postings than its word)', () => {
+    const df: Record<string, number> = { tent: 100, lake: 2_000, camp: 4_000 };
+    const terms = [['tent'], ['lake'], ['camp']];
+    expect(pruneTerms(terms, (t) => df[t[0]!], 100_000)).toEqual(terms);
+    expect(STEM_POSTINGS_BUDGET).toBeLessThan(POSTINGS_BUDGET);
+    expect(pruneTerms(terms, (t) => df[t[0]!], 100_000, STEM_POSTINGS_BUDGET)).toEqual([['tent'], ['lake']]);
   });
 
   it('searches exact tokens only with stemWeight 0', async () => {

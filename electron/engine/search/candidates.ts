@@ -84,7 +84,7 @@ export function keywordCandidates(db: Db, query: string, limit: number, filter: 
 }
 
 /** The keyword side's MATCH expression for `query` (common terms pruned), or null. */
-export function keywordMatch(db: Db, query: string): string | null {
+export function keywordMatch(db: Db, query: string, budget?: number): string | null {
   return buildFtsQuery(query, (terms) => {
     if (terms.length <= 1) return terms;
     try {
@@ -94,7 +94,7 @@ export function keywordMatch(db: Db, query: string): string | null {
       const docs = docCounts(db);
       // A phrase matches at most as many chunks as its rarest word.
       const df = (t: string[]) => Math.min(...t.map(docs));
-      return pruneTerms(terms, df, total);
+      return pruneTerms(terms, df, total, budget);
     } catch {
       return terms; // an index without the vocab view: search every term
     }

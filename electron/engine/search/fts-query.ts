@@ -82,10 +82,10 @@ export const POSTINGS_BUDGET = 20_000;
  * Choose which terms to search given each term's document count `df` (undefined = unknown)
  * among `total` chunks. BM25 gives a term in more than half of the chunks no weight at all
  * (FTS5 floors its IDF at ~0), so such terms are dropped; then, rarest first, terms are kept
- * while their postings fit the budget. The rarest term is always kept, so a query never
- * loses all of its words.
+ * while their postings fit the budget (`budget`, default {@link POSTINGS_BUDGET}). The rarest
+ * term is always kept, so a query never loses all of its words.
  */
-export function pruneTerms(terms: string[][], df: (term: string[]) => number | undefined, total: number): string[][] {
+export function pruneTerms(terms: string[][], df: (term: string[]) => number | undefined, total: number, budget = POSTINGS_BUDGET): string[][] {
   if (terms.length <= 1) return terms;
   const withDf = terms.map((t, i) => ({ t, i, df: df(t) ?? 0 }));
   // In a small memory (a new user's few notes) a word found in half of the chunks still
@@ -97,7 +97,7 @@ export function pruneTerms(terms: string[][], df: (term: string[]) => number | u
   const kept: typeof pool = [];
   let sum = 0;
   for (const x of pool) {
-    if (kept.length > 0 && sum + x.df > POSTINGS_BUDGET) break;
+    if (kept.length > 0 && sum + x.df > budget) break;
     kept.push(x);
     sum += x.df;
   }

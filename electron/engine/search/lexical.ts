@@ -11,7 +11,11 @@
 import type { Db } from '../index/db';
 import { hasTable } from '../index/schema';
 import { ftsCandidates, keywordMatch, type Candidate, type CandidateFilter } from './candidates';
+import { POSTINGS_BUDGET } from './fts-query';
 import { bm25RankToScore, relativeBm25 } from './score';
+
+/** Postings the stemmed query reads at most, counted on the exact table (fts-query.ts pruneTerms). */
+export const STEM_POSTINGS_BUDGET = POSTINGS_BUDGET / 4;
 
 export interface LexicalOptions {
   /** How BM25 ranks become 0..1 (score.ts); the same for both tables. */
@@ -41,7 +45,11 @@ export function lexicalCandidates(db: Db, query: string, limit: number, filter: 
   const exact = calibrate(ftsCandidates(db, 'chunks_fts', match, limit, filter), o.calibration);
   if (!(o.stemWeight > 0) || !hasTable(db, 'chunks_fts_stem')) return exact;
   // FTS5 stems the MATCH terms itself, so the same expression serves both tables.
-  const stem = calibrate(ftsCandidates(db, 'chunks_fts_stem', match, limit, filter), o.calibration);
+  // A stem has more postings than its word ("plan" vs "plans") and the terms are pruned by
+  // the exact table's counts: a quarter of the exact side's postings budget keeps the stem
+  // query's cost near the exact one's at 100k chunks (docs/benchmarks.md).
+  const stemMatch = keywordMatch(db, query, STEM_POSTINGS_BUDGET);
+  const stem = stemMatch ? calibrate(ftsCandidates(db, 'chunks_fts_stem', stemMatch, limit, filter), o.calibration) : [];
   const byId = new Map<number, { exact: Candidate | null; stem: number }>();
   for (const c of exact) byId.set(c.id, { exact: c, stem: 0 });
   for (const c of stem) {
