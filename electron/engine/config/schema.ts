@@ -230,9 +230,9 @@ export const LlmSchema = z.looseObject({
   contextWindow: posInt.optional(),
   maxOutputTokens: posInt.default(4096),
   /**
-   * llama.cpp threads of the local chat model (provider "llama"); default: every core
-   * (node-llama-cpp's). 1 keeps generation usable when other work shares a small machine's
-   * cores (docs/llm-and-chat.md: ~20 ms vs several seconds per token on a loaded 2-core box).
+   * llama.cpp threads of the local chat model (provider "llama"); default: every core but
+   * one (llm/llama.ts defaultChatThreads: with every core, generation collapses as soon as
+   * other work runs — docs/llm-and-chat.md).
    */
   threads: posInt.optional(),
 });

@@ -8,6 +8,7 @@
  * loop compacts the session the way SPEC §4 says rather than losing history unseen.
  */
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import crypto from 'node:crypto';
 import type { Llama, LlamaChat, LlamaContext, LlamaContextSequence, LlamaGrammar, LlamaModel, ChatModelSegment, ChatWrapperSettings, GbnfJsonSchema } from 'node-llama-cpp';
@@ -21,6 +22,16 @@ import { acquireLlamaRuntime, type LlamaRuntimeLease } from '../util/llama-runti
 
 /** Largest context created when `cairn.llm.contextWindow` is not set (tokens). */
 export const DEFAULT_MAX_CONTEXT = 32_768;
+
+/**
+ * Threads when `cairn.llm.threads` is not set: every core but one. node-llama-cpp's default
+ * (every core) collapses when anything else runs: each token waits at llama.cpp's per-layer
+ * thread barriers for a descheduled thread (a loaded 2-core box went from ~20 ms to minutes
+ * per token); one free core keeps the UI, indexing and the embedder from causing that.
+ */
+export function defaultChatThreads(cores = os.availableParallelism()): number {
+  return Math.max(1, cores - 1);
+}
 
 /** The model file is missing or is not a usable GGUF chat model. */
 export class LocalModelError extends Error {
@@ -39,6 +50,7 @@ export interface LlamaLlmOptions {
   modelsDir?: string | undefined;
   /** Context size in tokens; default: what fits the model and free memory, at most DEFAULT_MAX_CONTEXT. */
   contextSize?: number | undefined;
+  /** llama.cpp threads; default defaultChatThreads(). */
   threads?: number | undefined;
   maxOutputTokens?: number | undefined;
   /** Injected runtime (tests), left undisposed; default: the process's shared runtime (util/llama-runtime.ts), also the GGUF embedder's. */
@@ -140,7 +152,7 @@ export class LlamaLlm implements LLM {
         // "auto" would size the context to the model's training window when memory allows
         // (128k for many models): on a CPU that is slow to fill, so cap it unless configured.
         contextSize: this.opts.contextSize ?? { max: DEFAULT_MAX_CONTEXT },
-        ...(this.opts.threads ? { threads: this.opts.threads } : {}),
+        threads: this.opts.threads ?? defaultChatThreads(),
         ...(signal ? { createSignal: signal } : {}),
       });
       const sequence = context.getSequence();
