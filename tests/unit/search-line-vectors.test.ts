@@ -12,6 +12,9 @@ import { describe, expect, it } from 'vitest';
 import { FakeEmbedder } from '../helpers/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
 import { hasLineTables, lineUnits } from '../../electron/engine/index/line-vectors';
+import { knnWorkerReady } from '../../electron/engine/search/index-search';
+import { startKnnWorker } from '../../electron/engine/search/knn-worker';
+import { vec0Candidates } from '../../electron/engine/search/candidates';
 
 // The query's words reach the notes only through the embedder (synonyms), never through
 // the keyword index: the order below is the vector side's alone.
@@ -85,6 +88,33 @@ describe('line vectors (max-sim per chunk)', () => {
     const res = await idx.search({ query, minScore: 0 });
     expect(res.results[0]?.path).toBe('memory/2024-03-01.md');
     await idx.dispose();
+  });
+
+  it('runs the line KNN on the KNN worker thread once it is up, with the same results', async () => {
+    const settings = settingsWith((s) => {
+      s.query.hybrid.lineVectors = 'on';
+    });
+    const fx = memoryFixture(notes, settings);
+    const idx = fx.open({ embedder: new FakeEmbedder({ synonyms, provider: 'fake' }), knnWorkerMinChunks: 0 });
+    await idx.sync();
+    const first = await idx.search({ query, minScore: 0, explain: true });
+    await idx.search({ query: 'hiking near the lake', minScore: 0 });
+    expect(await knnWorkerReady(idx)).toBe(true);
+    const again = await idx.search({ query, minScore: 0, explain: true });
+    expect(again.results).toEqual(first.results);
+    expect(again.results[0]?.path).toBe('memory/2024-03-01.md');
+    await idx.dispose();
+    // The worker answers for the line table itself (not only through the in-process fallback).
+    const worker = await startKnnWorker(fx.indexFile);
+    const { db } = openDatabase(fx.indexFile, { readonly: true });
+    try {
+      const qv = new FakeEmbedder({ synonyms }).vector(query);
+      const filter = { sources: ['memory' as const] };
+      expect(await worker.query(qv, 8, filter, 'lines_vec')).toEqual(vec0Candidates(db, qv, 8, filter, 'lines_vec'));
+    } finally {
+      db.close();
+      await worker.close();
+    }
   });
 
   it('embeds each line once: an edit embeds only its new lines, a rebuild nothing', async () => {

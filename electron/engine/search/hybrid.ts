@@ -25,7 +25,7 @@ export interface HybridBackend {
   vector: 'vec0' | 'fallback' | 'none';
   embedder: Embedder | null;
   /** The vec0 KNN on another thread (knn-worker.ts), when the index is big enough to want it. */
-  knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter) => Promise<Candidate[]>) | undefined;
+  knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter, table?: 'chunks_vec' | 'lines_vec') => Promise<Candidate[]>) | undefined;
 }
 
 export interface HybridOptions {
@@ -109,7 +109,11 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
       if (qv.every((x) => x === 0)) vectorJob = () => Promise.resolve([]);
       // An index with line vectors scores each chunk by its best line (line-candidates.ts).
-      else if (identity?.lines) vectorJob = async () => lineCandidates(backend.db, qv, limit, filter, backend.vector as 'vec0' | 'fallback');
+      else if (identity?.lines) {
+        const knn = backend.knn;
+        const started = lineCandidates(backend.db, qv, limit, filter, backend.vector as 'vec0' | 'fallback', knn && ((v, k, f) => knn(v, k, f, 'lines_vec')));
+        vectorJob = () => started;
+      }
       else if (backend.vector === 'vec0' && backend.knn) {
         const started = backend.knn(qv, limit, filter).catch(() => vec0Candidates(backend.db, qv, limit, filter));
         vectorJob = () => started;

@@ -30,10 +30,32 @@ const MAX_K = 4096;
  */
 export const LINE_FANOUT = 4;
 
-/** The `limit` chunks whose best line is nearest to `queryVec`, best first. */
-export function lineCandidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter, kind: 'vec0' | 'fallback'): Candidate[] {
-  const k = Math.min(MAX_K, limit * LINE_FANOUT);
-  const lines = kind === 'vec0' ? vec0Candidates(db, queryVec, k, filter, 'lines_vec') : scanCandidates(db, queryVec, k, filter, 'lines_vec');
+/** How many line vectors to fetch for `limit` chunks. */
+function lineLimit(limit: number): number {
+  return Math.min(MAX_K, limit * LINE_FANOUT);
+}
+
+/**
+ * The `limit` chunks whose best line is nearest to `queryVec`, best first. `knn` runs the
+ * line KNN elsewhere (the KNN worker thread, knn-worker.ts); without it, or if it fails,
+ * the KNN runs here (vec0, or the fallback scan) — the same lines either way.
+ */
+export async function lineCandidates(
+  db: Db,
+  queryVec: Float32Array,
+  limit: number,
+  filter: CandidateFilter,
+  kind: 'vec0' | 'fallback',
+  knn?: (vec: Float32Array, k: number, filter: CandidateFilter) => Promise<Candidate[]>,
+): Promise<Candidate[]> {
+  const k = lineLimit(limit);
+  const here = () => (kind === 'vec0' ? vec0Candidates(db, queryVec, k, filter, 'lines_vec') : scanCandidates(db, queryVec, k, filter, 'lines_vec'));
+  const lines = knn && kind === 'vec0' ? await knn(queryVec, k, filter).catch(here) : here();
+  return chunksOfLines(db, lines, queryVec, limit);
+}
+
+/** Nearest lines (best first) → the chunks they belong to, scored as the header says. */
+function chunksOfLines(db: Db, lines: readonly Candidate[], queryVec: Float32Array, limit: number): Candidate[] {
   const chunkOf = db.prepare('SELECT chunk_id FROM chunk_lines WHERE id = ?').pluck();
   const bestLine = new Map<number, number>();
   // Lines come best first: a chunk's first line is its best one.
