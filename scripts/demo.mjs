@@ -37,11 +37,12 @@ const memory = seedMemory(stateDir, { now });
 fs.writeFileSync(path.join(stateDir, MARK), 'made by npm run demo; removed and re-created on the next run\n');
 // The real small test models (scripts/fetch-test-models.mjs), when fetched: the local chat
 // model answers, flushes and compacts, and the real sentence embedder drives search, all offline.
+// Replies capped at 256 tokens: SmolLM2-135M easily repeats itself up to the 4,096 default.
 const probe = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json', '--no-fetch'], { encoding: 'utf8' });
 const models = probe.status === 0 ? JSON.parse(probe.stdout) : { chat: null, embedder: null };
 // Search sessions too, so results show both source badges.
 const memorySearch = { sources: ['memory', 'sessions'], ...(models.embedder ? { provider: 'local', local: { modelPath: models.embedder } } : {}) };
-const config = { agents: { defaults: { memorySearch } }, ...(models.chat ? { cairn: { llm: { provider: 'llama', modelPath: models.chat } } } : {}) };
+const config = { agents: { defaults: { memorySearch } }, ...(models.chat ? { cairn: { llm: { provider: 'llama', modelPath: models.chat, maxOutputTokens: 256 } } } : {}) };
 fs.writeFileSync(path.join(stateDir, 'cairn.json'), `${JSON.stringify(config, null, 2)}\n`);
 // An empty session named "demo" to talk to (`cairn chat --session demo`): the seeded ones are
 // long, so a first message there would start with a flush and a compaction on SmolLM2's 8k window.

@@ -162,6 +162,20 @@ describe('cairn chat REPL', () => {
     }
   });
 
+  it('names a session that does not exist and exits 1', async () => {
+    const { engine, api } = engineWith(() => ({ text: 'Hello there.' }));
+    const input = new PassThrough();
+    const info: string[] = [];
+    try {
+      const done = chatRepl(api, { sessionId: 'demo', input, out: () => {}, info: (s) => info.push(s) });
+      input.end('hello\n');
+      expect(await done).toBe(1);
+      expect(info.some((l) => /^error: no session demo in /.test(l))).toBe(true);
+    } finally {
+      await engine.dispose();
+    }
+  });
+
   it('reports "no model configured" and exits 1 at end of input', async () => {
     const { engine, api } = engineWith(undefined);
     const input = new PassThrough();

@@ -100,7 +100,8 @@ export async function chatRepl(api: CairnApi, o: ReplOptions): Promise<number> {
         if (e.code === 'cancelled') o.info('[cancelled]');
         else {
           o.info(`error: ${e.message}`);
-          failed = e.code === 'unavailable' || failed;
+          // No model, or a session that does not exist: every further message fails the same way.
+          failed = e.code === 'unavailable' || e.code === 'not_found' || failed;
         }
       } finally {
         unsubscribe();
