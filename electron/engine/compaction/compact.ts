@@ -75,6 +75,14 @@ export type CompactResult =
 /** The user cancelled: an AbortError (a timeout's reason is not one; it is reported apart). */
 const cancelled = (signal: AbortSignal): Error => abortError(signal, 'compaction cancelled');
 
+/**
+ * Temperature of the second summary after the judge refused the first. A local model decodes
+ * greedily by default (node-llama-cpp: temperature 0), so asking again the same way returned
+ * the same text: SmolLM2's looping summary of an 8k session was refused twice, identically,
+ * which cost a whole extra generation (~85 s of a 177 s compaction) for nothing.
+ */
+export const RETRY_TEMPERATURE = 0.7;
+
 /** A model summary that failed the judge twice (quality.ts): go straight to the extract. */
 class RejectedSummaryError extends Error {}
 
@@ -94,8 +102,9 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
   const timer = setTimeout(() => timeout.abort(new Error(`timed out after ${opts.settings.timeoutSeconds}s`)), opts.settings.timeoutSeconds * 1000);
   const signal = userSignal ? AbortSignal.any([userSignal, timeout.signal]) : timeout.signal;
   const onProgress = (done: number, total: number, label: string) => opts.onProgress?.({ phase: 'summarize', done, total, label });
-  const summarize = (pieces = plan.pieces) =>
+  const summarize = (pieces = plan.pieces, temperature?: number) =>
     summarizeWithModel({
+      temperature,
       llm: opts.llm as LLM,
       pieces,
       previousSummary: plan.previous?.summary,
@@ -105,12 +114,12 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
       signal,
       onProgress,
     });
-  // A summary that fails the judge is asked for once more (sampling differs), then refused.
+  // A summary that fails the judge is asked for once more, sampled (RETRY_TEMPERATURE), then refused.
   const run = async (pieces = plan.pieces): Promise<{ summary: string; calls: number; retried?: string }> => {
     const r = await summarize(pieces);
     const v = judgeSummary(r.summary);
     if (v.ok) return r;
-    const again = await summarize(pieces);
+    const again = await summarize(pieces, RETRY_TEMPERATURE);
     const v2 = judgeSummary(again.summary);
     if (v2.ok) return { summary: again.summary, calls: r.calls + again.calls, retried: v.reason };
     throw new RejectedSummaryError(`the model's summary was rejected twice: ${v2.reason}`);

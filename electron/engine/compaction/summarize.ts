@@ -89,6 +89,8 @@ export interface ModelSummaryInput {
   budget: SummaryBudget;
   signal?: AbortSignal | undefined;
   onProgress?: ((done: number, total: number, label: string) => void) | undefined;
+  /** Sampling temperature of every call; the provider's default when absent. */
+  temperature?: number | undefined;
 }
 
 export interface ModelSummary {
@@ -109,7 +111,7 @@ export async function summarizeWithModel(input: ModelSummaryInput): Promise<Mode
     signal?.throwIfAborted();
     if (++calls > MAX_CALLS) throw new Error(`summarisation needed more than ${MAX_CALLS} model calls`);
     progress(label);
-    const res = await llm.chat({ system, messages: [{ role: 'user', content: user }], maxTokens: budget.maxTokens, signal });
+    const res = await llm.chat({ system, messages: [{ role: 'user', content: user }], maxTokens: budget.maxTokens, signal, ...(input.temperature !== undefined ? { temperature: input.temperature } : {}) });
     signal?.throwIfAborted();
     const text = res.message.content
       .filter((b) => b.type === 'text')
