@@ -29,7 +29,7 @@ export const DEFAULT_MAX_CONTEXT = 32_768;
  * thread barriers for a descheduled thread (a loaded 2-core box went from ~20 ms to minutes
  * per token); one free core keeps the UI, indexing and the embedder from causing that.
  */
-export function defaultChatThreads(cores = os.availableParallelism()): number {
+function defaultChatThreads(cores = os.availableParallelism()): number {
   return Math.max(1, cores - 1);
 }
 
