@@ -102,9 +102,11 @@ export const useMemory = create<MemoryState>((set, get) => ({
     set({ range });
     if (!path) return;
     if (cur?.path === path && !get().readError) {
-      // Back on the page with the edit still open: the file may have changed while no
-      // memory.changed listener was mounted.
+      // Back on the page (or remounted after the event stream reopened): the file may have
+      // changed while no memory.changed listener was mounted, or while the stream was away.
+      // An open edit is only flagged; a file merely shown is read again.
       if (get().editing) checkDisk(get, set, cur.path);
+      else void get().reload();
       return;
     }
     // Leaving a file: its unsaved edit is already kept in the drafts store by setDraft.
