@@ -22,7 +22,7 @@ const TOOLS: ToolSpec[] = [
 describe.skipIf(!chat.path)(`node-llama-cpp glue on SmolLM2${chat.skip}`, () => {
   let llm: LlamaLlm;
   beforeAll(() => {
-    llm = new LlamaLlm({ modelPath: chat.path!, contextSize: 8192, threads: 2 });
+    llm = new LlamaLlm({ modelPath: chat.path!, contextSize: 8192, threads: 1 });
   });
   afterAll(async () => {
     await llm?.dispose();
@@ -80,7 +80,7 @@ describe.skipIf(!chat.path)(`node-llama-cpp glue on SmolLM2${chat.skip}`, () => 
   }, 600_000);
 
   it('turns a conversation that no longer fits into a ContextOverflowError instead of dropping history, and disposes the runtime', async () => {
-    const small = new LlamaLlm({ modelPath: chat.path!, contextSize: 256, threads: 2 });
+    const small = new LlamaLlm({ modelPath: chat.path!, contextSize: 256, threads: 1 });
     const holdsBefore = llamaRuntimeHolds();
     try {
       const long = Array.from({ length: 60 }, (_, i) => `Line ${i}: the deploy log says service-${i} restarted on port ${8000 + i}.`).join('\n');
