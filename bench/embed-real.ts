@@ -192,15 +192,18 @@ async function killAndResume(size: CorpusSize, dir: string, killAt: number, head
 /**
  * `index`: from scratch, then killed halfway and resumed (two full indexes' worth of
  * embedding); `resume` runs only the kill-and-resume half, killing at `killAt` (default half
- * the corpus's estimated chunks), so on a busy machine the two can run as separate jobs.
+ * the corpus's estimated chunks), so on a busy machine the two can run as separate jobs;
+ * `scratch` runs only the from-scratch half.
  */
-async function indexBench(size: CorpusSize, mode: 'index' | 'resume', killAt?: number): Promise<void> {
+async function indexBench(size: CorpusSize, mode: 'index' | 'resume' | 'scratch', killAt?: number): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-real-index-'));
   try {
-    console.log(`### ${mode === 'index' ? 'Full index' : 'Killed and resumed index'} of the ${size} corpus with all-MiniLM-L6-v2 (threads 1; load average at start ${load()})\n`);
+    console.log(`### ${mode === 'resume' ? 'Killed and resumed index' : 'Full index'} of the ${size} corpus with all-MiniLM-L6-v2 (threads 1; load average at start ${load()})\n`);
     if (mode === 'index') {
       const embedded = await fromScratch(size, dir);
       await killAndResume(size, dir, Math.floor(embedded / 2), false);
+    } else if (mode === 'scratch') {
+      await fromScratch(size, dir);
     } else {
       const half = Math.floor((await ensureCorpus(size)).manifest.estimatedChunks / 2);
       await killAndResume(size, dir, killAt ?? half, true);
@@ -213,6 +216,6 @@ async function indexBench(size: CorpusSize, mode: 'index' | 'resume', killAt?: n
 
 const args = process.argv.slice(2);
 if (args[0] === '--child-index') await indexOnce(args[1] as CorpusSize, args[2] as string, Number(args[3]));
-else if (args[0] === 'index' || args[0] === 'resume') await indexBench((args[1] ?? '10k') as CorpusSize, args[0], args[2] ? Number(args[2]) : undefined);
+else if (args[0] === 'index' || args[0] === 'resume' || args[0] === 'scratch') await indexBench((args[1] ?? '10k') as CorpusSize, args[0], args[2] ? Number(args[2]) : undefined);
 else if (args[0] === 'contexts') await contexts(Number(args[1] ?? 24));
 else await micro();
