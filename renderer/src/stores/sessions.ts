@@ -33,7 +33,7 @@ export type SessionTab = 'timeline' | 'pruning' | 'compaction';
 
 /** First page small (first paint), the rest in larger pages in the background. */
 export const FIRST_PAGE = 80;
-export const PAGE = 1000;
+export const PAGE = 400;
 
 interface Async<T> {
   value: T | undefined;
@@ -152,7 +152,8 @@ export const useSessions = create<SessionsState>((set, get) => {
       let total = first.total;
       let partial = first.partial;
       for (let offset = partial ? 0 : first.entries.length; offset < total || partial; ) {
-        const page = await fetchEntries(sessionId, offset, PAGE);
+        // Pages small enough that parsing one (~0.5 MB of JSON) stays a short task.
+        const page = await fetchEntries(sessionId, offset, partial ? FIRST_PAGE : PAGE);
         if (signal.aborted) return;
         const next = get().entries.slice();
         next.length = page.total;
