@@ -81,7 +81,7 @@ export interface EngineContext {
    * chosen where the engine is assembled (search-backend.ts, passed to `createContext`).
    */
   searchBackend(): SearchBackend;
-  /** Record a warning for Status and emit it as an `engine.warning` event. */
+  /** Record a warning for Status and emit it as an `engine.warning` event (once per message). */
   warn(message: string): void;
   warnings(): string[];
   /** The context's member for `slot`, made on first use (see {@link ContextSlot}); throws once disposed. */
@@ -151,7 +151,10 @@ export function createContext(opts: {
       return (search ??= opts.searchBackend(ctx));
     },
     warn(message) {
-      if (!warnings.includes(message)) warnings.push(message);
+      // A warning already held is not news: emitting it again made Status reload on every
+      // repeat (a watcher or a config warning can recur on each call).
+      if (warnings.includes(message)) return;
+      warnings.push(message);
       opts.events.emit('engine.warning', { message });
     },
     warnings: () => [...warnings],
