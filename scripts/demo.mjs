@@ -72,7 +72,12 @@ const res = await engine.dispatcher.dispatch('index.sync', {});
 console.log(res.ok ? `  index: ${res.value.files} files, ${res.value.chunks} chunks (${res.value.mode})` : `  index not built: ${res.error.message}`);
 await engine.dispose();
 
-if (args.includes('--no-open')) process.exit(0);
+if (args.includes('--no-open')) {
+  // Exit explicitly (the native model runtimes may keep handles open), but only once what was
+  // printed has been handed to the pipe, so `npm run demo -- --no-open | …` gets all of it.
+  await new Promise((resolve) => process.stdout.write('', resolve));
+  process.exit(0);
+}
 const child = spawn(process.execPath, [path.join(root, 'scripts/start.mjs'), ...args], {
   stdio: 'inherit',
   env: { ...process.env, CAIRN_STATE_DIR: stateDir },
