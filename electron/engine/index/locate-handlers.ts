@@ -8,13 +8,13 @@ import fs from 'node:fs';
 import type { EngineContext } from '../context';
 import type { Handlers } from '../rpc/dispatcher';
 import { MemoryPathError, resolveMemoryPath } from './memory-paths';
-import { memoryRegistry } from './registry';
+import { memoryPathRoots } from './agent-settings';
 
 export function memoryLocateHandlers(ctx: EngineContext): Pick<Handlers, 'memory.locate'> {
   return {
     'memory.locate': async ({ path: input, agentId, open }) => {
       const agent = ctx.agentId(agentId);
-      const { abs } = resolveMemoryPath(memoryRegistry(ctx).pathRoots(agent), input);
+      const { abs } = resolveMemoryPath(memoryPathRoots(ctx, agent), input);
       if (!fs.existsSync(abs)) throw new MemoryPathError('not_found', `${input}: no such memory file`);
       if (!open) return { absPath: abs, opened: false };
       const openPath = ctx.deps.openPath;

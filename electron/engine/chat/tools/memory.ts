@@ -1,7 +1,7 @@
 /**
  * `memory_search` and `memory_get` for the assistant (SPEC §8), over a small backend
- * interface: the engine's is H3's index (search with sync-when-dirty, and the memory path
- * rules of `memory_get`); tests can pass their own.
+ * interface: the engine's is the search backend (search with sync-when-dirty) plus the memory
+ * path rules of `memory_get`; tests can pass their own.
  */
 import type { SearchResponse } from '../../../../shared/types/search';
 import type { EngineContext } from '../../context';
@@ -25,12 +25,12 @@ export interface MemoryBackend {
 
 /** The engine's memory backend for `agentId` (the index is opened on first use). */
 export function engineMemoryBackend(ctx: EngineContext, agentId: string): MemoryBackend {
-  const registry = async () => (await import('../../index/registry')).memoryRegistry(ctx);
   return {
     search: (req, signal) => ctx.searchBackend().search(agentId, { ...req, signal }),
     async get(p, from, lines) {
-      const { memoryGet } = await import('../../index/memory-paths');
-      return memoryGet((await registry()).pathRoots(agentId), p, from, lines);
+      // Only the path rules: not the registry, whose first import loads SQLite and the embedder.
+      const [{ memoryGet }, { memoryPathRoots }] = await Promise.all([import('../../index/memory-paths'), import('../../index/agent-settings')]);
+      return memoryGet(memoryPathRoots(ctx, agentId), p, from, lines);
     },
   };
 }
