@@ -134,7 +134,10 @@ describe('Accessibility and the screenshot set', () => {
     await page.getByRole('searchbox', { name: 'Search memory' }).waitFor();
     await page.keyboard.press('Alt+1');
     await page.waitForURL(/#\/sessions/);
-    await page.locator('body').focus();
+    // The hash changes before React swaps the page: wait for Sessions, then leave every text
+    // box (a `?` typed into one is text, by design — focusing <body> does not blur it).
+    await page.getByRole('searchbox', { name: 'Filter sessions' }).or(page.getByRole('textbox', { name: 'Filter sessions' })).first().waitFor();
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.keyboard.press('Shift+Slash');
     const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
     await sheet.waitFor();
