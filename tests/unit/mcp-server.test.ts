@@ -88,7 +88,7 @@ describe('cairn mcp', () => {
     expect(res.isError).toBeFalsy();
     const payload = JSON.parse(res.content[0]!.text) as { results: { path: string; citation: string; startLine: number }[]; mode: string };
     expect(payload.mode).toBe('fts-only');
-    expect(payload.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', citation: 'memory/2024-05-08.md#L1-L3' });
+    expect(payload.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', citation: 'memory/2024-05-08.md#L3-L3' }); // the heading line is not cited (search/ranges.ts)
     const cjk = (await client.callTool({ name: 'memory_search', arguments: { query: '予算の会議' } })) as ToolResult;
     expect(JSON.parse(cjk.content[0]!.text).results[0].path).toBe('memory/2024-05-09.md');
 

@@ -55,7 +55,7 @@ describe('cairn search', () => {
     expect(out.mode).toBe('hybrid');
     expect(out.embedder).toEqual({ provider: 'fake', model: 'bag-of-words-v1' });
     expect(Object.keys(out.results[0]).sort()).toEqual(['citation', 'endLine', 'path', 'score', 'snippet', 'source', 'startLine']);
-    expect(out.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', startLine: 1, endLine: 4, source: 'memory', citation: 'memory/2024-05-08.md#L1-L4' });
+    expect(out.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', startLine: 3, endLine: 4, source: 'memory', citation: 'memory/2024-05-08.md#L3-L4' }); // the '# Deploy' heading and blank line are not cited
   });
 
   it('--explain adds every stage score; -n, --since, --before and --source filter', async () => {
@@ -73,7 +73,7 @@ describe('cairn search', () => {
 
   it('prints citations, snippets and the explain line for people', async () => {
     const r = await cli(['search', 'kayak', '--state-dir', stateDir(), '--explain']);
-    expect(r.stdout).toMatch(/^1\. memory\/2024-06-01\.md#L1-L3 {2}score \d\.\d{3}/);
+    expect(r.stdout).toMatch(/^1\. memory\/2024-06-01\.md#L3-L3 {2}score \d\.\d{3}/);
     expect(r.stdout).toContain('   Booked the kayak trip.');
     expect(r.stdout).toMatch(/↳ vector \d\.\d{3} · text \d\.\d{3} · merged \d\.\d{3} · decay 1\.000/);
     expect(r.stderr).toMatch(/hybrid · fake\/bag-of-words-v1 · [\d.]+ ms\)/);

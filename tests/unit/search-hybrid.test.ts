@@ -23,7 +23,7 @@ describe('hybrid search', () => {
     expect(res.mode).toBe('hybrid');
     expect(res.embedder).toEqual({ provider: 'fake', model: 'bag-of-words-v1' });
     const top = res.results[0]!;
-    expect(top).toMatchObject({ path: 'memory/2024-01-10.md', startLine: 1, endLine: 4, source: 'memory', citation: 'memory/2024-01-10.md#L1-L4' });
+    expect(top).toMatchObject({ path: 'memory/2024-01-10.md', startLine: 3, endLine: 4, source: 'memory', citation: 'memory/2024-01-10.md#L3-L4' }); // without the heading block (search/ranges.ts)
     expect(top.snippet).toContain('a1b2c3d');
     expect(top.explain).toMatchObject({ decay: 1, mmrRank: null });
     expect(top.explain!.vector).toBeGreaterThan(0);

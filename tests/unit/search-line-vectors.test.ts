@@ -69,8 +69,9 @@ describe('line vectors (max-sim per chunk)', () => {
     expect(res.results.map((r) => r.path)).toEqual(['memory/2024-03-01.md', 'memory/2024-03-02.md']);
     // The keyword side found nothing: the vector side alone put the answer first.
     expect(res.results[0]!.explain!.text).toBeNull();
-    // The output shape is the one `cairn search` always had: the whole chunk's range.
-    expect(res.results[0]).toMatchObject({ startLine: 1, citation: expect.stringMatching(/^memory\/2024-03-01\.md#L1-L\d+$/) });
+    // The output shape is the one `cairn search` always had: the chunk's range (without its
+    // heading block: search/ranges.ts), not the one line.
+    expect(res.results[0]).toMatchObject({ startLine: 3, citation: expect.stringMatching(/^memory\/2024-03-01\.md#L3-L\d+$/) });
     await on.idx.dispose();
 
     // Without line vectors the averaged chunk vector dilutes the answer: the order flips.

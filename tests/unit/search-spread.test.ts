@@ -23,6 +23,8 @@ describe('spreading results over files', () => {
         s.chunking.tokens = 64;
         s.chunking.overlap = 0;
         s.query.hybrid.spread = spread;
+        // Chunk ranges as indexed: folded, the long day's touching chunks would be one result.
+        s.query.hybrid.ranges = 'chunks';
       });
     const off = memoryFixture(files, small(1));
     const a = off.open();

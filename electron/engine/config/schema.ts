@@ -155,6 +155,13 @@ export const MemorySearchSchema = z.looseObject({
            */
           spread: ratio.default(0.9),
           /**
+           * Cairn: the lines a result cites (search/ranges.ts). `folded` = the chunk's lines
+           * without blank and heading lines at its edges, and results of one file that
+           * overlap or touch joined into one (the freed place goes to the next result);
+           * `trimmed` = the edges only; `chunks` = each chunk's lines as indexed.
+           */
+          ranges: z.enum(['folded', 'trimmed', 'chunks']).default('folded'),
+          /**
            * Cairn: "last week", "yesterday", "3 days ago" (search/dates.ts) and dates written
            * out, "1 May, 2022", "July 2022" (search/query-dates.ts), prefer notes of those days.
            */

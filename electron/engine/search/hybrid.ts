@@ -15,6 +15,7 @@ import { mmrOrder } from './mmr';
 import { spreadOrder } from './spread';
 import { spanBoost, type DateSpan } from './dates';
 import { makeSnippet } from './snippet';
+import { foldRanges, trimmedRange } from './ranges';
 import { readIdentity } from '../index/schema';
 import { lineCandidates } from './line-candidates';
 import type { MergeWeights } from './score';
@@ -44,6 +45,8 @@ export interface HybridOptions {
   span?: DateSpan | null | undefined;
   /** Prefer a new file over a shown one when its score is ≥ this × (spread.ts); 1/absent = off. */
   spread?: number | undefined;
+  /** Which lines results cite (ranges.ts); absent = each chunk's own lines. */
+  ranges?: 'folded' | 'trimmed' | 'chunks' | undefined;
   sources: readonly MemorySource[];
   since?: string | undefined;
   before?: string | undefined;
@@ -215,15 +218,21 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     ordered = spreadOrder(ordered.map((s) => ({ ...s, path: s.c.path })), o.maxResults, o.spread);
   }
 
-  const results: SearchResult[] = ordered.slice(0, o.maxResults).map((s) => {
+  const cite = o.ranges ?? 'chunks';
+  const cited = ordered.map((s) => {
+    const [startLine, endLine] = cite === 'chunks' ? [s.c.start_line, s.c.end_line] : trimmedRange(s.c.text, s.c.start_line, s.c.end_line);
+    return { s, path: s.c.path, startLine, endLine };
+  });
+  const top = cite === 'folded' ? foldRanges(cited, o.maxResults) : cited.slice(0, o.maxResults);
+  const results: SearchResult[] = top.map(({ s, startLine, endLine }) => {
     const r: SearchResult = {
       path: s.c.path,
-      startLine: s.c.start_line,
-      endLine: s.c.end_line,
+      startLine,
+      endLine,
       score: s.score,
       snippet: makeSnippet(s.c.text, o.query),
       source: s.c.source,
-      citation: `${s.c.path}#L${s.c.start_line}-L${s.c.end_line}`,
+      citation: `${s.c.path}#L${startLine}-L${endLine}`,
     };
     if (o.explain) r.explain = { vector: s.e.vector, text: s.e.text, merged: s.e.merged, decay: s.decay, mmrRank: s.mmrRank };
     return r;

@@ -42,6 +42,7 @@ export async function runSearch(
     calibration: h.calibration,
     stemWeight: h.stemWeight,
     spread: h.spread,
+    ranges: h.ranges,
     // "last week" counts back from --before when given (the question is asked from then).
     span: h.relativeDates ? querySpan(req.query, req.before ? new Date(`${req.before}T00:00:00Z`) : now) : null,
     sources,
