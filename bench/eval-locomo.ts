@@ -12,6 +12,7 @@
  *   --calibration relative|absolute      rank → score calibration of both sides
  *   --stem-weight W                      weight of the stemmed keyword table (0 = exact only)
  *   --spread R                           prefer a new file when its score ≥ R × (1 = off)
+ *   --ranges folded|trimmed|chunks       the lines results cite (default folded)
  *   --candidates N                       candidateMultiplier (candidates per side = 6 × N)
  *   --no-relative-dates                  "last week" etc. not resolved to note days
  *   --decay --mmr                        the optional re-rankers
@@ -19,6 +20,7 @@
  *   --threads N                          llama.cpp threads of a GGUF embedder (default 1:
  *                                        on a loaded machine a second thread costs ~6× CPU)
  *   --sweep                              also sweep the merge weight 0..1
+ *   --dump FILE                          write each question's evidence and results (JSON)
  */
 import path from 'node:path';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
@@ -96,6 +98,8 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const minScore = num(argv, '--min-score');
   const vw = num(argv, '--vector-weight');
   const spread = num(argv, '--spread');
+  const ranges = flag(argv, '--ranges') as 'folded' | 'trimmed' | 'chunks' | undefined;
+  if (ranges && !['folded', 'trimmed', 'chunks'].includes(ranges)) throw new Error(`--ranges: expected folded, trimmed or chunks, got ${ranges}`);
   const candidates = num(argv, '--candidates');
   const stemWeight = num(argv, '--stem-weight');
   const calibration = flag(argv, '--calibration') as 'relative' | 'absolute' | undefined;
@@ -108,6 +112,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (minScore !== undefined) s.query.minScore = minScore;
     if (calibration) s.query.hybrid.calibration = calibration;
     if (spread !== undefined) s.query.hybrid.spread = spread;
+    if (ranges) s.query.hybrid.ranges = ranges;
     if (candidates !== undefined) s.query.hybrid.candidateMultiplier = candidates;
     if (stemWeight !== undefined) s.query.hybrid.stemWeight = stemWeight;
     if (argv.includes('--no-relative-dates')) s.query.hybrid.relativeDates = false;
@@ -130,7 +135,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
           s.query.hybrid.textWeight = 1 - w;
         }
       });
-      const m = await runLocomo(convs, { indexLabel, embedder, settings, request });
+      const m = await runLocomo(convs, { indexLabel, embedder, settings, request, dumpFile: w === vw ? flag(argv, '--dump') : undefined });
       console.log(locomoRow(w === undefined ? 'defaults' : `vectorWeight ${w.toFixed(1)}`, m));
       if (w === vw) lastWarnings = m.warnings;
     }

@@ -113,6 +113,8 @@ export interface LocomoRunOptions {
   /** Extra per-request fields (decay, mmr, …). */
   request?: { decay?: boolean; mmr?: boolean; minScore?: number };
   cacheDir?: string;
+  /** Write every question's evidence and results here (JSON), for error analysis. */
+  dumpFile?: string;
 }
 
 /** Index (or reuse) and query every conversation; returns the metrics over all questions. */
@@ -120,6 +122,7 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
   const k = o.k ?? 6;
   const cache = o.cacheDir ?? path.join(os.tmpdir(), 'cairn-locomo');
   const per: { cat: string; turn: number; session: number; lines: number; empty: boolean }[] = [];
+  const dump: unknown[] = [];
   const warnings = new Map<string, number>();
   for (const c of convs) {
     const dir = path.join(cache, c.id);
@@ -152,6 +155,17 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
           session += h.session ? 1 : 0;
         }
         const n = q.evidence.filter((id) => c.map[id]).length || 1;
+        const deep = o.dumpFile ? (await searchIndex(idx, { query: q.question, maxResults: 60, minScore: 0, ...o.request })).results : [];
+        const rankOf = (e: MapEntry) => deep.findIndex((r) => r.path === e.file && e.line >= r.startLine && e.line <= r.endLine);
+        if (o.dumpFile)
+          dump.push({
+            conv: c.id,
+            qid: q.qid,
+            cat: q.category,
+            question: q.question,
+            evidence: q.evidence.filter((id) => c.map[id]).map((id) => ({ id, file: c.map[id]!.file, line: c.map[id]!.line, hit: hitOf(c.map[id]!, top).turn, rank: rankOf(c.map[id]!) })),
+            results: top.map((r) => ({ path: r.path, startLine: r.startLine, endLine: r.endLine, score: r.score })),
+          });
         per.push({
           cat: LOCOMO_CATEGORIES[q.category] ?? String(q.category),
           turn: turn / n,
@@ -164,6 +178,7 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
       await idx.dispose();
     }
   }
+  if (o.dumpFile) fs.writeFileSync(o.dumpFile, JSON.stringify(dump));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const score = (xs: typeof per): RecallScore => ({ n: xs.length, turn: mean(xs.map((x) => x.turn)), session: mean(xs.map((x) => x.session)) });
   const byCategory: Record<string, RecallScore> = {};
