@@ -82,6 +82,28 @@ describe('line vectors (max-sim per chunk)', () => {
     await off.idx.dispose();
   });
 
+  it('keeps a chunk close as a whole whose best line is not the nearest line (chunks are re-scored before the cut)', async () => {
+    // A: the nearest single line, in a note about other things. B: every line is about the
+    // car's colour, none quite as close as A's line alone. Mixed (best line + chunk) B wins;
+    // cutting to the first chunk by best line alone dropped it before it was scored.
+    const fx = memoryFixture(
+      {
+        'workspace/memory/2024-04-01.md': `# 2024-04-01\n\n${filler.join("\n")}\nCar, hue, car, color: the car and its color, car hue.\n`,
+        'workspace/memory/2024-04-02.md':
+          '# 2024-04-02\n\nCar color, car color, teal paint, car color, chipped.\nCar color, car color, new paint, car color, glossy.\n',
+      },
+      settingsWith((s) => {
+        s.query.hybrid.lineVectors = 'on';
+        s.query.hybrid.candidateMultiplier = 1;
+      }),
+    );
+    const idx = fx.open({ embedder: new FakeEmbedder({ synonyms, provider: 'fake' }) });
+    await idx.sync();
+    const res = await idx.search({ query, maxResults: 1, minScore: 0 });
+    expect(res.results.map((r) => r.path)).toEqual(['memory/2024-04-02.md']);
+    await idx.dispose();
+  });
+
   it('ranks the same way without sqlite-vec (the in-process scan of the fallback tables)', async () => {
     const { idx } = open('on', { loadVec: false });
     await idx.sync();
