@@ -68,8 +68,8 @@ describe('trimmedRange / foldRanges', () => {
   it('trims only the edges, keeps a chunk of nothing but headings, and leaves text that does not map line for line', () => {
     expect(trimmedRange('# d\n\n## S\n\n**A:** x\n\n**B:** y\n\n## Next', 1, 9)).toEqual([5, 7]);
     expect(trimmedRange('# d\n\n## S', 10, 12)).toEqual([10, 12]);
-    // A session chunk renders JSONL lines: its text has more lines than its range.
-    expect(trimmedRange('User: a\n\nAssistant: b', 3, 4)).toEqual([3, 4]);
+    // Text that does not hold one line per cited line (a hard-split long line) keeps its range.
+    expect(trimmedRange('# a heading\n\nbody', 3, 3)).toEqual([3, 3]);
   });
 
   it('folds touching ranges of one file into the better one, and a widened range absorbs a later one it now touches', () => {

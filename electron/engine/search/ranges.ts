@@ -28,9 +28,10 @@ function isFrame(line: string): boolean {
 
 /**
  * `[startLine, endLine]` of a chunk without the blank and heading lines at its edges.
- * Applies only when the chunk's text holds exactly its file lines (memory Markdown; a
- * session chunk's text is rendered from JSONL lines and is left as it is), and never empties
- * a range: a chunk of nothing but headings keeps its lines.
+ * Applies only when the chunk's text holds one line per cited line (a long line hard-split
+ * over several chunks does not: its chunks keep their range), and never empties a range: a
+ * chunk of nothing but headings keeps its lines. Session chunks render one `User: …` /
+ * `Assistant: …` line per JSONL line, so nothing of theirs is a frame.
  */
 export function trimmedRange(text: string, startLine: number, endLine: number): [number, number] {
   const lines = text.split('\n');
