@@ -22,6 +22,7 @@
  *   --sweep                              also sweep the merge weight 0..1
  *   --dump FILE                          write each question's evidence and results (JSON)
  */
+import os from 'node:os';
 import path from 'node:path';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
@@ -127,6 +128,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     const weights: (number | undefined)[] = [vw];
     if (argv.includes('--sweep')) weights.push(0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1);
     let lastWarnings = new Map<string, number>();
+    const searchTimes: string[] = [];
     for (const w of weights) {
       const settings = locomoSettings((s) => {
         base(s);
@@ -137,8 +139,10 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
       });
       const m = await runLocomo(convs, { indexLabel, embedder, settings, request, dumpFile: w === vw ? flag(argv, '--dump') : undefined });
       console.log(locomoRow(w === undefined ? 'defaults' : `vectorWeight ${w.toFixed(1)}`, m));
+      searchTimes.push(`${w === undefined ? 'defaults' : `vectorWeight ${w.toFixed(1)}`}: p50 ${m.searchMs.p50.toFixed(1)} ms, p95 ${m.searchMs.p95.toFixed(1)} ms`);
       if (w === vw) lastWarnings = m.warnings;
     }
+    console.log(`\nSearch wall time per question (embedding it included; load average ${os.loadavg()[0]!.toFixed(1)}): ${searchTimes.join('; ')}`);
     if (lastWarnings.size) {
       console.log('\nWarnings returned (defaults row):');
       for (const [w, n] of lastWarnings) console.log(`- ${n}× ${w}`);

@@ -55,6 +55,8 @@ export interface LocomoMetrics extends RecallScore {
   linesPerQuery: number;
   /** Share of questions answered with fewer than k results. */
   empties: number;
+  /** Wall time of one search (embedding the question included), p50 and p95, in ms. */
+  searchMs: { p50: number; p95: number };
   byCategory: Record<string, RecallScore>;
   /** Response warnings seen (deduplicated, with counts) — e.g. a minScore cut's reason. */
   warnings: Map<string, number>;
@@ -123,6 +125,7 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
   const cache = o.cacheDir ?? path.join(os.tmpdir(), 'cairn-locomo');
   const per: { cat: string; turn: number; session: number; lines: number; empty: boolean }[] = [];
   const dump: unknown[] = [];
+  const took: number[] = [];
   const warnings = new Map<string, number>();
   for (const c of convs) {
     const dir = path.join(cache, c.id);
@@ -142,7 +145,9 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     try {
       await idx.sync();
       for (const q of c.queries) {
+        const t0 = performance.now();
         const res = await searchIndex(idx, { query: q.question, maxResults: k, ...o.request });
+        took.push(performance.now() - t0);
         const top = res.results.slice(0, k);
         for (const w of res.warnings) warnings.set(w.replace(/\d+(\.\d+)?/g, 'N'), (warnings.get(w.replace(/\d+(\.\d+)?/g, 'N')) ?? 0) + 1);
         let turn = 0;
@@ -187,9 +192,17 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     ...score(per),
     linesPerQuery: mean(per.map((x) => x.lines)),
     empties: mean(per.map((x) => (x.empty ? 1 : 0))),
+    searchMs: { p50: quantile(took, 0.5), p95: quantile(took, 0.95) },
     byCategory,
     warnings,
   };
+}
+
+/** The q-quantile of `xs` (nearest rank); 0 for none. */
+function quantile(xs: readonly number[], q: number): number {
+  if (xs.length === 0) return 0;
+  const sorted = [...xs].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 /** Markdown table header matching issue 13's table. */
