@@ -13,8 +13,6 @@ import { FakeEmbedder } from '../helpers/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
 import { hasLineTables, lineUnits } from '../../electron/engine/index/line-vectors';
 import { knnWorkerReady } from '../../electron/engine/search/index-search';
-import { startKnnWorker } from '../../electron/engine/search/knn-worker';
-import { vec0Candidates } from '../../electron/engine/search/candidates';
 
 // The query's words reach the notes only through the embedder (synonyms), never through
 // the keyword index: the order below is the vector side's alone.
@@ -82,10 +80,9 @@ describe('line vectors (max-sim per chunk)', () => {
     await off.idx.dispose();
   });
 
-  it('keeps a chunk close as a whole whose best line is not the nearest line (chunks are re-scored before the cut)', async () => {
+  it('ranks a chunk close as a whole above a chunk with the nearest single line (the mean of both decides)', async () => {
     // A: the nearest single line, in a note about other things. B: every line is about the
-    // car's colour, none quite as close as A's line alone. Mixed (best line + chunk) B wins;
-    // cutting to the first chunk by best line alone dropped it before it was scored.
+    // car's colour, none quite as close as A's line alone. Mixed (best line + chunk) B wins.
     const fx = memoryFixture(
       {
         'workspace/memory/2024-04-01.md': `# 2024-04-01\n\n${filler.join("\n")}\nCar, hue, car, color: the car and its color, car hue.\n`,
@@ -113,7 +110,7 @@ describe('line vectors (max-sim per chunk)', () => {
     await idx.dispose();
   });
 
-  it('runs the line KNN on the KNN worker thread once it is up, with the same results', async () => {
+  it('runs the chunk KNN on the KNN worker thread once it is up, re-scored by lines the same way', async () => {
     const settings = settingsWith((s) => {
       s.query.hybrid.lineVectors = 'on';
     });
@@ -127,17 +124,6 @@ describe('line vectors (max-sim per chunk)', () => {
     expect(again.results).toEqual(first.results);
     expect(again.results[0]?.path).toBe('memory/2024-03-01.md');
     await idx.dispose();
-    // The worker answers for the line table itself (not only through the in-process fallback).
-    const worker = await startKnnWorker(fx.indexFile);
-    const { db } = openDatabase(fx.indexFile, { readonly: true });
-    try {
-      const qv = new FakeEmbedder({ synonyms }).vector(query);
-      const filter = { sources: ['memory' as const] };
-      expect(await worker.query(qv, 8, filter, 'lines_vec')).toEqual(vec0Candidates(db, qv, 8, filter, 'lines_vec'));
-    } finally {
-      db.close();
-      await worker.close();
-    }
   });
 
   it('embeds each line once: an edit embeds only its new lines, a rebuild nothing', async () => {

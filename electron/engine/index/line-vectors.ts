@@ -10,7 +10,8 @@
  * - `chunk_lines(id, chunk_id)` — which chunk a line vector belongs to (a chunk's lines are
  *   dropped with it; indexed by chunk_id);
  * - `lines_vec` — the line vectors: a vec0 table with the same `source`/`day` metadata as
- *   `chunks_vec` (so the source and date filters apply), or the fallback plain table.
+ *   `chunks_vec`, or the fallback plain table. A search reads them by rowid for the chunks
+ *   it re-scores (search/line-candidates.ts); since round 4 no search scans them all.
  * Line vectors share the embedding cache with chunks (keyed by the text's sha256), so a
  * changed or resumed index embeds only lines it has never seen.
  */

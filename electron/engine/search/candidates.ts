@@ -124,7 +124,8 @@ export function ftsCandidates(db: Db, table: 'chunks_fts' | 'chunks_fts_stem', m
  * L2 (schema.ts), so the query is normalised too and the distance converted back to the
  * cosine distance (`L2² / 2`) that scores and explain report.
  */
-export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter, table = 'chunks_vec'): Candidate[] {
+export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
+  const table = 'chunks_vec';
   const f = filterSql(filter, table);
   const rows = db
     .prepare(`SELECT rowid AS id, distance FROM ${table} WHERE embedding MATCH ? AND k = ?${f.sql} ORDER BY distance`)
@@ -140,7 +141,8 @@ export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, fi
  * by L2 distance to the normalised query, computed exactly as vec0 does (float32 steps,
  * `sqrtf`), so both paths give the same scores and the same order.
  */
-export function scanCandidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter, table = 'chunks_vec'): Candidate[] {
+export function scanCandidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
+  const table = 'chunks_vec';
   const f = filterSql(filter, table);
   const q = unitVec(queryVec);
   const fr = Math.fround;

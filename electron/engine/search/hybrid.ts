@@ -17,7 +17,7 @@ import { spanBoost, type DateSpan } from './dates';
 import { makeSnippet } from './snippet';
 import { foldRanges, trimmedRange } from './ranges';
 import { readIdentity } from '../index/schema';
-import { lineCandidates } from './line-candidates';
+import { LINE_POOL, rescoreByLines } from './line-candidates';
 import type { MergeWeights } from './score';
 
 export interface HybridBackend {
@@ -26,7 +26,7 @@ export interface HybridBackend {
   vector: 'vec0' | 'fallback' | 'none';
   embedder: Embedder | null;
   /** The vec0 KNN on another thread (knn-worker.ts), when the index is big enough to want it. */
-  knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter, table?: 'chunks_vec' | 'lines_vec') => Promise<Candidate[]>) | undefined;
+  knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter) => Promise<Candidate[]>) | undefined;
 }
 
 export interface HybridOptions {
@@ -104,24 +104,24 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   // same query here: identical results).
   let vectorJob: (() => Promise<Candidate[]>) | null = null;
   let vectorError: Error | null = null;
+  let queryVec: Float32Array | null = null;
+  // An index with line vectors re-scores the candidates of both sides by their best line
+  // (line-candidates.ts); the chunk KNN then fetches a deeper pool for it.
+  const lines = identity?.lines === true;
+  const knnLimit = lines ? Math.min(MAX_K, limit * LINE_POOL) : limit;
   if (wantVector) {
     try {
       const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal, kind: 'query' });
       if (!qv) throw new Error('the embedder returned no vector');
+      queryVec = qv;
       // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
       // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
       if (qv.every((x) => x === 0)) vectorJob = () => Promise.resolve([]);
-      // An index with line vectors scores each chunk by its best line (line-candidates.ts).
-      else if (identity?.lines) {
-        const knn = backend.knn;
-        const started = lineCandidates(backend.db, qv, limit, filter, backend.vector as 'vec0' | 'fallback', knn && ((v, k, f) => knn(v, k, f, 'lines_vec')));
-        vectorJob = () => started;
-      }
       else if (backend.vector === 'vec0' && backend.knn) {
-        const started = backend.knn(qv, limit, filter).catch(() => vec0Candidates(backend.db, qv, limit, filter));
+        const started = backend.knn(qv, knnLimit, filter).catch(() => vec0Candidates(backend.db, qv, knnLimit, filter));
         vectorJob = () => started;
-      } else if (backend.vector === 'vec0') vectorJob = async () => vec0Candidates(backend.db, qv, limit, filter);
-      else vectorJob = async () => scanCandidates(backend.db, qv, limit, filter);
+      } else if (backend.vector === 'vec0') vectorJob = async () => vec0Candidates(backend.db, qv, knnLimit, filter);
+      else vectorJob = async () => scanCandidates(backend.db, qv, knnLimit, filter);
     } catch (err) {
       if (o.signal?.aborted) throw err;
       vectorError = err as Error;
@@ -153,6 +153,15 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
           warnings.push(`keyword search failed too (${(e2 as Error).message})`);
         }
       }
+    }
+  }
+  if (lines && vector && vector.length > 0 && queryVec) {
+    try {
+      vector = rescoreByLines(backend.db, queryVec, [...vector.map((c) => c.id), ...(text ?? []).map((c) => c.id)], limit);
+    } catch (err) {
+      // The chunk cosines stand: a failed line read costs the re-scoring, not the answer.
+      warnings.push(`line vectors could not be read (${(err as Error).message}); vector scores are per chunk`);
+      vector = vector.slice(0, limit);
     }
   }
   const mode: SearchMode = vector && text ? 'hybrid' : vector ? 'vector-only' : 'fts-only';

@@ -17,20 +17,16 @@ import { vec0Candidates, type Candidate, type CandidateFilter } from './candidat
 
 /** A KNN worker bound to one index file. */
 export interface KnnWorker {
-  /** The `limit` nearest rows of `table` to `vec` (what `vec0Candidates` returns; default chunks). */
-  query(vec: Float32Array, limit: number, filter: CandidateFilter, table?: VecTable): Promise<Candidate[]>;
+  /** The `limit` nearest chunks to `vec` (what `vec0Candidates` returns). */
+  query(vec: Float32Array, limit: number, filter: CandidateFilter): Promise<Candidate[]>;
   /** Stop the worker; pending queries reject. */
   close(): Promise<void>;
 }
-
-/** The vec0 tables a KNN runs on: chunk vectors, or line vectors (index/line-vectors.ts). */
-export type VecTable = 'chunks_vec' | 'lines_vec';
 
 interface KnnRequest {
   vec: Float32Array;
   limit: number;
   filter: CandidateFilter;
-  table?: VecTable | undefined;
 }
 
 /** workerData marker of the KNN worker (also its key for `registerWorkerModule`). */
@@ -46,7 +42,7 @@ export async function startKnnWorker(indexFile: string): Promise<KnnWorker> {
   if (!worker) throw new Error('no module URL to start a KNN worker from');
   worker.unref(); // never keeps a process alive on its own
   const client = await connectWorker<KnnRequest, Candidate[]>(worker, 'KNN worker');
-  return { query: (vec, limit, filter, table) => client.call({ vec, limit, filter, table }), close: () => client.close() };
+  return { query: (vec, limit, filter) => client.call({ vec, limit, filter }), close: () => client.close() };
 }
 
 /** Index size from which a KNN worker pays for itself (vectors; ≈ 3 ms of scan at 100 d). */
@@ -72,7 +68,7 @@ export class LazyKnnWorker {
 
   /** The KNN function for this search, or undefined (run it in-process). */
   forSearch(chunkCount: number): KnnWorker['query'] | undefined {
-    if (this.worker) return (vec, limit, filter, table) => this.worker!.query(vec, limit, filter, table);
+    if (this.worker) return (vec, limit, filter) => this.worker!.query(vec, limit, filter);
     this.searches++;
     if (!this.starting && !this.closed && this.searches >= 2 && chunkCount >= this.minChunks) {
       this.starting = startKnnWorker(this.indexFile).then(
@@ -118,7 +114,7 @@ function serve(indexFile: string): void {
     return current.opened.db;
   };
   db();
-  serveWorker<KnnRequest, Candidate[]>({}, (m) => vec0Candidates(db(), m.vec, m.limit, m.filter, m.table ?? 'chunks_vec'));
+  serveWorker<KnnRequest, Candidate[]>({}, (m) => vec0Candidates(db(), m.vec, m.limit, m.filter));
 }
 
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[MARK] === true) {
