@@ -66,6 +66,8 @@ export interface IndexAttachment {
 export class MemoryIndex {
   private opened: OpenedDatabase | null = null;
   private queue: Promise<unknown> = Promise.resolve();
+  /** The sync running now, if any: a full rebuild or an incremental one. */
+  private running: 'rebuild' | 'incremental' | null = null;
   private markedDirty = false;
   private vecChecked: { loaded: boolean; error: string | null } | null = null;
   private disposed = false;
@@ -183,6 +185,16 @@ export class MemoryIndex {
     return run;
   }
 
+  /** The sync running now: `rebuild` (the old index still answers), `incremental`, or null. */
+  syncing(): 'rebuild' | 'incremental' | null {
+    return this.running;
+  }
+
+  /** Resolves when every sync queued so far has finished (failed ones too). */
+  async settled(): Promise<void> {
+    await this.queue;
+  }
+
   private async doSync(o: SyncOptions): Promise<IndexSyncResult> {
     if (this.disposed) throw new Error('the memory index was closed');
     const started = performance.now();
@@ -194,6 +206,15 @@ export class MemoryIndex {
     removeStaleIndexTemps(this.opts.indexFile);
     const identity = this.identity();
     const full = Boolean(o.force) || this.needsRebuild();
+    this.running = full ? 'rebuild' : 'incremental';
+    try {
+      return await this.syncNow(o, identity, full, started);
+    } finally {
+      this.running = null;
+    }
+  }
+
+  private async syncNow(o: SyncOptions, identity: IndexIdentity, full: boolean, started: number): Promise<IndexSyncResult> {
     // A full rebuild embeds everything: its worker (if the embedder has one) loads meanwhile.
     if (full) prestartEmbedWorker(this.opts.embedder);
     let files;

@@ -6,6 +6,22 @@ import type { SearchResponse } from '../../../shared/types/search';
 import type { MemoryRegistry } from '../index/registry';
 import type { SearchBackend, SearchRequest } from './backend';
 import { searchIndex } from './index-search';
+import type { MemoryIndex } from '../index/memory-index';
+import { abortError } from '../util/abort';
+
+/** The index's queued syncs finished, or the search was cancelled (search-as-you-type). */
+function untilSettled(index: MemoryIndex, signal: AbortSignal | undefined): Promise<void> {
+  if (!signal) return index.settled();
+  if (signal.aborted) return Promise.reject(abortError(signal, 'search cancelled'));
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(abortError(signal, 'search cancelled'));
+    signal.addEventListener('abort', onAbort, { once: true });
+    void index.settled().then(() => {
+      signal.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
+}
 
 /** The built-in backend over the engine's memory indexes (`backend: "builtin"` in every response). */
 export function builtinSearchBackend(reg: MemoryRegistry): SearchBackend {
@@ -19,6 +35,18 @@ async function builtinSearch(reg: MemoryRegistry, agentId: string, req: SearchRe
   // Not `status().exists`: status() runs its own dirty check (a stat of every file), and
   // isDirty() below runs another — measured 10–20 ms CPU each on a 900-file workspace.
   const missing = !index.built;
+  const running = missing ? null : index.syncing();
+  if (running === 'rebuild') {
+    // A rebuild can take minutes with a real embedder (every chunk re-embedded): the old
+    // index answers meanwhile rather than the search queueing behind it.
+    warnings.push('the index is being rebuilt: results come from the index as it was before');
+    const res = await searchIndex(index, req);
+    return { ...res, warnings: [...warnings, ...res.warnings] };
+  }
+  // A sync under way (the watcher's, after an edit) clears the dirty mark when it starts, so
+  // without this the search would answer from the index as it was before the edit it is
+  // indexing. An incremental sync embeds only what changed: wait for it.
+  if (s.sync.onSearch && running === 'incremental') await untilSettled(index, req.signal);
   // With the watcher up (long-lived clients), edits have marked the index dirty already.
   if (missing || (s.sync.onSearch && (await index.isDirty({ stat: !(await reg.isWatched(agentId)) })))) {
     try {
