@@ -18,6 +18,8 @@ const settings = CompactionSchema.parse({ keepRecentTokens: 200 });
 describe('judgeSummary', () => {
   it('accepts a summary in the required shape, rules and tables included', () => {
     expect(judgeSummary(GOOD)).toEqual({ ok: true });
+    // Prose under a heading of its own counts as content.
+    expect(judgeSummary('## Summary\nThe user moved the deploy to Friday.\n\n## Decisions\n- (none)\n\n## Open TODOs\n- (none)')).toEqual({ ok: true });
     expect(judgeSummary(`${GOOD}\n\n${'='.repeat(60)}\n| a | b |\n|---|---|\n| 1 | 2 |`)).toEqual({ ok: true });
   });
 
@@ -29,6 +31,7 @@ describe('judgeSummary', () => {
     ['a reply to the user', "Sure! I'll fix the port in src/mod0.ts now and run the tests again.", 'continues-conversation'],
     ['the next turn of the transcript', '[Assistant]: Looking at src/mod3.ts next.\n[Tool result]: ok', 'continues-conversation'],
     ['prose without headings', 'The session covered modules 0 to 5 and settled on keeping their ports; the user still wants the rest checked.', 'no-headings'],
+    ['the headings with nothing under them', '## Decisions\n\n## Open TODOs\n- (none)\n\n## Constraints/Rules\n- none\n\n## Pending user asks\n\n## Exact identifiers\n- (none)', 'no-content'],
   ])('rejects %s', (_name, text, fault) => {
     const v = judgeSummary(text);
     expect(v.ok).toBe(false);

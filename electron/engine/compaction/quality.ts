@@ -7,7 +7,7 @@
  */
 import { parseSummary } from './sections';
 
-export type SummaryFault = 'empty' | 'repeated' | 'continues-conversation' | 'no-headings';
+export type SummaryFault = 'empty' | 'repeated' | 'continues-conversation' | 'no-headings' | 'no-content';
 
 export type SummaryVerdict = { ok: true } | { ok: false; fault: SummaryFault; reason: string };
 
@@ -39,10 +39,15 @@ export function judgeSummary(summary: string): SummaryVerdict {
   if (rep.loop || (rep.parts >= 6 && rep.share > 0.5)) {
     return { ok: false, fault: 'repeated', reason: rep.loop ? 'the summary repeats the same text in a loop' : `the summary repeats itself (${Math.round(rep.share * 100)}% of its lines are repeats)` };
   }
-  const { headings } = parseSummary(text);
+  const { headings, sections, other } = parseSummary(text);
   if (headings < 2 && (CHAT_OPENER.test(text) || ROLE_TAG.test(text))) {
     return { ok: false, fault: 'continues-conversation', reason: 'the model continued the conversation instead of summarising it' };
   }
   if (headings === 0) return { ok: false, fault: 'no-headings', reason: 'the summary has none of the required headings (## Decisions, ## Open TODOs, …)' };
+  // The headings and nothing under them ("- (none)" everywhere): it would replace the history
+  // with an empty form. The extract holds what the messages said.
+  const items = Object.values(sections).reduce((n, xs) => n + xs.length, 0);
+  const prose = other.filter((l) => !/^(?:#{1,6}\s|\*\*.+\*\*:?$)/.test(l));
+  if (items === 0 && prose.length === 0) return { ok: false, fault: 'no-content', reason: 'the summary has its headings but nothing under them' };
   return { ok: true };
 }
