@@ -119,6 +119,7 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
         // The model cannot be reached or used: the user fixes that in Settings → Model.
         const name = (err as Error)?.name;
         if (name === 'AuthError' || name === 'LocalModelError' || ((name === 'LlmHttpError' || name === 'StreamIdleError') && !signal.aborted)) throw new EngineError('unavailable', (err as Error).message);
+        if (name === 'OpenClawLockedError') throw new EngineError('conflict', (err as Error).message);
         throw err;
       }),
     'chat.newSession': (req): ChatSessionInfo => {

@@ -11,6 +11,7 @@ import type { ChatEvent, ChatSendResult } from '../../../shared/types/chat';
 import type { CompactionSettings, ContextPruningSettings } from '../config/schema';
 import type { LLM, ToolSpec } from '../llm/types';
 import type { ContextOverflowError } from '../llm/types';
+import { waitForOpenClawIdle } from '../util/openclaw-lock';
 import { openSessionFile, type SessionFile } from '../transcript/session-file';
 import { buildContext } from '../transcript/context';
 import { estimateTokens, estimateTextTokens } from '../transcript/tokens';
@@ -133,6 +134,8 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     return result;
   }
 
+  // Not in the middle of an OpenClaw turn on the same session (bounded wait, util/openclaw-lock.ts).
+  await waitForOpenClawIdle(o.file, { signal: o.signal });
   const session = o.session ?? openSessionFile(o.file, { now });
   const userEntry = session.appendMessage({ role: 'user', content: text, timestamp: now().getTime() });
   emit({ kind: 'turnStart', userEntryId: userEntry.id });
@@ -208,6 +211,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     }
 
     const message: AssistantMessage = { ...res.message, provider: res.message.provider ?? llm.provider, model: res.message.model ?? llm.model, usage: res.usage, stopReason: res.stopReason, timestamp: now().getTime() };
+    await waitForOpenClawIdle(o.file, { signal: o.signal }); // the reply took a while: OpenClaw may have started
     const entry = session.appendMessage(message);
     // The prompt cache was just written: pruning's TTL gate counts from here (SPEC §3).
     session.appendCustom(CACHE_TTL_CUSTOM_TYPE, { timestamp: now().getTime(), provider: llm.provider, modelId: llm.model });

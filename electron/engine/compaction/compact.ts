@@ -22,6 +22,7 @@ import { completeIdentifiers, type IdentifierRetention } from './retention';
 import { summarizeWithModel, toPieces } from './summarize';
 import { writeCompaction } from './write';
 import { abortError } from '../util/abort';
+import { waitForOpenClawIdle } from '../util/openclaw-lock';
 
 export interface CompactProgress {
   phase: 'plan' | 'summarize' | 'write' | 'done';
@@ -52,6 +53,8 @@ export interface CompactOptions {
    * still matches the file, which saves reading and parsing it again.
    */
   transcript?: Transcript | undefined;
+  /** How long to wait for OpenClaw's session write lock before failing (default OPENCLAW_WAIT_MS). */
+  openclawWaitMs?: number | undefined;
 }
 
 export type CompactResult =
@@ -204,6 +207,12 @@ export async function compact(opts: CompactOptions): Promise<CompactResult> {
     tokensBefore: plan.tokensBefore,
     details,
   };
+  // OpenClaw may be mid-turn on this session: wait (bounded) for its write lock to go.
+  await waitForOpenClawIdle(opts.file, {
+    signal: opts.signal,
+    waitMs: opts.openclawWaitMs,
+    onWait: (l) => opts.onProgress?.({ phase: 'write', done: 0, total: 1, label: `waiting for OpenClaw to finish writing this session (pid ${l.pid ?? '?'})` }),
+  });
   opts.onProgress?.({ phase: 'write', done: 0, total: 1, label: 'writing the compaction entry' });
   opts.signal?.throwIfAborted();
   const written = writeCompaction(opts.file, entry, expect, { checkpoint: opts.checkpoint !== false });

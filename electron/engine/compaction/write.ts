@@ -16,6 +16,7 @@ import { parseTranscript } from '../transcript/parse';
 import { prefixUnchanged, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
 import { removeStaleTempsIn } from '../util/stale-temps';
 import { withFileLockSync } from '../util/file-lock';
+import { assertOpenClawIdle } from '../util/openclaw-lock';
 import type { CompactionEntry } from '../transcript/types';
 
 /** How many checkpoints of one transcript are kept (oldest removed first). */
@@ -89,7 +90,7 @@ export interface WriteCompactionResult {
 /**
  * Append `entry` to `file` after a checkpoint copy, under the transcript's lock. `expect` is
  * the snapshot the plan was made from; if the file was rewritten since, nothing is written
- * (TranscriptChangedError).
+ * (TranscriptChangedError); nor while OpenClaw holds its session write lock (OpenClawLockedError).
  */
 export function writeCompaction(file: string, entry: CompactionEntry, expect: ExpectedPrefix, opts: { checkpoint?: boolean; keepCheckpoints?: number } = {}): WriteCompactionResult {
   return withFileLockSync(file, () => {
@@ -97,6 +98,8 @@ export function writeCompaction(file: string, entry: CompactionEntry, expect: Ex
     // copies are transcript-sized), not only this transcript's.
     removeStaleTempsIn(path.dirname(file));
     if (!prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
+    // Before the checkpoint: refused while OpenClaw writes the session, with nothing created.
+    assertOpenClawIdle(file);
     const checkpoint = opts.checkpoint === false ? undefined : writeCheckpoint(file, opts.keepCheckpoints);
     // Read the newest entry as late as possible: a line another process appends after this
     // is still kept (it lands after the entry), it just hangs under its own parent.

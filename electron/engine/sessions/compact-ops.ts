@@ -12,6 +12,7 @@ import type { EngineContext } from '../context';
 import type { LLM } from '../llm/types';
 import { engineLlm } from '../llm/service';
 import { TranscriptChangedError } from '../transcript/rewrite';
+import { OpenClawLockedError } from '../util/openclaw-lock';
 import { EngineError } from '../rpc/dispatcher';
 import { assertSessionWritable, type ResolvedSession } from './resolve';
 
@@ -87,7 +88,7 @@ export async function compactRun(
       onProgress: (p) => ctx.events.emit('compact.progress', { opId: call.opId, sessionId: s.sessionId, ...p }),
     });
   } catch (err) {
-    if (err instanceof TranscriptChangedError) throw new EngineError('conflict', err.message);
+    if (err instanceof TranscriptChangedError || err instanceof OpenClawLockedError) throw new EngineError('conflict', err.message);
     throw err;
   }
   if (!r.compacted) {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
+import { assertOpenClawIdle } from '../util/openclaw-lock';
 import type { SessionHeader } from './types';
 
 /** Serialise one entry as a JSONL line (no newline). */
@@ -27,11 +28,14 @@ function endsCleanly(fd: number): boolean {
 
 /**
  * Append already-serialised lines to `file` and fsync. Returns the file size after the write.
- * The file must exist (a transcript always has its header).
+ * The file must exist (a transcript always has its header). Refused (OpenClawLockedError,
+ * nothing written) while OpenClaw holds its session write lock on the file.
  */
 export function appendLinesDurable(file: string, lines: string[]): number {
   if (lines.length === 0) return fs.statSync(file).size;
   if (!fs.existsSync(file)) throw new Error(`transcript not found: ${file}`);
+  // Every transcript append of Cairn's (chat lines, compaction entries) passes here.
+  assertOpenClawIdle(file);
   // O_APPEND: every write lands at the end, even with another appender on the file.
   const fd = fs.openSync(file, 'a+');
   try {

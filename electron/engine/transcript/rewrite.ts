@@ -15,6 +15,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../util/atomic-write';
 import { withFileLockSync } from '../util/file-lock';
+import { assertOpenClawIdle } from '../util/openclaw-lock';
 import { removeStaleTemps } from '../util/stale-temps';
 import { appendLinesDurable, serializeLine } from './append';
 
@@ -51,6 +52,7 @@ export function rewriteTranscript(file: string, lines: RewriteLine[], opts: { re
   const text = lines.map((l) => (typeof l === 'string' ? l : serializeLine(l.entry))).join('\n');
   const body = Buffer.from(lines.length ? `${text}\n` : '', 'utf8');
   withFileLockSync(file, () => {
+    assertOpenClawIdle(file);
     removeStaleTemps(file);
     let carried = opts.readBytes ?? fs.statSync(file).size;
     const mode = fs.statSync(file).mode & 0o777;

@@ -10,6 +10,7 @@
  * under that name would break its stale-lock cleanup, and its lock file would make ours fail
  * on takeover. A name ending in something other than `.lock` also stays out of the
  * `rm -f sessions/*.lock` people use to clear OpenClaw's stuck locks.
+ * OpenClaw's lock itself is honoured (never taken nor removed) by util/openclaw-lock.ts.
  *
  * The lock only orders writers that take it (Cairn's app, CLI and MCP server). A writer that
  * knows nothing of it (OpenClaw appending with O_APPEND) is handled by the callers: appends

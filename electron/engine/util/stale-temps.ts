@@ -9,19 +9,10 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { processExists as isProcessAlive } from './process-alive';
 
 /** A temp file this old is stale even when a process with its pid exists (pid reuse). */
 const STALE_TEMP_MS = 24 * 60 * 60 * 1000;
-
-/** True when a process with this pid exists (EPERM: it exists but is not ours). */
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function escape(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
