@@ -9,6 +9,7 @@ import { compact } from '../../electron/engine/compaction/compact';
 import { judgeSummary } from '../../electron/engine/compaction/quality';
 import { completeIdentifiers, identifierRetention } from '../../electron/engine/compaction/retention';
 import { CompactionSchema } from '../../electron/engine/config/schema';
+import type { ChatRequest, ChatResult, LLM } from '../../electron/engine/llm/types';
 import { ScriptedLlm } from '../helpers/scripted-llm';
 import { makeSession } from '../helpers/sessions';
 
@@ -97,5 +98,50 @@ describe('compact() judges the model’s summary', () => {
     const ret = r.identifierRetention;
     expect(ret && ret.kept).toBe(2); // src/mod0.ts and "port 3000"
     expect(r.entry.details).toMatchObject({ identifiers: { total: ret?.total, keptByModel: 2, added: (ret?.total ?? 0) - 2, notShown: 0 } });
+  });
+});
+
+/**
+ * A model that loops: it streams "- The user wants the port fixed. " one delta at a time until
+ * it has written `maxTokens` (≈ 4 characters a token) or is aborted, and counts what it wrote.
+ */
+class LoopingLlm implements LLM {
+  readonly provider = 'scripted';
+  readonly model = 'looping-1';
+  readonly contextWindow = 100_000;
+  deltas: number[] = [];
+
+  async chat(req: ChatRequest): Promise<ChatResult> {
+    const line = '- The user wants the port fixed. ';
+    const budget = (req.maxTokens ?? 1000) * 4;
+    let text = '';
+    let n = 0;
+    this.deltas.push(0);
+    while (text.length < budget) {
+      await Promise.resolve();
+      if (req.signal?.aborted) throw Object.assign(new Error('aborted'), { name: 'AbortError' });
+      text += line;
+      req.onEvent?.({ type: 'text', delta: line });
+      this.deltas[this.deltas.length - 1] = ++n;
+    }
+    const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
+    return { message: { role: 'assistant', content: [{ type: 'text', text }], provider: this.provider, model: this.model, usage, stopReason: 'length' }, usage, stopReason: 'length' };
+  }
+
+  async dispose(): Promise<void> {}
+}
+
+describe('a looping model is stopped while it streams', () => {
+  it('each summary call ends once the loop shows, not at maxTokens; the extract is used with the reason', async () => {
+    const { file } = makeSession(8);
+    const llm = new LoopingLlm();
+    const r = await compact({ file, settings, contextWindowTokens: 100_000, llm });
+    expect(r.compacted && r.extract).toBe(true);
+    if (!r.compacted) return;
+    // Asked twice (the retry), each stopped after a few repeats of the line, far below the
+    // 8,192 tokens (≈ 990 repeats) each call was allowed.
+    expect(llm.deltas).toHaveLength(2);
+    for (const n of llm.deltas) expect(n).toBeLessThan(20);
+    expect(r.entry.details).toMatchObject({ extractReason: "the model's summary was rejected twice: the summary repeats the same text in a loop" });
   });
 });

@@ -24,11 +24,17 @@ function repetition(text: string): { share: number; parts: number; loop: boolean
     .map((p) => p.replace(/^[-*\d.)\s#]+/, '').trim().toLowerCase())
     .filter((p) => p.length >= 8 && !/^\(?none\)?\.?$/.test(p));
   const unique = new Set(parts).size;
-  // "abc abc abc abc abc": a span of 8–200 chars repeated five or more times in a row.
-  // A rule of "=" or "-" is not a loop: the repeated span must hold a letter.
+  return { share: parts.length ? 1 - unique / parts.length : 0, parts: parts.length, loop: loops(text) };
+}
+
+/**
+ * "abc abc abc abc abc": a span of 8–200 chars repeated five or more times in a row. A rule
+ * of "=" or "-" is not a loop: the repeated span must hold a letter. The summariser also
+ * runs this on the text as it streams in, to stop a looping model early (summarize.ts).
+ */
+export function loops(text: string): boolean {
   const m = /([\s\S]{8,200}?)\1{4,}/.exec(text);
-  const loop = m !== null && /\p{L}/u.test(m[1] ?? '');
-  return { share: parts.length ? 1 - unique / parts.length : 0, parts: parts.length, loop };
+  return m !== null && /\p{L}/u.test(m[1] ?? '');
 }
 
 /** Judge `summary`; `ok: false` says which fault and why, in words fit for the entry. */

@@ -6,7 +6,8 @@
  */
 import type { Message } from '../../../shared/types/messages';
 import type { CompactionSettings } from '../config/schema';
-import { ContextOverflowError, type LLM } from '../llm/types';
+import { ContextOverflowError, type ChatRequest, type LLM } from '../llm/types';
+import { loops } from './quality';
 import { estimateTextTokens } from '../transcript/tokens';
 import { mergeUserPrompt, stageUserPrompt, summarySystemPrompt, summaryUserPrompt, type PromptOptions } from './prompt';
 import { omittedNote, serializeMessage, truncateNoted } from './serialize';
@@ -93,6 +94,53 @@ export interface ModelSummaryInput {
   temperature?: number | undefined;
 }
 
+/** Streamed text is checked for a loop every this many characters, over its last LOOP_TAIL. */
+const LOOP_CHECK_EVERY = 64;
+const LOOP_TAIL = 2400;
+
+/**
+ * One summariser call whose text is watched as it streams in: a weak local model that falls
+ * into a loop ("- Keep going. - Keep going. …") is stopped as soon as the loop shows
+ * (quality.ts `loops`) instead of writing up to `maxTokens` (20% of its window — a minute or
+ * more on a CPU) of text the judge will refuse anyway. The text so far is returned; the
+ * judge then refuses it as repeating, exactly as it would the whole.
+ */
+async function streamStoppingLoops(llm: LLM, req: Omit<ChatRequest, 'signal' | 'onEvent'>, signal: AbortSignal | undefined): Promise<string> {
+  const ac = new AbortController();
+  const forward = () => ac.abort(signal?.reason);
+  if (signal?.aborted) forward();
+  signal?.addEventListener('abort', forward, { once: true });
+  let streamed = '';
+  let checked = 0;
+  let looped = false;
+  try {
+    const res = await llm.chat({
+      ...req,
+      signal: ac.signal,
+      onEvent: (e) => {
+        if (e.type !== 'text' || looped) return;
+        streamed += e.delta;
+        if (streamed.length - checked < LOOP_CHECK_EVERY) return;
+        checked = streamed.length;
+        if (loops(streamed.slice(-LOOP_TAIL))) {
+          looped = true;
+          ac.abort(new Error('the summary loops'));
+        }
+      },
+    });
+    if (looped) return streamed;
+    return res.message.content
+      .filter((b) => b.type === 'text')
+      .map((b) => (b as { text: string }).text)
+      .join('');
+  } catch (err) {
+    if (looped && !signal?.aborted) return streamed;
+    throw err;
+  } finally {
+    signal?.removeEventListener('abort', forward);
+  }
+}
+
 export interface ModelSummary {
   summary: string;
   calls: number;
@@ -111,13 +159,8 @@ export async function summarizeWithModel(input: ModelSummaryInput): Promise<Mode
     signal?.throwIfAborted();
     if (++calls > MAX_CALLS) throw new Error(`summarisation needed more than ${MAX_CALLS} model calls`);
     progress(label);
-    const res = await llm.chat({ system, messages: [{ role: 'user', content: user }], maxTokens: budget.maxTokens, signal, ...(input.temperature !== undefined ? { temperature: input.temperature } : {}) });
+    const text = (await streamStoppingLoops(llm, { system, messages: [{ role: 'user', content: user }], maxTokens: budget.maxTokens, ...(input.temperature !== undefined ? { temperature: input.temperature } : {}) }, signal)).trim();
     signal?.throwIfAborted();
-    const text = res.message.content
-      .filter((b) => b.type === 'text')
-      .map((b) => (b as { text: string }).text)
-      .join('')
-      .trim();
     if (!text) throw new Error('the model returned an empty summary');
     return text;
   };
