@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { CompactionSettings } from '../config/schema';
 import type { LLM } from '../llm/types';
 import { readTranscript } from '../transcript/read';
-import { prefixFingerprint } from '../transcript/rewrite';
+import { parsedFingerprint, prefixFingerprint } from '../transcript/rewrite';
 import { updateSessionEntry } from '../transcript/sessions-index';
 import { estimateMessageTokens } from '../transcript/tokens';
 import { summaryMessage } from '../transcript/context';
@@ -49,8 +49,9 @@ export interface CompactOptions {
   /** Write a checkpoint copy first (default true). */
   checkpoint?: boolean;
   /**
-   * The transcript as already parsed by the caller (the turn loop has it); used when its size
-   * still matches the file, which saves reading and parsing it again.
+   * The transcript as already parsed by the caller (the engine's asynchronous load of a big
+   * file); used when the file still holds the bytes it was parsed from (givenTranscript),
+   * which saves reading and parsing it again on the engine thread.
    */
   transcript?: Transcript | undefined;
   /** How long to wait for OpenClaw's session write lock before failing (default OPENCLAW_WAIT_MS). */
@@ -152,12 +153,25 @@ async function summaryFor(plan: CompactionPlan, opts: CompactOptions): Promise<{
   }
 }
 
+/**
+ * `opts.transcript` when the file still holds the bytes it was parsed from — the same size
+ * and last 4 KB, or more bytes appended after them (those are kept after the entry, as any
+ * line appended during the summary is) — else undefined and the file is read now. The
+ * engine parses a big file asynchronously, so another writer had time to rewrite it: a plan
+ * from the old bytes must not be written against new ones.
+ */
+function givenTranscript(opts: CompactOptions): Transcript | undefined {
+  const t = opts.transcript;
+  if (!t || t.file !== opts.file || fs.statSync(opts.file).size < t.bytes) return undefined;
+  return prefixFingerprint(opts.file, t.bytes).tail.equals(parsedFingerprint(t).tail) ? t : undefined;
+}
+
 /** Compact the transcript at `opts.file`. */
 export async function compact(opts: CompactOptions): Promise<CompactResult> {
   const now = opts.now ?? (() => new Date());
   opts.signal?.throwIfAborted();
   opts.onProgress?.({ phase: 'plan', done: 0, total: 1, label: 'planning' });
-  const t: Transcript = opts.transcript && opts.transcript.file === opts.file && opts.transcript.bytes === fs.statSync(opts.file).size ? opts.transcript : readTranscript(opts.file);
+  const t: Transcript = givenTranscript(opts) ?? readTranscript(opts.file);
   const expect = prefixFingerprint(opts.file, t.bytes);
   const plan = planCompaction(t, {
     settings: opts.settings,

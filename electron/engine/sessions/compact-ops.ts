@@ -14,6 +14,7 @@ import { engineLlm } from '../llm/service';
 import { TranscriptChangedError } from '../transcript/rewrite';
 import { OpenClawLockedError } from '../util/openclaw-lock';
 import { EngineError } from '../rpc/dispatcher';
+import { loadSoftly } from './load-soft';
 import { assertSessionWritable, type ResolvedSession } from './resolve';
 
 /** The engine's model, or undefined (with the reason) when none can be used. */
@@ -25,8 +26,9 @@ function summarizer(ctx: EngineContext): { llm: LLM | undefined; problem?: strin
   }
 }
 
-export function compactPlan(ctx: EngineContext, s: ResolvedSession, req: { instructions?: string | undefined; all?: boolean | undefined }): CompactPlanResult {
-  const t = s.load();
+/** The dry run; a big transcript is read and parsed without holding the engine thread (load-soft.ts). */
+export async function compactPlan(ctx: EngineContext, s: ResolvedSession, req: { instructions?: string | undefined; all?: boolean | undefined }, signal?: AbortSignal): Promise<CompactPlanResult> {
+  const t = await loadSoftly(ctx, s, signal);
   const { llm } = summarizer(ctx);
   const plan = planCompaction(t, {
     settings: ctx.config().config.agents.defaults.compaction,
@@ -74,7 +76,11 @@ export async function compactRun(
   if (problem) ctx.warn(`compaction uses the deterministic extract: ${problem}`);
   let r;
   try {
+    // Parsed like the pages parse it; compact() checks the file still holds these bytes
+    // (else reads it again) and the write re-checks under the lock, as before.
+    const transcript = await loadSoftly(ctx, s, call.signal);
     r = await compact({
+      transcript,
       file: s.file,
       settings: ctx.config().config.agents.defaults.compaction,
       contextWindowTokens: s.contextWindow,

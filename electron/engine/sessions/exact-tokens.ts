@@ -14,6 +14,7 @@ import { compactionRegion } from '../compaction/region';
 import { engineLlm } from '../llm/service';
 import type { LLM } from '../llm/types';
 import { estimateMessageTokens } from '../transcript/tokens';
+import { loadSoftly } from './load-soft';
 import { resolveSession } from './resolve';
 
 /** The text of a message as the estimate counts it. */
@@ -40,9 +41,10 @@ export async function countMessages(messages: readonly Message[], count: ((text:
   return { estimate, exact: count ? exact : null };
 }
 
-export async function exactTokens(ctx: EngineContext, req: { agentId?: string | undefined; sessionId: string; all?: boolean | undefined }): Promise<ExactTokensResult> {
+/** The counts for one session; a big transcript is read without holding the engine thread (load-soft.ts). */
+export async function exactTokens(ctx: EngineContext, req: { agentId?: string | undefined; sessionId: string; all?: boolean | undefined }, signal?: AbortSignal): Promise<ExactTokensResult> {
   const s = resolveSession(ctx, req.sessionId, req.agentId);
-  const t = s.load();
+  const t = await loadSoftly(ctx, s, signal);
   let llm: LLM | undefined;
   let reason: string | undefined;
   try {
@@ -83,5 +85,5 @@ export async function exactTokens(ctx: EngineContext, req: { agentId?: string | 
 
 /** Handlers of shared/contract/tokens.ts. */
 export function tokensHandlers(ctx: EngineContext) {
-  return { 'tokens.exact': (req: { agentId?: string | undefined; sessionId: string; all?: boolean | undefined }) => exactTokens(ctx, req) };
+  return { 'tokens.exact': (req: { agentId?: string | undefined; sessionId: string; all?: boolean | undefined }, call: { signal: AbortSignal }) => exactTokens(ctx, req, call.signal) };
 }

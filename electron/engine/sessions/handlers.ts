@@ -53,7 +53,7 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
       const s = resolveSession(ctx, req.sessionId, req.agentId);
       return pruneText(ctx, await loadSoftly(ctx, s), { ...previewOptions(s, req), entryId: req.entryId, side: req.side, offset: req.offset, limit: req.limit });
     },
-    'compact.plan': (req) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req),
+    'compact.plan': (req, call) => compactPlan(ctx, resolveSession(ctx, req.sessionId, req.agentId), req, call.signal),
     'compact.run': async (req, call) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
       const out = await compactRun(ctx, s, req, call);

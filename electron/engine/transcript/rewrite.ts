@@ -98,6 +98,20 @@ export function prefixFingerprint(file: string, bytes = fs.statSync(file).size):
   return { bytes, tail: readRange(file, bytes - n, bytes) };
 }
 
+/**
+ * The fingerprint of the bytes a parsed transcript came from, rebuilt from its lines without
+ * reading the file: a transcript parsed earlier (asynchronously, or held in a cache) is
+ * planned on only if the file's own fingerprint still equals this one. Text that was not
+ * valid UTF-8 rebuilds differently and so never matches — the caller reads the file again.
+ */
+export function parsedFingerprint(t: { rawLines: readonly string[]; endsWithNewline: boolean; bytes: number }): ExpectedPrefix {
+  const n = Math.min(t.bytes, 4096);
+  let tail = t.endsWithNewline && t.rawLines.length > 0 ? '\n' : '';
+  for (let i = t.rawLines.length - 1; i >= 0 && Buffer.byteLength(tail, 'utf8') < n; i--) tail = `${i > 0 ? '\n' : ''}${t.rawLines[i] ?? ''}${tail}`;
+  const buf = Buffer.from(tail, 'utf8');
+  return { bytes: t.bytes, tail: buf.subarray(Math.max(0, buf.length - n)) };
+}
+
 /** True when `file` still starts with the bytes `expect` was taken from. */
 export function prefixUnchanged(file: string, expect: ExpectedPrefix): boolean {
   return fs.statSync(file).size >= expect.bytes && prefixFingerprint(file, expect.bytes).tail.equals(expect.tail);
