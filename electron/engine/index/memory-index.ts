@@ -66,8 +66,8 @@ export interface IndexAttachment {
 export class MemoryIndex {
   private opened: OpenedDatabase | null = null;
   private queue: Promise<unknown> = Promise.resolve();
-  /** The sync running now, if any: a full rebuild or an incremental one. */
-  private running: 'rebuild' | 'incremental' | null = null;
+  /** The sync running now, if any: a full rebuild or an incremental one, and its end. */
+  private running: { kind: 'rebuild' | 'incremental'; done: Promise<void> } | null = null;
   private markedDirty = false;
   private vecChecked: { loaded: boolean; error: string | null } | null = null;
   private disposed = false;
@@ -187,12 +187,15 @@ export class MemoryIndex {
 
   /** The sync running now: `rebuild` (the old index still answers), `incremental`, or null. */
   syncing(): 'rebuild' | 'incremental' | null {
-    return this.running;
+    return this.running?.kind ?? null;
   }
 
-  /** Resolves when every sync queued so far has finished (failed ones too). */
+  /**
+   * Resolves when the sync running now has finished (failed ones too), not the ones queued
+   * behind it; at once when none runs.
+   */
   async settled(): Promise<void> {
-    await this.queue;
+    await this.running?.done;
   }
 
   private async doSync(o: SyncOptions): Promise<IndexSyncResult> {
@@ -206,11 +209,13 @@ export class MemoryIndex {
     removeStaleIndexTemps(this.opts.indexFile);
     const identity = this.identity();
     const full = Boolean(o.force) || this.needsRebuild();
-    this.running = full ? 'rebuild' : 'incremental';
+    let end = () => {};
+    this.running = { kind: full ? 'rebuild' : 'incremental', done: new Promise<void>((r) => (end = r)) };
     try {
       return await this.syncNow(o, identity, full, started);
     } finally {
       this.running = null;
+      end();
     }
   }
 

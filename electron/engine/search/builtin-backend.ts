@@ -9,7 +9,7 @@ import { searchIndex } from './index-search';
 import type { MemoryIndex } from '../index/memory-index';
 import { abortError } from '../util/abort';
 
-/** The index's queued syncs finished, or the search was cancelled (search-as-you-type). */
+/** The index's running sync finished, or the search was cancelled (search-as-you-type). */
 function untilSettled(index: MemoryIndex, signal: AbortSignal | undefined): Promise<void> {
   if (!signal) return index.settled();
   if (signal.aborted) return Promise.reject(abortError(signal, 'search cancelled'));
