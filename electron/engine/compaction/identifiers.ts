@@ -58,20 +58,49 @@ export function findIdentifiers(text: string, into: Set<string> = new Set()): Se
   return into;
 }
 
-/** Drop identifiers wholly contained in a longer one of the set (a URL's host, a path's tail). */
+/** Length of the substrings the containment index is keyed by (identifiers are ≥ 3 chars). */
+const GRAM = 3;
+
+/**
+ * Drop identifiers wholly contained in a longer one of the set (a URL's host, a path's tail).
+ *
+ * An identifier is dropped exactly when some longer one contains it (containment chains end at
+ * one that is kept, so this is what keeping the longest first and dropping what they contain
+ * gives). Comparing each with every longer one was quadratic: 50,093 identifiers of a 100 MB
+ * session took 13.5 s of the engine thread. Now the candidates are the identifiers that
+ * share its rarest 3-character substring, found through an index of those substrings.
+ */
 export function dropContained(ids: Iterable<string>): string[] {
   const list = [...ids];
-  const sorted = [...list].sort((a, b) => b.length - a.length);
-  const keep = new Set<string>();
-  for (const s of sorted) {
-    let inside = false;
-    for (const k of keep) {
-      if (k.includes(s)) {
-        inside = true;
+  const unique = [...new Set(list)];
+  const postings = new Map<string, number[]>();
+  unique.forEach((t, i) => {
+    const seen = new Set<string>();
+    for (let j = 0; j + GRAM <= t.length; j++) {
+      const g = t.slice(j, j + GRAM);
+      if (seen.has(g)) continue;
+      seen.add(g);
+      const p = postings.get(g);
+      if (p) p.push(i);
+      else postings.set(g, [i]);
+    }
+  });
+  const dropped = new Set<string>();
+  for (const s of unique) {
+    let rarest: number[] | undefined;
+    for (let j = 0; j + GRAM <= s.length; j++) {
+      const p = postings.get(s.slice(j, j + GRAM));
+      if (p && (!rarest || p.length < rarest.length)) rarest = p;
+    }
+    // Shorter than a gram (not produced by findIdentifiers): compare with all.
+    const candidates = rarest ?? unique.map((_, i) => i);
+    for (const i of candidates) {
+      const t = unique[i]!;
+      if (t.length > s.length && t.includes(s)) {
+        dropped.add(s);
         break;
       }
     }
-    if (!inside) keep.add(s);
   }
-  return list.filter((s) => keep.has(s));
+  return list.filter((s) => !dropped.has(s));
 }
