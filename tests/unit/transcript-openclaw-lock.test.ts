@@ -41,7 +41,7 @@ fs.writeSync(fd, JSON.stringify({ pid: process.pid, createdAt: createdAt || new 
 process.stdout.write('locked\\n');
 const rl = readline.createInterface({ input: process.stdin });
 rl.on('line', (l) => { if (l === 'release') { fs.closeSync(fd); fs.rmSync(lockPath); process.stdout.write('released\\n'); } });
-rl.on('close', () => process.exit(0));
+rl.on('close', () => { process.exitCode = 0; });
 `;
 
 interface Holder {
