@@ -8,7 +8,10 @@
  * lines), and — for comparison with the line KNN that round 3 ran on every search — the cost
  * of one KNN over all line vectors (`lines_vec`, k = 96) on the same file.
  *
- *   node --import tsx bench/search-lines.ts [10k|100k]
+ *   node --import tsx bench/search-lines.ts [10k|100k] [on|off]
+ *
+ * `off` indexes no line vectors: the chunk KNN alone at 384 d (what a real embedder's search
+ * scans at that size).
  *
  * The index goes to a temp dir and is removed at the end.
  */
@@ -32,7 +35,8 @@ async function main(): Promise<void> {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-lines-'));
   // The corpus's own config (memory and sessions, as bench/search.ts indexes it).
   const settings = loadConfig(corpus.dir).config.agents.defaults.memorySearch;
-  settings.query.hybrid.lineVectors = 'on';
+  const lineVectors = (process.argv[3] ?? 'on') === 'off' ? 'off' : 'on';
+  settings.query.hybrid.lineVectors = lineVectors;
   const embedder = new FakeEmbedder({ provider: 'local', model: 'hash-384', dims: 384 });
   const indexFile = path.join(tmp, 'main.sqlite');
   const idx = MemoryIndex.open({
@@ -48,7 +52,7 @@ async function main(): Promise<void> {
     const { db } = openDatabase(indexFile, { readonly: true });
     const count = (t: string) => db.prepare(`SELECT COUNT(*) FROM ${t}`).pluck().get() as number;
     const chunks = count('chunks');
-    const lines = count('chunk_lines');
+    const lines = lineVectors === 'on' ? count('chunk_lines') : 0;
     console.error(`indexed ${chunks} chunks, ${lines} line vectors in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
     const time = async (fn: (q: string) => Promise<unknown> | unknown) => {
@@ -72,12 +76,12 @@ async function main(): Promise<void> {
     const hybrid = await time((q) => searchIndex(idx, { query: q }));
     await knnWorkerReady(idx);
     const hybridWorker = await time((q) => searchIndex(idx, { query: q }));
-    const knn = db.prepare('SELECT rowid, distance FROM lines_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance');
-    const lineKnn = await time(async (q) => knn.all(vecBlob(unitVec((await embedder.embed([q]))[0]!)), 96));
+    const knn = lineVectors === 'on' ? db.prepare('SELECT rowid, distance FROM lines_vec WHERE embedding MATCH ? AND k = ? ORDER BY distance') : null;
+    const lineKnn = knn ? await time(async (q) => knn.all(vecBlob(unitVec((await embedder.embed([q]))[0]!)), 96)) : 'no line vectors';
     db.close();
     console.log(`Line vectors at ${size}: ${chunks} chunks, ${lines} line vectors × 384 d; load average ${os.loadavg()[0]!.toFixed(1)}. ms p50 / p95 wall (CPU):\n`);
     console.log('| measure | ms |\n|---|---|');
-    console.log(`| hybrid search (chunk KNN in-process + candidates re-scored by lines) | ${hybrid} |`);
+    console.log(`| hybrid search (chunk KNN in-process${lineVectors === 'on' ? ' + candidates re-scored by lines' : ''}) | ${hybrid} |`);
     console.log(`| the same with the KNN worker thread up | ${hybridWorker} |`);
     console.log(`| one KNN over all line vectors (what every search ran before round 4) | ${lineKnn} |`);
   } finally {
