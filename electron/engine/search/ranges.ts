@@ -56,14 +56,12 @@ export const MAX_FOLDED = 2;
  * touch folded into the earlier (better) one, which then cites their union — up to
  * {@link MAX_FOLDED} chunks; past that, the lines of a touching result not cited yet stay a
  * result of their own, so no line is cited twice and none is dropped. Items past the fold
- * keep their order. `merge(into, from)` is told of each fold (the earlier result keeps its
- * score and place).
+ * keep their order; the earlier result keeps its score and place.
  */
-export function foldRanges<T extends CitedRange>(items: readonly T[], k: number, merge?: (into: T, from: T) => void): T[] {
+export function foldRanges<T extends CitedRange>(items: readonly T[], k: number): T[] {
   const touches = (a: CitedRange, b: CitedRange) => a.path === b.path && a.startLine <= b.endLine + 1 && a.endLine >= b.startLine - 1;
   const folded = new Map<T, number>();
   const absorb = (into: T, from: T) => {
-    merge?.(into, from);
     into.startLine = Math.min(into.startLine, from.startLine);
     into.endLine = Math.max(into.endLine, from.endLine);
     folded.set(into, (folded.get(into) ?? 0) + 1 + (folded.get(from) ?? 0));
