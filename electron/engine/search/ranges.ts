@@ -76,9 +76,14 @@ export function foldRanges<T extends CitedRange>(items: readonly T[], k: number)
     }
     const into = out[at]!;
     if ((folded.get(into) ?? 0) >= MAX_FOLDED) {
-      // Full: what this result adds beyond the full one is a result of its own.
-      if (it.startLine < into.startLine) out.push({ ...it, endLine: Math.min(it.endLine, into.startLine - 1) });
-      else if (it.endLine > into.endLine) out.push({ ...it, startLine: Math.max(it.startLine, into.endLine + 1) });
+      // Full: what this result adds beyond the full one is a result of its own (unless those
+      // lines are cited by another result already: no line is cited twice).
+      const rest =
+        it.startLine < into.startLine ? { ...it, endLine: Math.min(it.endLine, into.startLine - 1) }
+        : it.endLine > into.endLine ? { ...it, startLine: Math.max(it.startLine, into.endLine + 1) }
+        : null;
+      const overlaps = (r: CitedRange) => rest !== null && r.path === rest.path && r.startLine <= rest.endLine && r.endLine >= rest.startLine;
+      if (rest && !out.some(overlaps)) out.push(rest);
       continue;
     }
     absorb(into, it);
