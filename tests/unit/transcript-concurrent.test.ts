@@ -4,7 +4,7 @@
  * a chat-style appender against a real `cairn compact`, and two processes updating
  * sessions.json at once. Nothing any of them wrote may be lost.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import readline from 'node:readline';
@@ -134,11 +134,13 @@ describe('concurrent writers on one transcript', () => {
     expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('lock'))).toEqual([]);
   });
 
-  it("leaves OpenClaw's own session lock file alone and is not blocked by it", () => {
+  it("leaves OpenClaw's own session lock file alone, and a stale one does not block the write", () => {
     const { file } = makeSession(3);
-    // OpenClaw's session write lock: a file <session>.jsonl.lock with its pid.
+    // OpenClaw's session write lock: a file <session>.jsonl.lock with its pid — here the pid
+    // of a process that has exited (a live holder blocks: transcript-openclaw-lock.test.ts).
     const openclawLock = `${file}.lock`;
-    const payload = JSON.stringify({ pid: process.pid, createdAt: new Date().toISOString() });
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const payload = JSON.stringify({ pid: gone, createdAt: new Date().toISOString() });
     fs.writeFileSync(openclawLock, payload);
     const t = readTranscript(file);
     writeCompaction(file, compactionEntry(0, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes));
