@@ -18,6 +18,7 @@ import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { searchIndex } from '../../electron/engine/search/index-search';
+import { percentile } from './search-child';
 import type { SearchResult } from '../../shared/types/search';
 
 /** LoCoMo's categories as the converted data numbers them (adversarial 5 is left out). */
@@ -184,6 +185,7 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     }
   }
   if (o.dumpFile) fs.writeFileSync(o.dumpFile, JSON.stringify(dump));
+  const sortedTook = [...took].sort((x, y) => x - y);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const score = (xs: typeof per): RecallScore => ({ n: xs.length, turn: mean(xs.map((x) => x.turn)), session: mean(xs.map((x) => x.session)) });
   const byCategory: Record<string, RecallScore> = {};
@@ -192,17 +194,10 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     ...score(per),
     linesPerQuery: mean(per.map((x) => x.lines)),
     empties: mean(per.map((x) => (x.empty ? 1 : 0))),
-    searchMs: { p50: quantile(took, 0.5), p95: quantile(took, 0.95) },
+    searchMs: { p50: percentile(sortedTook, 0.5), p95: percentile(sortedTook, 0.95) },
     byCategory,
     warnings,
   };
-}
-
-/** The q-quantile of `xs` (nearest rank); 0 for none. */
-function quantile(xs: readonly number[], q: number): number {
-  if (xs.length === 0) return 0;
-  const sorted = [...xs].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!;
 }
 
 /** Markdown table header matching issue 13's table. */
