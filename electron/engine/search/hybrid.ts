@@ -157,7 +157,10 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   }
   if (lines && vector && vector.length > 0 && queryVec) {
     try {
-      vector = rescoreByLines(backend.db, queryVec, [...vector.map((c) => c.id), ...(text ?? []).map((c) => c.id)], limit);
+      // Stem-only keyword matches are left out, as in the merge below: they may not enter a
+      // hybrid answer unless the vectors found them themselves.
+      const keywordIds = (text ?? []).filter((c) => !c.stemOnly).map((c) => c.id);
+      vector = rescoreByLines(backend.db, queryVec, [...vector.map((c) => c.id), ...keywordIds], limit);
     } catch (err) {
       // The chunk cosines stand: a failed line read costs the re-scoring, not the answer.
       warnings.push(`line vectors could not be read (${(err as Error).message}); vector scores are per chunk`);
