@@ -22,6 +22,7 @@ import { sessionStoreEvents } from './contract/session-store';
 import { doctorStreamEvents } from './contract/doctor-stream';
 import { memoryOpenChannels } from './contract/memory-open';
 import { tokensChannels } from './contract/tokens';
+import { openclawChannels } from './contract/openclaw';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -34,6 +35,7 @@ export * from './contract/models';
 export * from './contract/search';
 export * from './contract/qmd';
 export * from './contract/session-store';
+export * from './contract/openclaw';
 
 export const channels = {
   ...sessionsChannels,
@@ -49,6 +51,7 @@ export const channels = {
   ...stateInfoChannels,
   ...memoryNotesChannels,
   ...tokensChannels,
+  ...openclawChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

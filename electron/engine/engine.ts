@@ -21,6 +21,7 @@ import { sessionViewHandlers } from './sessions/overview';
 import { stateInfoHandlers } from './app/state-info';
 import { memoryNotesHandlers } from './index/note-handlers';
 import { tokensHandlers } from './sessions/exact-tokens';
+import { openclawHandlers } from './openclaw/handlers';
 
 export interface EngineOptions {
   stateDir: string;
@@ -56,6 +57,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...stateInfoHandlers(ctx),
     ...memoryNotesHandlers(ctx),
     ...tokensHandlers(ctx),
+    ...openclawHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;
