@@ -41,7 +41,11 @@ export interface PruneResult {
   diff: PruneDiff;
 }
 
-const ms = (v: number | Date | undefined) => (v instanceof Date ? v.getTime() : v);
+function ms(v: number | Date): number;
+function ms(v: number | Date | undefined): number | undefined;
+function ms(v: number | Date | undefined): number | undefined {
+  return v instanceof Date ? v.getTime() : v;
+}
 
 function joinedText(m: ToolResultMessage): string[] {
   const parts: string[] = [];
@@ -72,45 +76,33 @@ export function softTrimText(parts: string[], soft: { maxChars: number; headChar
   return `${text.slice(0, head)}\n...\n${tail > 0 ? text.slice(text.length - tail) : ''}\n\n[Tool result trimmed: kept first ${head} chars and last ${tail} chars of ${text.length} chars.]`;
 }
 
-/** Prune `messages` per `settings`; see SPEC §3 for the rules. */
-export function prune(messages: readonly Message[], settings: ContextPruningSettings, opts: PruneOptions): PruneResult {
-  let gate = ttlGate(settings.mode, settings.ttl, ms(opts.now) ?? Date.now(), ms(opts.lastCallAt), opts.routeEligible ?? true);
-  if (opts.ignoreTtl && settings.mode !== 'off' && !gate.open) gate = { ...gate, open: true, reason: 'ttl-ignored' };
-  const charWindow = Math.max(1, opts.contextWindowTokens * 4);
-  const weights = messages.map(messageWeight);
-  let total = 0;
-  for (const w of weights) total += w;
-  const totalBefore = total;
-
-  // Protection boundaries.
-  let cutoff = -1; // index of the keepLastAssistants-th newest assistant; results at or after it are protected
-  if (settings.keepLastAssistants <= 0) cutoff = messages.length;
-  else {
-    let left = settings.keepLastAssistants;
-    for (let i = messages.length - 1; i >= 0; i--) {
-      if (messages[i]?.role === 'assistant' && --left === 0) {
-        cutoff = i;
-        break;
-      }
-    }
+/** The newest results at or after this index are protected: the `keepLastAssistants`-th newest assistant; -1 when there are fewer. */
+function protectedFrom(messages: readonly Message[], keepLastAssistants: number): number {
+  if (keepLastAssistants <= 0) return messages.length;
+  let left = keepLastAssistants;
+  for (let i = messages.length - 1; i >= 0; i--) {
+    if (messages[i]?.role === 'assistant' && --left === 0) return i;
   }
+  return -1;
+}
+
+/** One diff row per tool result, with why it is kept; `prunable` indexes the rows pruning may touch. */
+function classify(
+  messages: readonly Message[],
+  weights: readonly number[],
+  settings: ContextPruningSettings,
+  entryIds: PruneOptions['entryIds'],
+): { diffs: ToolResultDiff[]; prunable: number[] } {
+  const cutoff = protectedFrom(messages, settings.keepLastAssistants);
   const firstUser = messages.findIndex((m) => m.role === 'user');
   const isPrunableTool = toolPrunablePredicate(settings.tools);
-
   const diffs: ToolResultDiff[] = [];
-  const prunable: number[] = []; // indices into diffs
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i] as Message;
-    if (m.role !== 'toolResult') continue;
-    const d: ToolResultDiff = {
-      index: i,
-      toolName: m.toolName,
-      toolCallId: m.toolCallId,
-      action: 'kept',
-      charsBefore: weights[i] as number,
-      charsAfter: weights[i] as number,
-    };
-    const id = opts.entryIds?.[i];
+  const prunable: number[] = [];
+  messages.forEach((m, i) => {
+    if (m.role !== 'toolResult') return;
+    const weight = weights[i] ?? 0;
+    const d: ToolResultDiff = { index: i, toolName: m.toolName, toolCallId: m.toolCallId, action: 'kept', charsBefore: weight, charsAfter: weight };
+    const id = entryIds?.[i];
     if (id !== undefined) d.entryId = id;
     if (cutoff < 0) d.keptBecause = 'few-assistants';
     else if (i >= cutoff) d.keptBecause = 'recent';
@@ -118,109 +110,138 @@ export function prune(messages: readonly Message[], settings: ContextPruningSett
     else if (!isPrunableTool(m.toolName)) d.keptBecause = 'tool-not-prunable';
     else prunable.push(diffs.length);
     diffs.push(d);
+  });
+  return { diffs, prunable };
+}
+
+/**
+ * The copy being pruned and its running size: each action replaces one message in `out`,
+ * updates its diff row and keeps `total` (the weighted chars of the whole copy) exact.
+ */
+class PruneCopy {
+  readonly out: Message[];
+  total: number;
+  private readonly placeholderChars: number;
+
+  constructor(
+    messages: readonly Message[],
+    weights: readonly number[],
+    private readonly settings: ContextPruningSettings,
+  ) {
+    this.out = messages.slice();
+    this.total = weights.reduce((n, w) => n + w, 0);
+    this.placeholderChars = weightedLength(settings.hardClear.placeholder);
   }
 
-  const out = messages.slice();
-  const placeholder = settings.hardClear.placeholder;
-  const placeholderChars = weightedLength(placeholder);
   /** Soft-trim one result (its images removed first); false when nothing changed. */
-  const softTrim = (d: ToolResultDiff): boolean => {
-    const { m, removed } = withoutImages(out[d.index] as ToolResultMessage);
+  softTrim(d: ToolResultDiff): boolean {
+    const { m, removed } = withoutImages(this.out[d.index] as ToolResultMessage);
     const parts = joinedText(m);
-    const trimmed = softTrimText(parts, settings.softTrim);
+    const trimmed = softTrimText(parts, this.settings.softTrim);
     if (trimmed === undefined && removed === 0) return false;
-    let next = m;
-    if (trimmed !== undefined) next = { ...m, content: [{ type: 'text', text: trimmed } satisfies TextBlock] };
+    const next = trimmed === undefined ? m : { ...m, content: [{ type: 'text', text: trimmed } satisfies TextBlock] };
     // A result without CJK or images has weight == length, and so has every piece of it.
     const plainLength = parts.reduce((n, p) => n + p.length, 0);
     const after = trimmed === undefined ? messageWeight(next) : removed === 0 && d.charsBefore === plainLength ? trimmed.length : weightedLength(trimmed);
-    out[d.index] = next;
-    total += after - d.charsAfter;
+    this.out[d.index] = next;
+    this.total += after - d.charsAfter;
     d.action = 'soft-trimmed';
     d.charsAfter = after;
     if (removed > 0) d.imagesRemoved = removed;
     delete d.keptBecause;
     return true;
-  };
-  const clear = (d: ToolResultDiff) => {
-    const m = out[d.index] as ToolResultMessage;
-    out[d.index] = { ...m, content: [{ type: 'text', text: placeholder }] };
-    total += placeholderChars - d.charsAfter;
+  }
+
+  /** Replace one result by the placeholder. */
+  clear(d: ToolResultDiff): void {
+    const m = this.out[d.index] as ToolResultMessage;
+    this.out[d.index] = { ...m, content: [{ type: 'text', text: this.settings.hardClear.placeholder }] };
+    this.total += this.placeholderChars - d.charsAfter;
     d.action = 'cleared';
-    d.charsAfter = placeholderChars;
+    d.charsAfter = this.placeholderChars;
     delete d.imagesRemoved;
     delete d.keptBecause;
-  };
-
-  // OpenClaw's replay first: what it recorded pruning is pruned again on every call.
-  if (opts.replay && opts.replay.size > 0 && settings.mode !== 'off') {
-    for (const d of diffs) {
-      const m = messages[d.index] as ToolResultMessage;
-      const key = toolResultKey(m.toolCallId, m.timestamp);
-      const mode = key === undefined ? undefined : opts.replay.get(key);
-      if (mode === undefined) continue;
-      if (mode === 'hard') clear(d);
-      else if (!softTrim(d)) continue;
-      d.replayed = mode;
-    }
   }
+}
 
-  const finish = (): PruneResult => {
-    let softTrimmed = 0;
-    let cleared = 0;
-    let replayed = 0;
-    for (const d of diffs) {
-      if (d.action === 'soft-trimmed') softTrimmed++;
-      else if (d.action === 'cleared') cleared++;
-      if (d.replayed) replayed++;
-    }
-    return {
-      messages: softTrimmed + cleared > 0 ? out : (messages as Message[]),
-      diff: {
-        gate,
-        changed: softTrimmed + cleared > 0,
-        charWindow,
-        totalCharsBefore: totalBefore,
-        totalCharsAfter: total,
-        ratioBefore: totalBefore / charWindow,
-        ratioAfter: total / charWindow,
-        softTrimmed,
-        cleared,
-        replayed,
-        charsSaved: totalBefore - total,
-        toolResults: diffs,
-      },
-    };
-  };
-  const keepAll = (why: KeptReason) => {
-    for (const k of prunable) {
-      const d = diffs[k] as ToolResultDiff;
-      if (d.action === 'kept') d.keptBecause = why;
-    }
-    return finish();
-  };
+/** OpenClaw's replay: what it recorded pruning is pruned again on every call, whatever the gate says. */
+function applyReplay(messages: readonly Message[], diffs: readonly ToolResultDiff[], replay: ReadonlyMap<string, ReplayMode>, copy: PruneCopy): void {
+  for (const d of diffs) {
+    const m = messages[d.index] as ToolResultMessage;
+    const key = toolResultKey(m.toolCallId, m.timestamp);
+    const mode = key === undefined ? undefined : replay.get(key);
+    if (mode === undefined) continue;
+    if (mode === 'hard') copy.clear(d);
+    else if (!copy.softTrim(d)) continue;
+    d.replayed = mode;
+  }
+}
 
-  if (!gate.open) return keepAll('gate');
-  if (total / charWindow < settings.softTrimRatio) return keepAll('under-ratio');
-
+/** Steps 3 and 4 of SPEC §3 on the prunable results, once the gate is open and the ratio reached. */
+function trimThenClear(prunableRows: readonly ToolResultDiff[], settings: ContextPruningSettings, copy: PruneCopy, charWindow: number): void {
   // Step 3: soft trim (images in prunable results removed, SPEC §3 step 2).
-  for (const k of prunable) {
-    const d = diffs[k] as ToolResultDiff;
+  for (const d of prunableRows) {
     if (d.action !== 'kept') continue; // already pruned by the replay
-    if (!softTrim(d)) d.keptBecause = 'small';
+    if (!copy.softTrim(d)) d.keptBecause = 'small';
   }
-
   // Step 4: hard clear, oldest first, until the ratio drops below hardClearRatio.
-  if (!settings.hardClear.enabled || total / charWindow < settings.hardClearRatio) return finish();
-  let prunableChars = 0;
-  for (const k of prunable) prunableChars += (diffs[k] as ToolResultDiff).charsAfter;
-  if (prunableChars < settings.minPrunableToolChars) return finish();
-  for (const k of prunable) {
-    if (total / charWindow < settings.hardClearRatio) break;
-    const d = diffs[k] as ToolResultDiff;
+  if (!settings.hardClear.enabled || copy.total / charWindow < settings.hardClearRatio) return;
+  const prunableChars = prunableRows.reduce((n, d) => n + d.charsAfter, 0);
+  if (prunableChars < settings.minPrunableToolChars) return;
+  for (const d of prunableRows) {
+    if (copy.total / charWindow < settings.hardClearRatio) break;
     if (d.action === 'cleared') continue;
-    clear(d);
+    copy.clear(d);
     delete d.replayed;
   }
-  return finish();
+}
+
+/** The diff's totals and counts, and the messages to send (the input itself when nothing changed). */
+function summarise(messages: readonly Message[], copy: PruneCopy, diffs: ToolResultDiff[], gate: PruneDiff['gate'], totalBefore: number, charWindow: number): PruneResult {
+  let softTrimmed = 0;
+  let cleared = 0;
+  let replayed = 0;
+  for (const d of diffs) {
+    if (d.action === 'soft-trimmed') softTrimmed++;
+    else if (d.action === 'cleared') cleared++;
+    if (d.replayed) replayed++;
+  }
+  const changed = softTrimmed + cleared > 0;
+  const total = copy.total;
+  return {
+    messages: changed ? copy.out : (messages as Message[]),
+    diff: {
+      gate,
+      changed,
+      charWindow,
+      totalCharsBefore: totalBefore,
+      totalCharsAfter: total,
+      ratioBefore: totalBefore / charWindow,
+      ratioAfter: total / charWindow,
+      softTrimmed,
+      cleared,
+      replayed,
+      charsSaved: totalBefore - total,
+      toolResults: diffs,
+    },
+  };
+}
+
+/** Prune `messages` per `settings`; see SPEC §3 for the rules. */
+export function prune(messages: readonly Message[], settings: ContextPruningSettings, opts: PruneOptions): PruneResult {
+  let gate = ttlGate(settings.mode, settings.ttl, ms(opts.now), ms(opts.lastCallAt), opts.routeEligible ?? true);
+  if (opts.ignoreTtl && settings.mode !== 'off' && !gate.open) gate = { ...gate, open: true, reason: 'ttl-ignored' };
+  const charWindow = Math.max(1, opts.contextWindowTokens * 4);
+  const weights = messages.map(messageWeight);
+  const { diffs, prunable } = classify(messages, weights, settings, opts.entryIds);
+  const copy = new PruneCopy(messages, weights, settings);
+  const totalBefore = copy.total;
+  if (opts.replay && opts.replay.size > 0 && settings.mode !== 'off') applyReplay(messages, diffs, opts.replay, copy);
+
+  const prunableRows = prunable.map((k) => diffs[k] as ToolResultDiff);
+  const keptBecause: KeptReason | undefined = !gate.open ? 'gate' : copy.total / charWindow < settings.softTrimRatio ? 'under-ratio' : undefined;
+  if (keptBecause) {
+    for (const d of prunableRows) if (d.action === 'kept') d.keptBecause = keptBecause;
+  } else trimThenClear(prunableRows, settings, copy, charWindow);
+  return summarise(messages, copy, diffs, gate, totalBefore, charWindow);
 }
