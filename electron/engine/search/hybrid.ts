@@ -88,48 +88,59 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkInfo> {
   return out;
 }
 
-/** Run one search. Never throws for a failing side; throws only when aborted. */
-export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Promise<HybridOutcome> {
-  const warnings: string[] = [];
-  const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
-  // The index holds only its identity's sources: asking for all of them needs no filter.
-  const identity = readIdentity(backend.db);
-  const indexed = identity?.sources as MemorySource[] | undefined;
-  const filter: CandidateFilter = { sources: o.sources, indexed, since: o.since, before: o.before };
-  const wantVector = backend.embedder !== null && backend.vector !== 'none';
-  const wantText = !wantVector || o.hybrid;
+/** The vector side once the query is embedded: not wanted, failed to embed, or under way. */
+type VectorStart =
+  | { kind: 'off' }
+  | { kind: 'failed'; error: Error }
+  | { kind: 'started'; queryVec: Float32Array; run: () => Promise<Candidate[]> };
 
-  // The query is embedded first so that, with a KNN worker, the vector side's scan runs on
-  // the other thread while the keyword side runs on this one (a worker failure re-runs the
-  // same query here: identical results).
-  let vectorJob: (() => Promise<Candidate[]>) | null = null;
-  let vectorError: Error | null = null;
-  let queryVec: Float32Array | null = null;
-  // An index with line vectors re-scores the candidates of both sides by their best line
-  // (line-candidates.ts); the chunk KNN then fetches a deeper pool for it.
-  const lines = identity?.lines === true;
-  const knnLimit = lines ? Math.min(MAX_K, limit * LINE_POOL) : limit;
-  if (wantVector) {
-    try {
-      const [qv] = await backend.embedder!.embed([o.query], { signal: o.signal, kind: 'query' });
-      if (!qv) throw new Error('the embedder returned no vector');
-      queryVec = qv;
-      // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
-      // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
-      if (qv.every((x) => x === 0)) vectorJob = () => Promise.resolve([]);
-      else if (backend.vector === 'vec0' && backend.knn) {
-        const started = backend.knn(qv, knnLimit, filter).catch(() => vec0Candidates(backend.db, qv, knnLimit, filter));
-        vectorJob = () => started;
-      } else if (backend.vector === 'vec0') vectorJob = async () => vec0Candidates(backend.db, qv, knnLimit, filter);
-      else vectorJob = async () => scanCandidates(backend.db, qv, knnLimit, filter);
-    } catch (err) {
-      if (o.signal?.aborted) throw err;
-      vectorError = err as Error;
+interface MergedScore {
+  vector: number | null;
+  text: number | null;
+  merged: number;
+}
+
+interface Scored {
+  c: ChunkInfo;
+  e: MergedScore;
+  decay: number;
+  score: number;
+  mmrRank: number | null;
+}
+
+/**
+ * Embed the query and start the vector side. The query is embedded first so that, with a KNN
+ * worker, the vector side's scan runs on the other thread while the keyword side runs on this
+ * one (a worker failure re-runs the same query here: identical results).
+ */
+async function startVectorSide(backend: HybridBackend, o: HybridOptions, filter: CandidateFilter, knnLimit: number): Promise<VectorStart> {
+  const embedder = backend.embedder;
+  if (embedder === null || backend.vector === 'none') return { kind: 'off' };
+  try {
+    const [qv] = await embedder.embed([o.query], { signal: o.signal, kind: 'query' });
+    if (!qv) throw new Error('the embedder returned no vector');
+    // A zero vector (no word the embedder knows: CJK or a bare hash for the static one)
+    // has no direction: its "nearest" chunks are arbitrary, so the vector side is empty.
+    if (qv.every((x) => x === 0)) return { kind: 'started', queryVec: qv, run: () => Promise.resolve([]) };
+    if (backend.vector === 'vec0' && backend.knn) {
+      const started = backend.knn(qv, knnLimit, filter).catch(() => vec0Candidates(backend.db, qv, knnLimit, filter));
+      return { kind: 'started', queryVec: qv, run: () => started };
     }
+    if (backend.vector === 'vec0') return { kind: 'started', queryVec: qv, run: async () => vec0Candidates(backend.db, qv, knnLimit, filter) };
+    return { kind: 'started', queryVec: qv, run: async () => scanCandidates(backend.db, qv, knnLimit, filter) };
+  } catch (err) {
+    if (o.signal?.aborted) throw err;
+    return { kind: 'failed', error: err as Error };
   }
+}
 
-  const keyword = () =>
-    lexicalCandidates(backend.db, o.query, limit, filter, { calibration: o.calibration ?? 'absolute', stemWeight: o.stemWeight ?? 0 });
+/** Both sides' candidates; a failing side becomes a warning (vector-only falls back to keywords). */
+async function runSides(
+  vectorStart: VectorStart,
+  keyword: () => KeywordCandidate[],
+  wantText: boolean,
+  warnings: string[],
+): Promise<{ vector: Candidate[] | null; text: KeywordCandidate[] | null }> {
   let text: KeywordCandidate[] | null = null;
   if (wantText) {
     try {
@@ -138,46 +149,49 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       warnings.push(`keyword search failed (${(err as Error).message}); showing vector results only`);
     }
   }
-  let vector: Candidate[] | null = null;
-  if (wantVector) {
-    try {
-      if (vectorError) throw vectorError;
-      vector = await vectorJob!();
-    } catch (err) {
-      warnings.push(`vector search failed (${(err as Error).message}); showing keyword results only`);
-      if (text === null && !wantText) {
-        // Vector-only mode failed: fall back to the keyword side rather than nothing.
-        try {
-          text = keyword();
-        } catch (e2) {
-          warnings.push(`keyword search failed too (${(e2 as Error).message})`);
-        }
+  if (vectorStart.kind === 'off') return { vector: null, text };
+  try {
+    if (vectorStart.kind === 'failed') throw vectorStart.error;
+    return { vector: await vectorStart.run(), text };
+  } catch (err) {
+    warnings.push(`vector search failed (${(err as Error).message}); showing keyword results only`);
+    if (text === null && !wantText) {
+      // Vector-only mode failed: fall back to the keyword side rather than nothing.
+      try {
+        text = keyword();
+      } catch (e2) {
+        warnings.push(`keyword search failed too (${(e2 as Error).message})`);
       }
     }
+    return { vector: null, text };
   }
-  if (lines && vector && vector.length > 0 && queryVec) {
-    try {
-      // Stem-only keyword matches are left out, as in the merge below: they may not enter a
-      // hybrid answer unless the vectors found them themselves.
-      const keywordIds = (text ?? []).filter((c) => !c.stemOnly).map((c) => c.id);
-      vector = rescoreByLines(backend.db, queryVec, [...vector.map((c) => c.id), ...keywordIds], limit);
-    } catch (err) {
-      // The chunk cosines stand: a failed line read costs the re-scoring, not the answer.
-      warnings.push(`line vectors could not be read (${(err as Error).message}); vector scores are per chunk`);
-      vector = vector.slice(0, limit);
-    }
-  }
-  const mode: SearchMode = vector && text ? 'hybrid' : vector ? 'vector-only' : 'fts-only';
-  // Weights apply only when both sides ran; a lone side scores on its own scale.
-  // A keyword side without one exact match (every query word unknown or too common) leaves
-  // the vectors alone too: weighted down they all fell under minScore and the answer was empty.
-  const alone = mode === 'vector-only' || (mode === 'hybrid' && text!.every((c) => c.stemOnly));
-  const w = alone ? { vector: 1, text: 0 } : mode === 'hybrid' ? o.weights : { vector: 0, text: 1 };
+}
 
+/** Re-score the candidates of both sides by their best line vector (line-candidates.ts). */
+function rescoreLines(db: Db, queryVec: Float32Array, vector: Candidate[], text: KeywordCandidate[] | null, limit: number, warnings: string[]): Candidate[] {
+  try {
+    // Stem-only keyword matches are left out, as in the merge: they may not enter a hybrid
+    // answer unless the vectors found them themselves.
+    const keywordIds = (text ?? []).filter((c) => !c.stemOnly).map((c) => c.id);
+    return rescoreByLines(db, queryVec, [...vector.map((c) => c.id), ...keywordIds], limit);
+  } catch (err) {
+    // The chunk cosines stand: a failed line read costs the re-scoring, not the answer.
+    warnings.push(`line vectors could not be read (${(err as Error).message}); vector scores are per chunk`);
+    return vector.slice(0, limit);
+  }
+}
+
+/** The weighted merge by chunk, with the weights that apply to this mode. */
+function mergeSides(vector: Candidate[] | null, text: KeywordCandidate[] | null, weights: MergeWeights): { merged: Map<number, MergedScore>; textWeight: number } {
+  // Weights apply only when both sides ran; a lone side scores on its own scale. A keyword
+  // side without one exact match (every query word unknown or too common) leaves the vectors
+  // alone too: weighted down they all fell under minScore and the answer was empty.
+  const alone = vector !== null && (text === null || text.every((c) => c.stemOnly));
+  const w = alone ? { vector: 1, text: 0 } : vector && text ? weights : { vector: 0, text: 1 };
   // The keyword side comes calibrated (lexical.ts); the vector side keeps its cosine scale
   // (already 0..1 and comparable across queries; made relative it swamped the keyword side:
   // measured in docs/benchmarks.md).
-  const merged = new Map<number, { vector: number | null; text: number | null; merged: number }>();
+  const merged = new Map<number, MergedScore>();
   for (const c of vector ?? []) merged.set(c.id, { vector: c.score, text: null, merged: 0 });
   for (const c of text ?? []) {
     // Beside a vector side, stems only re-rank exact matches: a stem-only match ("plans"
@@ -189,54 +203,52 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     else merged.set(c.id, { vector: null, text: c.score, merged: 0 });
   }
   for (const e of merged.values()) e.merged = w.vector * (e.vector ?? 0) + w.text * (e.text ?? 0);
+  return { merged, textWeight: w.text };
+}
 
-  // minScore judges relevance before decay; if nothing passes, keep good keyword hits.
-  let kept = [...merged.entries()].filter(([, e]) => e.merged >= o.minScore);
-  if (kept.length === 0 && text && text.length > 0) {
-    const relaxed = Math.min(o.minScore, w.text);
+/** minScore judges relevance before decay; if nothing passes, keep good keyword hits. */
+function passMinScore(merged: Map<number, MergedScore>, hasText: boolean, minScore: number, textWeight: number): [number, MergedScore][] {
+  let kept = [...merged.entries()].filter(([, e]) => e.merged >= minScore);
+  if (kept.length === 0 && hasText) {
+    const relaxed = Math.min(minScore, textWeight);
     kept = [...merged.entries()].filter(([, e]) => e.text !== null && e.merged >= relaxed);
     // Last resort: BM25 scores are not calibrated (a term found in half of a small corpus
     // scores ~0, an exact hash in a 3-note memory ~0.3), so a query whose words do occur
     // in memory is never answered with nothing; the keyword hits come back in rank order.
     if (kept.length === 0) kept = [...merged.entries()].filter(([, e]) => e.text !== null);
   }
+  return kept;
+}
 
-  // A requested result is never hidden silently: when the cut leaves fewer than asked for,
-  // the response says how many candidates it held back and why.
-  const hidden = Math.min(merged.size, o.maxResults) - kept.length;
-  if (hidden > 0) {
-    warnings.push(
-      `${hidden} more result${hidden === 1 ? '' : 's'} scored below minScore ${o.minScore} and ${hidden === 1 ? 'is' : 'are'} not shown (lower minScore to see ${hidden === 1 ? 'it' : 'them'})`,
-    );
+/** Decay and date preference applied, sorted, then MMR and spread. */
+function scoreAndOrder(db: Db, kept: [number, MergedScore][], o: HybridOptions): Scored[] {
+  const chunks = loadChunks(db, kept.map(([id]) => id));
+  const scored: Scored[] = [];
+  for (const [id, e] of kept) {
+    const c = chunks.get(id);
+    if (!c) continue;
+    const decay = o.decay.enabled ? decayMultiplier({ day: c.day, evergreen: c.evergreen === 1, mtime: c.mtime }, o.decay.halfLifeDays, o.now) : 1;
+    scored.push({ c, e, decay, score: e.merged * decay * spanBoost(c.day, o.span ?? null), mmrRank: null });
   }
-  const chunks = loadChunks(backend.db, kept.map(([id]) => id));
-  const scored = kept
-    .filter(([id]) => chunks.has(id))
-    .map(([id, e]) => {
-      const c = chunks.get(id)!;
-      const decay = o.decay.enabled
-        ? decayMultiplier({ day: c.day, evergreen: c.evergreen === 1, mtime: c.mtime }, o.decay.halfLifeDays, o.now)
-        : 1;
-      return { c, e, decay, score: e.merged * decay * spanBoost(c.day, o.span ?? null), mmrRank: null as number | null };
-    })
-    .sort((a, b) => b.score - a.score || a.c.id - b.c.id);
-
+  scored.sort((a, b) => b.score - a.score || a.c.id - b.c.id);
   let ordered = scored;
   if (o.mmr.enabled && scored.length > 1) {
-    ordered = mmrOrder(scored.map((s) => ({ score: s.score, text: s.c.text })), o.mmr.lambda).map((i) => scored[i]!);
+    ordered = mmrOrder(scored.map((s) => ({ score: s.score, text: s.c.text })), o.mmr.lambda).map((i) => scored[i] as Scored);
     ordered.forEach((s, i) => (s.mmrRank = i + 1));
   } else if (o.mmr.enabled) scored.forEach((s, i) => (s.mmrRank = i + 1));
-  if (o.spread !== undefined && o.spread < 1) {
-    ordered = spreadOrder(ordered.map((s) => ({ ...s, path: s.c.path })), o.maxResults, o.spread);
-  }
+  if (o.spread !== undefined && o.spread < 1) ordered = spreadOrder(ordered.map((s) => ({ ...s, path: s.c.path })), o.maxResults, o.spread);
+  return ordered;
+}
 
+/** The top results with the lines they cite (ranges.ts), snippets and the explain breakdown. */
+function citeResults(ordered: Scored[], o: HybridOptions): SearchResult[] {
   const cite = o.ranges ?? 'chunks';
   const cited = ordered.map((s) => {
     const [startLine, endLine] = cite === 'chunks' ? [s.c.start_line, s.c.end_line] : trimmedRange(s.c.text, s.c.start_line, s.c.end_line);
     return { s, path: s.c.path, startLine, endLine };
   });
   const top = cite === 'folded' ? foldRanges(cited, o.maxResults) : cited.slice(0, o.maxResults);
-  const results: SearchResult[] = top.map(({ s, startLine, endLine }) => {
+  return top.map(({ s, startLine, endLine }) => {
     const r: SearchResult = {
       path: s.c.path,
       startLine,
@@ -249,5 +261,36 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
     if (o.explain) r.explain = { vector: s.e.vector, text: s.e.text, merged: s.e.merged, decay: s.decay, mmrRank: s.mmrRank };
     return r;
   });
-  return { results, mode, warnings };
+}
+
+/** Run one search. Never throws for a failing side; throws only when aborted. */
+export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Promise<HybridOutcome> {
+  const warnings: string[] = [];
+  const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
+  // The index holds only its identity's sources: asking for all of them needs no filter.
+  const identity = readIdentity(backend.db);
+  const indexed = identity?.sources as MemorySource[] | undefined;
+  const filter: CandidateFilter = { sources: o.sources, indexed, since: o.since, before: o.before };
+  // An index with line vectors re-scores the candidates of both sides by their best line
+  // (line-candidates.ts); the chunk KNN then fetches a deeper pool for it.
+  const lines = identity?.lines === true;
+  const vectorStart = await startVectorSide(backend, o, filter, lines ? Math.min(MAX_K, limit * LINE_POOL) : limit);
+  const keyword = () => lexicalCandidates(backend.db, o.query, limit, filter, { calibration: o.calibration ?? 'absolute', stemWeight: o.stemWeight ?? 0 });
+  const sides = await runSides(vectorStart, keyword, vectorStart.kind === 'off' || o.hybrid, warnings);
+  let { vector } = sides;
+  const { text } = sides;
+  if (lines && vector && vector.length > 0 && vectorStart.kind === 'started') vector = rescoreLines(backend.db, vectorStart.queryVec, vector, text, limit, warnings);
+  const mode: SearchMode = vector && text ? 'hybrid' : vector ? 'vector-only' : 'fts-only';
+
+  const { merged, textWeight } = mergeSides(vector, text, o.weights);
+  const kept = passMinScore(merged, (text?.length ?? 0) > 0, o.minScore, textWeight);
+  // A requested result is never hidden silently: when the cut leaves fewer than asked for,
+  // the response says how many candidates it held back and why.
+  const hidden = Math.min(merged.size, o.maxResults) - kept.length;
+  if (hidden > 0) {
+    warnings.push(
+      `${hidden} more result${hidden === 1 ? '' : 's'} scored below minScore ${o.minScore} and ${hidden === 1 ? 'is' : 'are'} not shown (lower minScore to see ${hidden === 1 ? 'it' : 'them'})`,
+    );
+  }
+  return { results: citeResults(scoreAndOrder(backend.db, kept, o), o), mode, warnings };
 }
