@@ -11,17 +11,11 @@ import { useStateInfo } from '../../stores/state';
 import { FileList } from './FileList';
 import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
-import { isBigText } from './BigSourceView';
 import { NoteActions } from './NoteActions';
-import { CopyButton } from '../../components/CopyButton';
-import { OpenOutside } from './OpenOutside';
+import { DocHead } from './DocHead';
 import { pickLines } from './line-pick';
 import type { LineRange } from '../../stores/memory';
 import './memory.css';
-
-function fmtSize(n: number): string {
-  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
-}
 
 export function MemoryPage() {
   const files = useMemory((s) => s.files);
@@ -42,24 +36,7 @@ export function MemoryPage() {
   useEffect(() => setPicked(undefined), [doc?.path, range]);
   const cite = picked ?? range;
 
-  useEffect(() => {
-    const { loadList, open, onChanged } = useMemory.getState();
-    const sync = () => {
-      const loc = parseMemoryHash(window.location.hash);
-      // No file asked for (e.g. the rail): back to the file open before, else MEMORY.md, the
-      // assistant's long-term memory.
-      void open(loc.path ? loc : { path: useMemory.getState().doc?.path ?? 'MEMORY.md', range: undefined });
-    };
-    void loadList();
-    void useStateInfo.getState().load();
-    sync();
-    window.addEventListener('hashchange', sync);
-    const off = api.on('memory.changed', (e) => onChanged(e.paths));
-    return () => {
-      window.removeEventListener('hashchange', sync);
-      off();
-    };
-  }, []);
+  useMemoryLocation();
 
   return (
     <section className="page mem-page" aria-labelledby="memory-title">
@@ -91,44 +68,7 @@ export function MemoryPage() {
           {!doc && !readError && <p className="empty">Pick a file on the left: MEMORY.md, a daily note from the calendar, or a note.</p>}
           {doc && (
             <>
-              <div className="mem-doc-head">
-                <code className="mem-path" data-testid="memory-path">
-                  {doc.path}
-                  {cite ? `#L${cite.from}-L${cite.to}` : ''}
-                </code>
-                <CopyButton text={`${doc.path}${cite ? `#L${cite.from}-L${cite.to}` : ''}`} label="Copy citation" />
-                <OpenOutside path={doc.path} />
-                {!editing && <span className="muted mem-cite-hint">Click a line to cite it, Shift+click for a range</span>}
-                <span className="muted">
-                  {fmtSize(doc.size)} · changed {new Date(doc.mtime).toLocaleString()}
-                </span>
-                {!editing && (
-                  <span className="mem-actions">
-                    <span role="group" aria-label="View" className="seg">
-                      <button type="button" aria-pressed={mode === 'rendered'} onClick={() => setMode('rendered')}>
-                        Rendered
-                      </button>
-                      <button type="button" aria-pressed={mode === 'source'} onClick={() => setMode('source')}>
-                        Source
-                      </button>
-                    </span>
-                    <button
-                      type="button"
-                      onClick={startEdit}
-                      disabled={!writable || isBigText(doc.text)}
-                      title={
-                        !writable
-                          ? 'Read-only: turn writing on in Settings'
-                          : isBigText(doc.text)
-                            ? 'Too large to edit here without freezing the window: edit it in your text editor'
-                            : 'Edit this file (saved atomically)'
-                      }
-                    >
-                      Edit
-                    </button>
-                  </span>
-                )}
-              </div>
+              <DocHead doc={doc} cite={cite} editing={editing} writable={writable} mode={mode} setMode={setMode} onEdit={startEdit} />
               {editing ? (
                 <Editor />
               ) : (
@@ -146,4 +86,26 @@ export function MemoryPage() {
       </div>
     </section>
   );
+}
+
+/** The file and lines the URL hash names are opened, and kept in step with the hash and with edits on disk. */
+function useMemoryLocation(): void {
+  useEffect(() => {
+    const { loadList, open, onChanged } = useMemory.getState();
+    const sync = () => {
+      const loc = parseMemoryHash(window.location.hash);
+      // No file asked for (e.g. the rail): back to the file open before, else MEMORY.md, the
+      // assistant's long-term memory.
+      void open(loc.path ? loc : { path: useMemory.getState().doc?.path ?? 'MEMORY.md', range: undefined });
+    };
+    void loadList();
+    void useStateInfo.getState().load();
+    sync();
+    window.addEventListener('hashchange', sync);
+    const off = api.on('memory.changed', (e) => onChanged(e.paths));
+    return () => {
+      window.removeEventListener('hashchange', sync);
+      off();
+    };
+  }, []);
 }

@@ -1,5 +1,5 @@
 /**
- * New, rename and delete note (issue 14.11) in the memory browser: each asks in place (a name
+ * New, rename and delete note in the memory browser: each asks in place (a name
  * field, or "Delete …?" with the file named), goes to the engine (atomic, never overwriting,
  * checked against the version shown; refused read-only) and then opens the result.
  */
@@ -75,17 +75,7 @@ export function NoteActions({ writable }: { writable: boolean }) {
           aria-label={mode.kind === 'new' ? 'New note' : `Rename ${doc?.path ?? ''}`}
           onSubmit={(e) => {
             e.preventDefault();
-            const target = normalise(name);
-            if (!target) return setError('Type a name, e.g. ideas or memory/projects/cairn.md');
-            if (mode.kind === 'new') {
-              void run(async () => (await api['memory.create']({ path: target, text: `# ${target.replace(/^.*\//, '').replace(/\.md$/i, '')}\n` })).path);
-            } else if (doc) {
-              void run(async () => {
-                const out = await api['memory.rename']({ from: doc.path, to: target, expectedMtime: doc.mtime });
-                useDrafts.getState().drop(doc.path);
-                return out.path;
-              });
-            }
+            submitName(mode.kind === 'new' ? 'new' : 'rename', normalise(name), doc, run, setError);
           }}
         >
           <label>
@@ -100,34 +90,56 @@ export function NoteActions({ writable }: { writable: boolean }) {
           </button>
         </form>
       )}
-      {mode.kind === 'delete' && doc && (
-        <div role="alertdialog" aria-label={`Delete ${doc.path}?`} className="mem-conflict">
-          Delete {doc.path}? The file is removed from the workspace.
-          <div className="row">
-            <button
-              type="button"
-              disabled={busy}
-              onClick={() =>
-                void run(async () => {
-                  await api['memory.delete']({ path: doc.path, expectedMtime: doc.mtime });
-                  useDrafts.getState().drop(doc.path);
-                  return 'MEMORY.md';
-                })
-              }
-            >
-              Delete the note
-            </button>
-            <button type="button" onClick={() => setMode({ kind: 'none' })}>
-              Keep it
-            </button>
-          </div>
-        </div>
-      )}
+      {mode.kind === 'delete' && doc && <DeleteConfirm doc={doc} busy={busy} run={run} onKeep={() => setMode({ kind: 'none' })} />}
       {error && (
         <p role="alert" className="error">
           {error}
         </p>
       )}
+    </div>
+  );
+}
+
+type Run = (fn: () => Promise<string>) => Promise<void>;
+type Doc = { path: string; mtime: number };
+
+/** Create the note `target`, or rename the open one to it. */
+function submitName(kind: 'new' | 'rename', target: string, doc: Doc | undefined, run: Run, setError: (e: string) => void): void {
+  if (!target) return setError('Type a name, e.g. ideas or memory/projects/cairn.md');
+  if (kind === 'new') {
+    void run(async () => (await api['memory.create']({ path: target, text: `# ${target.replace(/^.*\//, '').replace(/\.md$/i, '')}\n` })).path);
+  } else if (doc) {
+    void run(async () => {
+      const out = await api['memory.rename']({ from: doc.path, to: target, expectedMtime: doc.mtime });
+      useDrafts.getState().drop(doc.path);
+      return out.path;
+    });
+  }
+}
+
+/** "Delete …?" with the file named; deleting opens MEMORY.md. */
+function DeleteConfirm({ doc, busy, run, onKeep }: { doc: Doc; busy: boolean; run: Run; onKeep: () => void }) {
+  return (
+    <div role="alertdialog" aria-label={`Delete ${doc.path}?`} className="mem-conflict">
+      Delete {doc.path}? The file is removed from the workspace.
+      <div className="row">
+        <button
+          type="button"
+          disabled={busy}
+          onClick={() =>
+            void run(async () => {
+              await api['memory.delete']({ path: doc.path, expectedMtime: doc.mtime });
+              useDrafts.getState().drop(doc.path);
+              return 'MEMORY.md';
+            })
+          }
+        >
+          Delete the note
+        </button>
+        <button type="button" onClick={onKeep}>
+          Keep it
+        </button>
+      </div>
     </div>
   );
 }

@@ -10,6 +10,8 @@ import { groupSimilar } from './group';
 import { loadHistory, remember } from './history';
 import { ResultItem, resultHref } from './ResultItem';
 import { SearchFilters } from './SearchFilters';
+import { RecentSearches, SearchMeta, SearchWarnings } from './SearchStatus';
+import type { SearchResult } from '../../../../shared/types/search';
 import './search.css';
 
 export const SEARCH_INPUT_ID = 'search-input';
@@ -42,20 +44,7 @@ export function SearchPage() {
     document.getElementById(`result-${sel}`)?.scrollIntoView({ block: 'nearest' });
   }, [sel]);
 
-  function onKey(e: React.KeyboardEvent) {
-    if (e.key === 'ArrowDown') {
-      e.preventDefault();
-      setSel((s) => Math.min(s + 1, results.length - 1));
-    } else if (e.key === 'ArrowUp') {
-      e.preventDefault();
-      setSel((s) => Math.max(s - 1, 0));
-    } else if (e.key === 'Enter') {
-      const r = results[sel];
-      if (r) window.location.hash = resultHref(r);
-    } else if (e.key === 'Escape') {
-      setQuery('');
-    }
-  }
+  const onKey = resultKeys(results, sel, setSel, () => setQuery(''));
 
   return (
     <section className="page search-page" aria-labelledby="search-title">
@@ -82,44 +71,14 @@ export function SearchPage() {
         onKeyDown={onKey}
       />
       <SearchFilters />
-      {response && (
-        <p className="search-meta" data-testid="search-meta">
-          {/* Which backend served the search (issue 5: QMD, or the built-in index, also after a QMD fallback). */}
-          <span className="mode-badge" data-testid="search-backend">{response.backend === 'qmd' ? 'QMD' : 'built-in'}</span>{' '}
-          <span className={`mode-badge mode-${response.mode}`}>{response.mode}</span>{' '}
-          {response.embedder ? `${response.embedder.provider} / ${response.embedder.model}` : 'no embedder (keyword search only)'} ·{' '}
-          {results.length} result{results.length === 1 ? '' : 's'} in {Math.round(response.tookMs)} ms
-          {searching ? ' · searching…' : ''}
-        </p>
-      )}
-      {response && response.warnings.length > 0 && (
-        <ul className="warnings" aria-label="Search warnings">
-          {response.warnings.map((w) => (
-            <li key={w} className="warning">
-              {w}
-            </li>
-          ))}
-        </ul>
-      )}
+      {response && <SearchMeta response={response} shown={results.length} searching={searching} />}
+      {response && <SearchWarnings warnings={response.warnings} />}
       {error && (
         <p role="alert" className="error">
           Search failed: {error}
         </p>
       )}
-      {!query.trim() && history.length > 0 && (
-        <nav className="search-history" aria-label="Recent searches">
-          <h2>Recent searches</h2>
-          <ul>
-            {history.map((h) => (
-              <li key={h}>
-                <button type="button" className="link" onClick={() => setQuery(h)}>
-                  {h}
-                </button>
-              </li>
-            ))}
-          </ul>
-        </nav>
-      )}
+      {!query.trim() && history.length > 0 && <RecentSearches history={history} onPick={setQuery} />}
       {!query.trim() && !response && (
         <p className="empty">
           Type to search MEMORY.md, the daily notes and other notes (and sessions, if indexed). Try a decision, a port number or a config
@@ -138,4 +97,20 @@ export function SearchPage() {
       </ol>
     </section>
   );
+}
+
+/** ↑/↓ move the selection over the results, Enter opens the selected one, Escape clears the box. */
+function resultKeys(results: readonly SearchResult[], sel: number, setSel: (f: (s: number) => number) => void, clear: () => void) {
+  return (e: React.KeyboardEvent) => {
+    if (e.key === 'ArrowDown') {
+      e.preventDefault();
+      setSel((s) => Math.min(s + 1, results.length - 1));
+    } else if (e.key === 'ArrowUp') {
+      e.preventDefault();
+      setSel((s) => Math.max(s - 1, 0));
+    } else if (e.key === 'Enter') {
+      const r = results[sel];
+      if (r) window.location.hash = resultHref(r);
+    } else if (e.key === 'Escape') clear();
+  };
 }

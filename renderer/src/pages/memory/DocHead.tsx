@@ -1,0 +1,65 @@
+/**
+ * The head of an open memory file: its path with the cited lines (copyable as a citation),
+ * open outside, size and time, the view switch and Edit (disabled with the reason why).
+ */
+import { isBigText } from './BigSourceView';
+import { CopyButton } from '../../components/CopyButton';
+import { OpenOutside } from './OpenOutside';
+import type { LineRange } from '../../stores/memory';
+
+function fmtSize(n: number): string {
+  return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
+}
+
+interface Props {
+  doc: { path: string; text: string; size: number; mtime: number };
+  cite: LineRange | undefined;
+  editing: boolean;
+  writable: boolean;
+  mode: 'rendered' | 'source';
+  setMode: (mode: 'rendered' | 'source') => void;
+  onEdit: () => void;
+}
+
+export function DocHead({ doc, cite, editing, writable, mode, setMode, onEdit }: Props) {
+  return (
+    <div className="mem-doc-head">
+      <code className="mem-path" data-testid="memory-path">
+        {doc.path}
+        {cite ? `#L${cite.from}-L${cite.to}` : ''}
+      </code>
+      <CopyButton text={`${doc.path}${cite ? `#L${cite.from}-L${cite.to}` : ''}`} label="Copy citation" />
+      <OpenOutside path={doc.path} />
+      {!editing && <span className="muted mem-cite-hint">Click a line to cite it, Shift+click for a range</span>}
+      <span className="muted">
+        {fmtSize(doc.size)} · changed {new Date(doc.mtime).toLocaleString()}
+      </span>
+      {!editing && (
+        <span className="mem-actions">
+          <span role="group" aria-label="View" className="seg">
+            <button type="button" aria-pressed={mode === 'rendered'} onClick={() => setMode('rendered')}>
+              Rendered
+            </button>
+            <button type="button" aria-pressed={mode === 'source'} onClick={() => setMode('source')}>
+              Source
+            </button>
+          </span>
+          <button
+            type="button"
+            onClick={onEdit}
+            disabled={!writable || isBigText(doc.text)}
+            title={
+              !writable
+                ? 'Read-only: turn writing on in Settings'
+                : isBigText(doc.text)
+                  ? 'Too large to edit here without freezing the window: edit it in your text editor'
+                  : 'Edit this file (saved atomically)'
+            }
+          >
+            Edit
+          </button>
+        </span>
+      )}
+    </div>
+  );
+}
