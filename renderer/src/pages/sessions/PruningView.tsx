@@ -182,51 +182,8 @@ export function PruningView() {
       {prune.loading && !v && <p className="muted">Computing the prune diff…</p>}
       {v && (
         <>
-          <p className={`notice${v.gate.open ? '' : ' notice-warn'}`} data-testid="prune-gate">
-            TTL gate {GATE[v.gate.reason] ?? v.gate.reason}
-            {v.gate.lastCallAt ? ` · last model call ${ago(v.gate.lastCallAt, v.gate.now)}, TTL ${Math.round(v.gate.ttlMs / 60000)} min` : ''}
-            {!v.gate.open && !overrides.ignoreTtl ? ' — tick “Ignore TTL” to see what pruning would do.' : ''}
-          </p>
-          {v.replayed > 0 && (
-            <p className="notice" data-testid="prune-replay">
-              OpenClaw pruned {v.replayed} tool result{v.replayed === 1 ? '' : 's'} in an earlier round and replays that on every call, whatever the TTL gate says: they are
-              sent trimmed below.
-            </p>
-          )}
-          <p className="muted" data-testid="prune-last-call">
-            {v.lastCall ? `Last model call: ${num(v.lastCall.promptTokens)} prompt tokens as the provider counted them (system prompt included). ` : ''}
-            Next call, Cairn's estimate: ~{num(v.sentTokensEstimate)} tokens
-            {v.systemPromptTokens
-              ? ` (messages ~${num(v.sentTokensEstimate - v.systemPromptTokens)} + system prompt ~${num(v.systemPromptTokens)} as OpenClaw recorded it).`
-              : ' of messages (the system prompt is not recorded for this session).'}
-          </p>
-          <div className={`stats${prune.error ? ' stale' : ''}`} aria-live="polite" data-stale={prune.error ? 'true' : undefined}>
-            <div className="stat">
-              <b data-testid="prune-ratio">
-                {pct(v.ratioBefore)} → {pct(v.ratioAfter)}
-              </b>
-              <span>of the window ({num(v.contextWindow)} tokens)</span>
-            </div>
-            <div className="stat">
-              <b>
-                {num(v.totalCharsBefore)} → {num(v.totalCharsAfter)}
-              </b>
-              <span>chars</span>
-            </div>
-            <div className="stat">
-              <b data-testid="prune-kept">{v.kept}</b>
-              <span>kept</span>
-            </div>
-            <div className="stat">
-              <b data-testid="prune-trimmed">{v.softTrimmed}</b>
-              <span>soft-trimmed</span>
-            </div>
-            <div className="stat">
-              <b data-testid="prune-cleared">{v.cleared}</b>
-              <span>cleared</span>
-            </div>
-            {prune.loading && <span className="muted">updating…</span>}
-          </div>
+          <PruneNotices v={v} ignoreTtl={overrides.ignoreTtl === true} />
+          <PruneStats v={v} stale={Boolean(prune.error)} loading={prune.loading} />
           <label className="check-inline" style={{ margin: '6px 0' }}>
             <input type="checkbox" checked={onlyChanged} onChange={(e) => setOnlyChanged(e.target.checked)} /> Only trimmed and cleared
           </label>
@@ -268,6 +225,67 @@ export function PruningView() {
           {rows.length === 0 && <p className="muted">No tool results {onlyChanged ? 'are changed' : 'in the context'}.</p>}
         </>
       )}
+    </div>
+  );
+}
+
+type Preview = NonNullable<ReturnType<typeof useSessions.getState>['prune']['value']>;
+
+/** The TTL gate, OpenClaw's replayed pruning and the prompt sizes of the last and next call. */
+function PruneNotices({ v, ignoreTtl }: { v: Preview; ignoreTtl: boolean }) {
+  return (
+    <>
+    <p className={`notice${v.gate.open ? '' : ' notice-warn'}`} data-testid="prune-gate">
+      TTL gate {GATE[v.gate.reason] ?? v.gate.reason}
+      {v.gate.lastCallAt ? ` · last model call ${ago(v.gate.lastCallAt, v.gate.now)}, TTL ${Math.round(v.gate.ttlMs / 60000)} min` : ''}
+      {!v.gate.open && !ignoreTtl ? ' — tick “Ignore TTL” to see what pruning would do.' : ''}
+    </p>
+    {v.replayed > 0 && (
+      <p className="notice" data-testid="prune-replay">
+        OpenClaw pruned {v.replayed} tool result{v.replayed === 1 ? '' : 's'} in an earlier round and replays that on every call, whatever the TTL gate says: they are
+        sent trimmed below.
+      </p>
+    )}
+    <p className="muted" data-testid="prune-last-call">
+      {v.lastCall ? `Last model call: ${num(v.lastCall.promptTokens)} prompt tokens as the provider counted them (system prompt included). ` : ''}
+      Next call, Cairn's estimate: ~{num(v.sentTokensEstimate)} tokens
+      {v.systemPromptTokens
+        ? ` (messages ~${num(v.sentTokensEstimate - v.systemPromptTokens)} + system prompt ~${num(v.systemPromptTokens)} as OpenClaw recorded it).`
+        : ' of messages (the system prompt is not recorded for this session).'}
+    </p>
+    </>
+  );
+}
+
+/** The ratio, chars and counts before → after. */
+function PruneStats({ v, stale, loading }: { v: Preview; stale: boolean; loading: boolean }) {
+  return (
+    <div className={`stats${stale ? ' stale' : ''}`} aria-live="polite" data-stale={stale ? 'true' : undefined}>
+      <div className="stat">
+        <b data-testid="prune-ratio">
+          {pct(v.ratioBefore)} → {pct(v.ratioAfter)}
+        </b>
+        <span>of the window ({num(v.contextWindow)} tokens)</span>
+      </div>
+      <div className="stat">
+        <b>
+          {num(v.totalCharsBefore)} → {num(v.totalCharsAfter)}
+        </b>
+        <span>chars</span>
+      </div>
+      <div className="stat">
+        <b data-testid="prune-kept">{v.kept}</b>
+        <span>kept</span>
+      </div>
+      <div className="stat">
+        <b data-testid="prune-trimmed">{v.softTrimmed}</b>
+        <span>soft-trimmed</span>
+      </div>
+      <div className="stat">
+        <b data-testid="prune-cleared">{v.cleared}</b>
+        <span>cleared</span>
+      </div>
+      {loading && <span className="muted">updating…</span>}
     </div>
   );
 }

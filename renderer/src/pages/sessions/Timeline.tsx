@@ -11,6 +11,7 @@ import { useSessions, type CompactionInfo } from '../../stores/sessions';
 import { EntryRow } from './EntryRow';
 import { messageOf, textChars, type RawEntry } from './entry-types';
 import { timelineRows } from './timeline-rows';
+import type { MalformedLineView } from '../../../../shared/types/sessions';
 
 /** A first guess of a row's height before it is measured (closer guesses = steadier scrollbar). */
 function estimate(e: RawEntry | undefined): number {
@@ -34,7 +35,6 @@ export function Timeline() {
   const plan = useSessions((s) => s.plan.value);
   const malformed = useSessions((s) => s.malformed);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const [flash, setFlash] = useState<string | undefined>();
 
   const rows = useMemo(() => timelineRows(entries, malformed, complete), [entries, malformed, complete]);
   // Entry id → row index (rows include the malformed lines, so it differs from the entry index).
@@ -66,22 +66,7 @@ export function Timeline() {
     overscan: 6,
   });
 
-  // Scroll to a requested entry once it is loaded.
-  const pending = useRef<{ id: string; nonce: number } | undefined>(undefined);
-  useEffect(() => {
-    if (jump) pending.current = jump;
-  }, [jump]);
-  useEffect(() => {
-    const want = pending.current;
-    if (!want) return;
-    const index = indexById.get(want.id);
-    if (index === undefined) return; // not loaded yet: retried when entries change
-    pending.current = undefined;
-    virtualizer.scrollToIndex(index, { align: 'start' });
-    setFlash(want.id);
-    const t = setTimeout(() => setFlash(undefined), 1400);
-    return () => clearTimeout(t);
-  }, [jump, indexById, virtualizer]);
+  const flash = useJumpFlash(jump, indexById, (index) => virtualizer.scrollToIndex(index, { align: 'start' }));
 
   const items = virtualizer.getVirtualItems();
 
@@ -101,14 +86,7 @@ export function Timeline() {
           if (r?.kind === 'malformed') {
             return (
               <div key={item.key} className="timeline-row" data-index={item.index} ref={virtualizer.measureElement} style={{ transform: `translateY(${item.start}px)` }}>
-                <div className="entry entry-malformed" data-testid="malformed-line" data-line={r.bad.line}>
-                  <div className="entry-meta">
-                    <span className="role">Line {r.bad.line} could not be read</span>
-                    <span className="muted">skipped when the context is rebuilt; kept in the file as it is</span>
-                  </div>
-                  <pre className="malformed-raw">{r.bad.preview || '(empty line)'}</pre>
-                  <div className="malformed-error">{r.bad.error}</div>
-                </div>
+                <MalformedLine bad={r.bad} />
               </div>
             );
           }
@@ -140,4 +118,44 @@ export function Timeline() {
       </div>
     </div>
   );
+}
+
+/** A line of the file that did not parse, shown in place. */
+function MalformedLine({ bad }: { bad: MalformedLineView }) {
+  return (
+    <div className="entry entry-malformed" data-testid="malformed-line" data-line={bad.line}>
+      <div className="entry-meta">
+        <span className="role">Line {bad.line} could not be read</span>
+        <span className="muted">skipped when the context is rebuilt; kept in the file as it is</span>
+      </div>
+      <pre className="malformed-raw">{bad.preview || '(empty line)'}</pre>
+      <div className="malformed-error">{bad.error}</div>
+    </div>
+  );
+}
+
+/**
+ * Scroll to a requested entry once it is loaded (retried as entries arrive) and flash it:
+ * returns the id of the entry flashing now.
+ */
+function useJumpFlash(jump: { id: string; nonce: number } | undefined, indexById: Map<string, number>, scrollTo: (index: number) => void): string | undefined {
+  const [flash, setFlash] = useState<string | undefined>();
+  const pending = useRef<{ id: string; nonce: number } | undefined>(undefined);
+  const scroll = useRef(scrollTo);
+  scroll.current = scrollTo;
+  useEffect(() => {
+    if (jump) pending.current = jump;
+  }, [jump]);
+  useEffect(() => {
+    const want = pending.current;
+    if (!want) return;
+    const index = indexById.get(want.id);
+    if (index === undefined) return; // not loaded yet: retried when entries change
+    pending.current = undefined;
+    scroll.current(index);
+    setFlash(want.id);
+    const t = setTimeout(() => setFlash(undefined), 1400);
+    return () => clearTimeout(t);
+  }, [jump, indexById]);
+  return flash;
 }
