@@ -19,10 +19,10 @@ import { createEventBus } from '../electron/engine/rpc/events';
 import { workspaceTools } from '../electron/engine/chat/tools/workspace';
 import type { ChatRequest, ChatResult, LLM } from '../electron/engine/llm/types';
 import { writeTranscript } from './lib/context-data';
+import { median } from './lib/stats';
 
 const MB = Number(process.argv[2] ?? 50);
 const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 /** Answers instantly: a `read` call when the last message is the user's, then text. */
 const instant: LLM = {

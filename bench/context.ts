@@ -20,11 +20,11 @@ import { compact } from '../electron/engine/compaction/compact';
 import { planCompaction } from '../electron/engine/compaction/plan';
 import type { ChatRequest, ChatResult, LLM } from '../electron/engine/llm/types';
 import { text, writeTranscript } from './lib/context-data';
+import { median, quantile, timedSync } from './lib/stats';
 
 const MB = Number(process.argv[2] ?? 50);
 const rssMb = () => Math.round(process.resourceUsage().maxRSS / 1024);
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length * 0.95)] as number;
+const p95 = (xs: number[]) => quantile(xs, 0.95);
 const ms = (x: number) => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
 const gc = () => (globalThis as { gc?: () => void }).gc?.();
 
@@ -94,13 +94,9 @@ async function benchTranscript(): Promise<string[][]> {
     let tokens = 0;
     for (let k = 0; k < 5; k++) {
       gc();
-      const c0 = process.cpuUsage();
-      const t0 = performance.now();
-      const t = readTranscript(file);
-      const ctx = buildContext(t);
-      loads.push(performance.now() - t0);
-      const c = process.cpuUsage(c0);
-      loadCpu.push((c.user + c.system) / 1000);
+      const { value: ctx, wallMs, cpuMs } = timedSync(() => buildContext(readTranscript(file)));
+      loads.push(wallMs);
+      loadCpu.push(cpuMs);
       tokens = estimateTokens(ctx.messages);
     }
     gc();

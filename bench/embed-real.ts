@@ -26,11 +26,12 @@ import { importSentenceTransformers } from '../electron/engine/embed/import/inde
 import type { EmbedOptions, Embedder } from '../electron/engine/embed/types';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from './corpus';
+import { quantile } from './lib/stats';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
 const load = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' / ');
-const pct = (xs: number[], p: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))] as number;
+const pct = quantile;
 const ms = (x: number): string => `${x.toFixed(x < 10 ? 1 : 0)} ms`;
 
 function testModels(): { embedder: string; source: string } {

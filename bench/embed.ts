@@ -15,6 +15,7 @@ import { StaticModel } from '../electron/engine/embed/static-format';
 import { StaticEmbedder } from '../electron/engine/embed/static';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { tinyGgufPath } from '../tests/helpers/tiny-gguf';
+import { quantile, timed } from './lib/stats';
 
 const WORDS = (
   'project meeting decided database migration postgres schema deploy friday release notes customer feedback ' +
@@ -40,19 +41,10 @@ function chunks(n: number, chars: number): string[] {
   return out;
 }
 
-const pct = (xs: number[], p: number): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] as number;
-};
+const pct = (xs: number[], p: number): number => quantile(xs, p / 100);
 const ms = (x: number): string => `${x.toFixed(x < 10 ? 2 : 0)} ms`;
-/** CPU milliseconds (user + system, all threads) spent by `fn`. */
-async function cpu<T>(fn: () => Promise<T>): Promise<{ value: T; cpuMs: number; wallMs: number }> {
-  const c0 = process.cpuUsage();
-  const t0 = performance.now();
-  const value = await fn();
-  const c = process.cpuUsage(c0);
-  return { value, cpuMs: (c.user + c.system) / 1000, wallMs: performance.now() - t0 };
-}
+/** CPU milliseconds (user + system, all threads) and wall time spent by `fn`. */
+const cpu = timed;
 
 async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0]?.toFixed(1) ?? '?';

@@ -10,9 +10,9 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig } from '../electron/engine/config/schema';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
+import { median } from './lib/stats';
 
 const ROUNDS = 15;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function measure(files: number): Promise<string> {
   const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-dirty-'));

@@ -14,6 +14,7 @@ import { defaultConfig } from '../electron/engine/config/schema';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { searchIndex } from '../electron/engine/search/index-search';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
+import { quantile } from './lib/stats';
 
 const target = Number(process.argv[2] ?? 10_000);
 const WORDS = 'deploy budget garden kayak postgres migration review standup invoice design api gateway token release sprint retro travel dentist tomato vim neovim keyboard latency cache index vector search memory compaction pruning summary decision todo'.split(' ');
@@ -42,10 +43,7 @@ function makeCorpus(dir: string, chunks: number): void {
   }
 }
 
-function pct(xs: number[], p: number): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
+const pct = (xs: number[], p: number): number => quantile(xs, p / 100);
 
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
 const ws = path.join(root, 'workspace');

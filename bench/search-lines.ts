@@ -25,7 +25,8 @@ import { unitVec, vecBlob } from '../electron/engine/index/store';
 import { knnWorkerReady, searchIndex } from '../electron/engine/search/index-search';
 import { FakeEmbedder } from '../tests/helpers/fake-embedder';
 import { ensureCorpus, type CorpusSize } from './corpus';
-import { LATENCY_QUERIES, percentile } from './lib/search-child';
+import { LATENCY_QUERIES } from './lib/search-child';
+import { quantile, timed } from './lib/stats';
 
 const ROUNDS = 5;
 
@@ -61,17 +62,12 @@ async function main(): Promise<void> {
       const cpu: number[] = [];
       for (let r = 0; r < ROUNDS; r++)
         for (const q of LATENCY_QUERIES) {
-          const c = process.cpuUsage();
-          const t = performance.now();
-          await fn(q);
-          wall.push(performance.now() - t);
-          const u = process.cpuUsage(c);
-          cpu.push((u.user + u.system) / 1000);
+          const t = await timed(() => fn(q));
+          wall.push(t.wallMs);
+          cpu.push(t.cpuMs);
         }
-      wall.sort((a, b) => a - b);
-      cpu.sort((a, b) => a - b);
       const f = (x: number) => x.toFixed(1);
-      return `${f(percentile(wall, 0.5))} / ${f(percentile(wall, 0.95))} (${f(percentile(cpu, 0.5))} / ${f(percentile(cpu, 0.95))})`;
+      return `${f(quantile(wall, 0.5))} / ${f(quantile(wall, 0.95))} (${f(quantile(cpu, 0.5))} / ${f(quantile(cpu, 0.95))})`;
     };
     const hybrid = await time((q) => searchIndex(idx, { query: q }));
     await knnWorkerReady(idx);

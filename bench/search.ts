@@ -17,7 +17,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { CORPUS_SIZES, DATA_DIR, ensureCorpus, type CorpusSize } from './corpus';
-import { percentile, runChild, type ChildResult } from './lib/search-child';
+import { runChild, type ChildResult } from './lib/search-child';
+import { median } from './lib/stats';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const root = path.resolve(here, '..');
@@ -81,7 +82,6 @@ function wall(args: string[], env: NodeJS.ProcessEnv = {}): { ms: number; cpuMs:
   return { ms: elapsed, cpuMs: m ? (Number(m[1]) + Number(m[2])) * 1000 : Number.NaN, stdout: r.stdout };
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 0.5);
 
 const CLI_QUERIES = ['deploy staging', 'ECONNREFUSED', 'what did we decide about the retry logic', '发布计划', 'router firmware', 'cloud bill', 'flaky integration test'];
 

@@ -18,6 +18,7 @@ import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { build as viteBuild } from 'vite';
 import { ensureCorpus } from './corpus';
+import { median, quantile } from './lib/stats';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const KEY_DELAY_MS = 70;
@@ -35,9 +36,7 @@ const QUERIES = [
 ];
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
-const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)] as number;
-const pct = (xs: number[], p: number) => sorted(xs)[Math.min(xs.length - 1, Math.floor(xs.length * p))] as number;
+const pct = quantile;
 const max = (xs: number[]) => Math.max(...xs);
 
 /**

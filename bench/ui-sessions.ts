@@ -15,12 +15,12 @@ import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { readTranscript } from '../electron/engine/transcript/read';
 import { seedLargeSession, seedSessions } from '../tests/helpers/seed-sessions';
+import { median } from './lib/stats';
 
 const ENTRIES = Number(process.argv[2] ?? 10_000);
 const RUNS = Number(process.argv[3] ?? 5);
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const max = (xs: number[]) => Math.max(...xs);
 
 const children: ChildProcess[] = [];

@@ -17,10 +17,10 @@ import { readTranscript } from '../electron/engine/transcript/read';
 import { prefixFingerprint } from '../electron/engine/transcript/rewrite';
 import { updateSessionEntry } from '../electron/engine/transcript/sessions-index';
 import type { CompactionEntry } from '../electron/engine/transcript/types';
+import { median } from './lib/stats';
 
 const rounds = Number(process.argv[2] ?? 20);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-write-'));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 
 function transcript(name: string, bytes: number): string {
   const file = path.join(dir, `${name}.jsonl`);

@@ -18,7 +18,7 @@ import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { searchIndex } from '../../electron/engine/search/index-search';
-import { percentile } from './search-child';
+import { quantile } from './stats';
 import type { SearchResult } from '../../shared/types/search';
 
 /** LoCoMo's categories as the converted data numbers them (adversarial 5 is left out). */
@@ -185,7 +185,6 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     }
   }
   if (o.dumpFile) fs.writeFileSync(o.dumpFile, JSON.stringify(dump));
-  const sortedTook = [...took].sort((x, y) => x - y);
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : 0);
   const score = (xs: typeof per): RecallScore => ({ n: xs.length, turn: mean(xs.map((x) => x.turn)), session: mean(xs.map((x) => x.session)) });
   const byCategory: Record<string, RecallScore> = {};
@@ -194,7 +193,7 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
     ...score(per),
     linesPerQuery: mean(per.map((x) => x.lines)),
     empties: mean(per.map((x) => (x.empty ? 1 : 0))),
-    searchMs: { p50: percentile(sortedTook, 0.5), p95: percentile(sortedTook, 0.95) },
+    searchMs: { p50: quantile(took, 0.5), p95: quantile(took, 0.95) },
     byCategory,
     warnings,
   };

@@ -21,6 +21,7 @@ import { knnWorkerReady, searchIndex } from '../../electron/engine/search/index-
 import type { SearchRequest } from '../../electron/engine/search/backend';
 import { sharedStaticModelsDir } from '../../tests/helpers/static-model';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
+import { cpuMs, median, quantile, timed } from './stats';
 
 /** Queries of every kind the search sees: keywords, sentences, exact tokens, CJK. */
 export const LATENCY_QUERIES = [
@@ -71,7 +72,6 @@ export interface ChildResult {
   indexFileMb: number;
 }
 
-const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 /**
  * CPU time of the calling (main) thread in ms, from Linux's per-thread schedstat (updated
@@ -89,10 +89,6 @@ const threadCpuMs: () => number = (() => {
   return () => cpuMs(process.cpuUsage());
 })();
 
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))]!;
-}
 
 async function timeSearches(idx: MemoryIndex, extra: Partial<SearchRequest>, rounds: number): Promise<Latency> {
   for (const q of LATENCY_QUERIES) await searchIndex(idx, { query: q, ...extra }); // warm-up (statements, page cache)
@@ -103,16 +99,12 @@ async function timeSearches(idx: MemoryIndex, extra: Partial<SearchRequest>, rou
   const cpu: number[] = [];
   for (let r = 0; r < rounds; r++) {
     for (const q of LATENCY_QUERIES) {
-      const c = process.cpuUsage();
-      const t = performance.now();
-      await searchIndex(idx, { query: q, ...extra });
-      samples.push(performance.now() - t);
-      cpu.push(cpuMs(process.cpuUsage(c)));
+      const t = await timed(() => searchIndex(idx, { query: q, ...extra }));
+      samples.push(t.wallMs);
+      cpu.push(t.cpuMs);
     }
   }
-  samples.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  return { p50: percentile(samples, 0.5), p95: percentile(samples, 0.95), cpuP50: percentile(cpu, 0.5), cpuP95: percentile(cpu, 0.95), n: samples.length };
+  return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), cpuP50: quantile(cpu, 0.5), cpuP95: quantile(cpu, 0.95), n: samples.length };
 }
 
 /** Append a line to one daily note, sync, and time it; restore and repeat. */
@@ -124,18 +116,14 @@ async function incremental(idx: MemoryIndex, workspace: string, runs: number): P
     const file = path.join(workspace, 'memory', days[Math.floor((days.length * (i + 1)) / (runs + 1))]!);
     const before = fs.readFileSync(file, 'utf8');
     fs.appendFileSync(file, `\n- Benchmark edit ${i}: moved the standup to 9:30.\n`);
-    const c = process.cpuUsage();
-    const t = performance.now();
-    const res = await idx.sync();
-    times.push(performance.now() - t);
-    cpu.push(cpuMs(process.cpuUsage(c)));
+    const { value: res, wallMs, cpuMs: cpuSpent } = await timed(() => idx.sync());
+    times.push(wallMs);
+    cpu.push(cpuSpent);
     if (res.full) throw new Error('incremental sync turned into a full rebuild');
     fs.writeFileSync(file, before);
     await idx.sync();
   }
-  times.sort((a, b) => a - b);
-  cpu.sort((a, b) => a - b);
-  return { medianMs: percentile(times, 0.5), maxMs: times[times.length - 1]!, cpuMedianMs: percentile(cpu, 0.5), runs };
+  return { medianMs: median(times), maxMs: Math.max(...times), cpuMedianMs: median(cpu), runs };
 }
 
 export async function runChild(size: CorpusSize): Promise<ChildResult> {
@@ -197,7 +185,7 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
       indexRunsMs.push(performance.now() - t);
     }
   }
-  const indexMedianMs = [...indexRunsMs].sort((a, b) => a - b)[Math.floor(indexRunsMs.length / 2)]!;
+  const indexMedianMs = median(indexRunsMs);
 
   const inc = size === '1k' ? null : await incremental(idx, corpus.workspace, 5);
 
