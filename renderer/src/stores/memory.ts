@@ -4,7 +4,7 @@
  * an mtime-checked atomic save, and live refresh on `memory.changed`. Unsaved edits are kept
  * per file in the drafts store (stores/drafts.ts) and restored when the file is opened again.
  */
-import { create } from 'zustand';
+import { create, type StateCreator } from 'zustand';
 import type { MemoryFileInfo, MemoryFileText } from '../../../shared/types/search';
 import { api } from '../api';
 import { useDrafts } from './drafts';
@@ -74,7 +74,11 @@ interface MemoryState {
   onChanged(paths: string[]): void;
 }
 
-export const useMemory = create<MemoryState>((set, get) => ({
+type EditActions = 'startEdit' | 'setDraft' | 'cancelEdit' | 'discardEdit' | 'keepEditing' | 'save';
+type Slice<K extends keyof MemoryState> = StateCreator<MemoryState, [], [], Pick<MemoryState, K>>;
+
+/** The file list and the open file: reading, reloading and following changes on disk. */
+const filesSlice: Slice<Exclude<keyof MemoryState, EditActions>> = (set, get) => ({
   files: [],
   listError: undefined,
   listed: false,
@@ -131,6 +135,20 @@ export const useMemory = create<MemoryState>((set, get) => ({
       set({ readError: `${cur.path}: ${(err as Error).message}` });
     }
   },
+  onChanged(paths) {
+    void get().loadList();
+    const doc = get().doc;
+    if (!doc || !paths.includes(doc.path) || get().saving) return;
+    if (!get().editing) {
+      void get().reload();
+      return;
+    }
+    checkDisk(get, set, doc.path);
+  },
+});
+
+/** Editing the open file: the draft (kept per file in the drafts store), cancel, save. */
+const editSlice: Slice<EditActions> = (set, get) => ({
   startEdit() {
     const doc = get().doc;
     if (doc) set({ editing: true, draft: doc.text, baseMtime: doc.mtime, saveError: undefined, changedOnDisk: false, restoredAt: undefined });
@@ -178,17 +196,9 @@ export const useMemory = create<MemoryState>((set, get) => ({
       return false;
     }
   },
-  onChanged(paths) {
-    void get().loadList();
-    const doc = get().doc;
-    if (!doc || !paths.includes(doc.path) || get().saving) return;
-    if (!get().editing) {
-      void get().reload();
-      return;
-    }
-    checkDisk(get, set, doc.path);
-  },
-}));
+});
+
+export const useMemory = create<MemoryState>()((...a) => ({ ...filesSlice(...a), ...editSlice(...a) }));
 
 /** Flag the open edit when the file on disk is no longer the version it started from. */
 function checkDisk(get: () => MemoryState, set: (s: Partial<MemoryState>) => void, path: string): void {
