@@ -6,14 +6,10 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { useSettings } from '../../stores/settings';
 import { fromText, getIn, toText, type FieldSpec } from './schema-fields';
+import { FieldInput, fmt } from './FieldInput';
 
 const VALIDATE_DEBOUNCE_MS = 150;
 
-function fmt(v: unknown): string {
-  if (v === undefined) return '(none)';
-  if (typeof v === 'string') return v === '' ? '""' : v;
-  return JSON.stringify(v);
-}
 
 export function ConfigField({ field }: { field: FieldSpec }) {
   const view = useSettings((s) => s.view);
@@ -81,81 +77,7 @@ export function ConfigField({ field }: { field: FieldSpec }) {
   }
 
   const describedBy = `${id}-help ${id}-msg`;
-  let input;
-  if (field.kind === 'boolean') {
-    input = (
-      <input
-        id={id}
-        type="checkbox"
-        checked={text === 'true'}
-        aria-describedby={describedBy}
-        onChange={(e) => void commit(String(e.target.checked))}
-      />
-    );
-  } else if (field.kind === 'enum') {
-    input = (
-      <select id={id} value={text} aria-describedby={describedBy} onChange={(e) => void commit(e.target.value)}>
-        {text === '' && <option value="">(default)</option>}
-        {field.options.map((o) => (
-          <option key={o} value={o}>
-            {o}
-          </option>
-        ))}
-      </select>
-    );
-  } else if (field.kind === 'enum-list') {
-    const chosen = new Set(Array.isArray(current) ? current.map(String) : []);
-    input = (
-      <span role="group" id={id} aria-describedby={describedBy} className="cfg-options">
-        {field.options.map((o) => (
-          <label key={o}>
-            <input
-              type="checkbox"
-              checked={chosen.has(o)}
-              onChange={(e) => {
-                const next = new Set(chosen);
-                if (e.target.checked) next.add(o);
-                else next.delete(o);
-                void commit(JSON.stringify(field.options.filter((x) => next.has(x))));
-              }}
-            />{' '}
-            {o}
-          </label>
-        ))}
-      </span>
-    );
-  } else if (field.kind === 'json' || field.kind === 'string-list' || (field.kind === 'string' && /prompt|instructions/i.test(field.name))) {
-    input = (
-      <textarea
-        id={id}
-        rows={field.kind === 'string-list' ? 3 : 4}
-        value={text}
-        placeholder={field.kind === 'string-list' ? 'one per line' : fmt(def)}
-        aria-describedby={describedBy}
-        aria-invalid={message ? true : undefined}
-        onChange={(e) => onText(e.target.value)}
-      />
-    );
-  } else {
-    input = (
-      <input
-        id={id}
-        type={field.secret ? 'password' : 'text'}
-        inputMode={field.kind === 'integer' ? 'numeric' : field.kind === 'number' ? 'decimal' : undefined}
-        value={text}
-        placeholder={def === undefined ? '' : fmt(def)}
-        autoComplete="off"
-        spellCheck={false}
-        aria-describedby={describedBy}
-        aria-invalid={message ? true : undefined}
-        onChange={(e) => onText(e.target.value)}
-        onKeyDown={(e) => {
-          if (e.key === 'Enter') void commit(text);
-          if (e.key === 'Escape') onText(toText(field.kind, current));
-        }}
-      />
-    );
-  }
+  const input = <FieldInput field={field} id={id} describedBy={describedBy} text={text} current={current} def={def} invalid={Boolean(message)} onText={onText} commit={commit} />;
   return (
     <div className={`cfg-field${message ? ' cfg-invalid' : ''}`} data-key={field.keyPath}>
       <label htmlFor={id} className="cfg-label">
