@@ -16,6 +16,7 @@ import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { searchIndex } from '../../electron/engine/search/index-search';
 import { STOP_WORDS } from '../../shared/text/stop-words';
+import { lowerWords } from '../../shared/text/tokens';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const EVAL_DATA = path.resolve(here, '..', 'eval-data');
@@ -60,7 +61,7 @@ export function splitEvalSet(set: EvalSet, part: EvalPart): EvalSet {
   return { now: set.now, queries };
 }
 
-const words = (s: string) => new Set(Array.from(s.toLowerCase().matchAll(/[\p{L}\p{N}]+/gu), (m) => m[0]));
+const words = (s: string) => new Set(lowerWords(s));
 
 /**
  * Paraphrase queries must share no content word with their answer file (stop words aside):

@@ -8,6 +8,11 @@ import { cjkGrams, mapCjkRuns, splitCjk } from './cjk';
 /** A non-CJK word: letters, digits and combining marks. */
 const WORD = /[\p{L}\p{N}\p{M}]+/gu;
 
+/** The lowercased words of `text` as FTS5's unicode61 tokenizer sees them (letters, digits, marks; CJK not split). */
+export function lowerWords(text: string): string[] {
+  return Array.from(text.toLowerCase().matchAll(WORD), (m) => m[0]);
+}
+
 /** Word tokens for similarity (MMR): lowercase non-CJK words, CJK runs as unigrams + bigrams. */
 export function similarityTokens(text: string): string[] {
   const out: string[] = [];

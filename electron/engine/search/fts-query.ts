@@ -9,16 +9,10 @@
  */
 import { cjkQueryGrams, splitCjk } from '../../../shared/text/cjk';
 import { STOP_WORDS } from '../../../shared/text/stop-words';
-
-const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+import { lowerWords as words } from '../../../shared/text/tokens';
 
 function quote(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
-}
-
-/** The words FTS5's unicode61 tokenizer would see in `s` (lowercased). */
-function words(s: string): string[] {
-  return Array.from(s.toLowerCase().matchAll(WORD), (m) => m[0]);
 }
 
 /** Terms of a query: phrases (arrays of words) and single CJK grams. */
