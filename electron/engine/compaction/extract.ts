@@ -19,18 +19,14 @@ import { dropContained, findIdentifiers } from './identifiers';
 import { findExtraIdentifiers, identifierClass, interpretInstructions, type ExtractInstructions } from './instructions';
 import { itemKey, parseSummary, SECTIONS, type SectionKey } from './sections';
 import { TOOL_RESULT_MAX_CHARS } from './serialize';
+import { contentText } from '../../../shared/text/content';
 
 const LINE_MAX = 300;
 const DECISION = /\b(decided|decide|decision|agreed|agree to|we will|we'll|going with|go with|chose|choose|settled on|instead of|let's|switch(?:ed)? to)\b/i;
 const TODO = /\b(TODO|FIXME|to-?do|next steps?|follow[- ]up|remaining|still need|later)\b|^\s*[-*]\s*\[ \]/i;
 const CONSTRAINT = /\b(must|never|always|do not|don't|should not|shouldn't|only|required?|prefer)\b/i;
 
-function textOf(m: Message): string {
-  if (typeof m.content === 'string') return m.content;
-  const out: string[] = [];
-  for (const b of m.content) if (b.type === 'text') out.push(b.text);
-  return out.join('\n');
-}
+const textOf = (m: Message): string => contentText(m.content);
 
 function clip(s: string, max = LINE_MAX): string {
   const one = s.replace(/\s+/g, ' ').trim();

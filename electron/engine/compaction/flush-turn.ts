@@ -7,6 +7,7 @@ import type { Message, ToolResultMessage } from '../../../shared/types/messages'
 import type { MemoryFlushSettings } from '../config/schema';
 import type { LLM } from '../llm/types';
 import { FLUSH_TOOL_SPECS, flushToolRunner, todayIn } from './flush-tools';
+import { contentText } from '../../../shared/text/content';
 
 export const MAX_FLUSH_ROUNDS = 8;
 const NO_REPLY = /^\s*NO_REPLY\s*$/i;
@@ -66,10 +67,7 @@ export async function runFlushTurn(opts: FlushTurnOptions): Promise<FlushTurnRes
     const res = await opts.llm.chat({ system, messages: [...opts.messages, ...turn], tools: FLUSH_TOOL_SPECS, signal: opts.signal });
     turn.push(res.message);
     const calls = res.message.content.filter((b) => b.type === 'toolCall');
-    reply = res.message.content
-      .filter((b) => b.type === 'text')
-      .map((b) => (b as { text: string }).text)
-      .join('');
+    reply = contentText(res.message.content, { sep: '' });
     if (calls.length === 0) {
       exhausted = false;
       break;

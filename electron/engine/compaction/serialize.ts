@@ -3,16 +3,11 @@
  * reads a transcript instead of continuing a conversation. Tool results are cut at 2,000 chars.
  */
 import type { Message } from '../../../shared/types/messages';
+import { contentText } from '../../../shared/text/content';
 
 export const TOOL_RESULT_MAX_CHARS = 2000;
 
-function texts(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const out: string[] = [];
-  for (const b of content) if (b && typeof b === 'object' && (b as { type?: string }).type === 'text') out.push(String((b as { text?: unknown }).text ?? ''));
-  return out.join('\n');
-}
+const texts = (content: unknown): string => contentText(content);
 
 /** Cut `text` to `max` chars, saying how much was left out. */
 export function truncateNoted(text: string, max: number): string {

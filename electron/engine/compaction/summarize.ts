@@ -11,6 +11,7 @@ import { loops } from './quality';
 import { estimateTextTokens } from '../transcript/tokens';
 import { mergeUserPrompt, stageUserPrompt, summarySystemPrompt, summaryUserPrompt, type PromptOptions } from './prompt';
 import { omittedNote, serializeMessage, truncateNoted } from './serialize';
+import { contentText } from '../../../shared/text/content';
 
 /** Share of the summariser's window one stage may fill. */
 export const STAGE_SHARE = 0.4;
@@ -129,10 +130,7 @@ async function streamStoppingLoops(llm: LLM, req: Omit<ChatRequest, 'signal' | '
       },
     });
     if (looped) return streamed;
-    return res.message.content
-      .filter((b) => b.type === 'text')
-      .map((b) => (b as { text: string }).text)
-      .join('');
+    return contentText(res.message.content, { sep: '' });
   } catch (err) {
     if (looped && !signal?.aborted) return streamed;
     throw err;

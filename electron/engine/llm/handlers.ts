@@ -63,7 +63,7 @@ export async function testLlm(ctx: EngineContext, signal?: AbortSignal): Promise
     // Loads a local model / probes a local server's context size first, as a chat would.
     await (llm as { load?: (s?: AbortSignal) => Promise<unknown> }).load?.(signal);
     const res = await llm.chat({ messages: [{ role: 'user', content: 'Reply with the single word: pong' }], maxTokens: 16, temperature: 0, signal });
-    const text = textOf(res.message.content.filter((b) => b.type === 'text') as { type: string; text: string }[]).trim();
+    const text = textOf(res.message.content).trim();
     const cw = llm.contextWindow;
     return { ok: true, message: text ? text.slice(0, 200) : '(empty reply)', latencyMs: Date.now() - started, provider, model: llm.model, ...(cw ? { contextWindow: cw } : {}) };
   } catch (err) {

@@ -9,6 +9,7 @@ import type { ChatHistoryItem, ChatModelFunctionCall, ChatModelFunctions, ChatMo
 import type { Message, ToolResultMessage } from '../../../shared/types/messages';
 import type { ToolSpec } from './types';
 import { repairToolPairs, textOf } from './tool-pairs';
+import { contentText } from '../../../shared/text/content';
 
 function toolResultValue(m: ToolResultMessage): unknown {
   const text = textOf(m.content);
@@ -30,7 +31,7 @@ export function toLlamaHistory(system: string | undefined, messages: Message[]):
   for (const m of repairToolPairs(messages)) {
     if (m.role === 'user') {
       model = undefined;
-      const text = typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '[image omitted]')).join('\n');
+      const text = contentText(m.content, { image: '[image omitted]' });
       out.push({ type: 'user', text });
     } else if (m.role === 'assistant') {
       if (!model) out.push((model = { type: 'model', response: [] }));

@@ -14,6 +14,7 @@ import type { Message } from '../../../shared/types/messages';
 import type { ToolSpec } from './types';
 import { repairToolPairs, textOf } from './tool-pairs';
 import { toGbnf } from './llama-convert';
+import { contentText } from '../../../shared/text/content';
 
 /**
  * True when the chat wrapper has a function-calling syntax of its own (Llama 3.1, Qwen,
@@ -61,11 +62,11 @@ export function toGrammarHistory(system: string | undefined, messages: Message[]
   const out: ChatHistoryItem[] = [{ type: 'system', text: grammarSystem(system, tools) }];
   for (const m of repairToolPairs(messages)) {
     if (m.role === 'user') {
-      const text = typeof m.content === 'string' ? m.content : m.content.map((b) => (b.type === 'text' ? b.text : '[image omitted]')).join('\n');
+      const text = contentText(m.content, { image: '[image omitted]' });
       out.push({ type: 'user', text });
     } else if (m.role === 'assistant') {
       const parts: string[] = [];
-      const text = m.content.filter((b) => b.type === 'text').map((b) => b.text).join('');
+      const text = contentText(m.content, { sep: '' });
       if (text) parts.push(REPLY_PREFIX + text);
       for (const b of m.content) if (b.type === 'toolCall') parts.push(`${callPrefix(b.name)}${JSON.stringify(b.arguments)}}`);
       if (parts.length) out.push({ type: 'model', response: [parts.join('\n')] });

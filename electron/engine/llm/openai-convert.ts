@@ -7,6 +7,7 @@
 import type { Message, StopReason } from '../../../shared/types/messages';
 import type { ToolSpec } from './types';
 import { repairToolPairs, textOf } from './tool-pairs';
+import { contentText } from '../../../shared/text/content';
 
 type Part = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
 
@@ -50,7 +51,7 @@ export function toOpenAiMessages(system: string | undefined, messages: Message[]
         });
       }
     } else if (m.role === 'assistant') {
-      const text = m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
+      const text = contentText(m.content, { sep: '' });
       const calls = m.content.flatMap((b) =>
         b.type === 'toolCall' ? [{ id: b.id, type: 'function' as const, function: { name: b.name, arguments: JSON.stringify(b.arguments ?? {}) } }] : [],
       );

@@ -5,6 +5,7 @@
  * the model only; the transcript is never changed.
  */
 import type { Message, ToolResultMessage } from '../../../shared/types/messages';
+import { contentText } from '../../../shared/text/content';
 
 /** Text of the synthetic result for a call whose result is missing. */
 export const MISSING_RESULT_TEXT = 'No result: the tool call was interrupted before it finished.';
@@ -45,10 +46,4 @@ export function repairToolPairs(messages: Message[]): Message[] {
 }
 
 /** The text of a content array (text blocks joined with newlines). */
-export function textOf(content: string | { type: string; text?: string }[]): string {
-  if (typeof content === 'string') return content;
-  return content
-    .filter((b) => b.type === 'text')
-    .map((b) => b.text ?? '')
-    .join('\n');
-}
+export const textOf = (content: unknown): string => contentText(content);

@@ -16,18 +16,11 @@ import type { LLM } from '../llm/types';
 import { estimateMessageTokens } from '../transcript/tokens';
 import { loadSoftly } from './load-soft';
 import { resolveSession } from './resolve';
+import { contentText } from '../../../shared/text/content';
 
 /** The text of a message as the estimate counts it. */
 export function countedText(m: Message): string {
-  if (typeof m.content === 'string') return m.content;
-  const parts: string[] = [];
-  for (const b of m.content as unknown[]) {
-    const x = b as { type?: string; text?: string; thinking?: string; name?: string; arguments?: unknown };
-    if (x.type === 'text' && x.text) parts.push(x.text);
-    else if (x.type === 'thinking' && x.thinking) parts.push(x.thinking);
-    else if (x.type === 'toolCall') parts.push(`${x.name ?? ''}${JSON.stringify(x.arguments ?? {})}`);
-  }
-  return parts.join('\n');
+  return contentText(m.content, { thinking: true, toolCall: (name, args) => `${name}${JSON.stringify(args)}` });
 }
 
 /** Estimate and exact count of `messages` (exact null without `count`). */

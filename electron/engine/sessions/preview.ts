@@ -12,11 +12,11 @@ import { EngineError } from '../rpc/dispatcher';
 import { currentModel, findLastCallAt, findProjection, hasOnlyProjectionMarkers, prune } from '../pruning';
 import { buildContext } from '../transcript/context';
 import type { Transcript } from '../transcript/types';
+import { contentText } from '../../../shared/text/content';
 
 function toolText(m: Message | undefined): string {
   if (!m || m.role !== 'toolResult') return '';
-  if (!Array.isArray(m.content)) return typeof m.content === 'string' ? m.content : '';
-  return m.content.map((b) => (b.type === 'text' ? b.text : `[image ${b.mimeType}]`)).join('\n');
+  return contentText(m.content, { image: (mime) => `[image ${mime}]` });
 }
 
 /**

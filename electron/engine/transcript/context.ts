@@ -7,6 +7,7 @@
 import type { Message, UserMessage } from '../../../shared/types/messages';
 import { isBranchSummaryEntry, isCompactionEntry, isCustomMessageEntry, isMessageEntry } from './entries';
 import type { CompactionEntry, Entry, Transcript } from './types';
+import { contentText } from '../../../shared/text/content';
 
 export const COMPACTION_SUMMARY_PREFIX = 'The conversation history before this point was compacted into the following summary:\n\n<summary>\n';
 export const COMPACTION_SUMMARY_SUFFIX = '\n</summary>';
@@ -56,13 +57,7 @@ export interface BuiltContext {
   path: number[];
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content
-    .map((b) => (typeof b === 'object' && b && (b as { type?: string }).type === 'text' ? String((b as { text?: unknown }).text ?? '') : ''))
-    .join('');
-}
+const textOf = (content: unknown): string => contentText(content, { sep: '' });
 
 /** The message an entry contributes to the context, if any. */
 export function entryToMessage(e: Entry): { message: Message; kind: ContextSource['kind'] } | undefined {

@@ -3,6 +3,7 @@
  * transcript's entries (sessions.entries) into those items when a session is opened.
  */
 import type { EntryView } from '../../../shared/types/sessions';
+import { contentText } from '../../../shared/text/content';
 
 export type ChatItem =
   | { kind: 'user'; key: string; text: string }
@@ -13,14 +14,7 @@ export type ChatItem =
 
 type Block = { type: string; text?: string; thinking?: string; id?: string; name?: string; arguments?: Record<string, unknown> };
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as Block[])
-    .map((b) => (b.type === 'text' ? (b.text ?? '') : b.type === 'image' ? '[image]' : ''))
-    .filter(Boolean)
-    .join('\n');
-}
+const textOf = (content: unknown): string => contentText(content, { image: '[image]' });
 
 /** Convert transcript entries (file order, current branch) into chat items. */
 export function entriesToItems(entries: EntryView[]): ChatItem[] {

@@ -3,6 +3,8 @@
  * object of its line. The renderer reads only the fields it shows and tolerates anything
  * else (unknown entry types, extra fields), as OpenClaw files have many.
  */
+import { contentText } from '../../../../shared/text/content';
+
 export interface RawEntry {
   type: string;
   id: string;
@@ -63,8 +65,5 @@ export function textChars(content: RawMessage['content']): number {
 
 /** Joined text of the text blocks. */
 export function textOf(content: RawMessage['content']): string {
-  return blocksOf(content)
-    .filter((b) => b.type === 'text' && typeof b.text === 'string')
-    .map((b) => b.text as string)
-    .join('\n');
+  return contentText(content);
 }
