@@ -4,8 +4,9 @@
  * creates an empty one. Turns on one session run one after another.
  */
 import type { ChatEvent, ChatSendResult, ChatSessionInfo } from '../../../shared/types/chat';
-import type { ContextSlot, EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { ContextSlot, EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
+import type { Handlers } from '../rpc/dispatcher';
 import { engineLlm, requireLlm } from '../llm/service';
 import { createChatSession, findChatSession } from './sessions';
 import { buildSessionStart } from './session-start';

@@ -4,7 +4,7 @@
  * change, synced with progress/idle events, watched (lazily, only when a long-lived client
  * asks) and closed on engine dispose.
  */
-import type { ContextSlot, EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import type { Embedder } from '../embed/types';
 import type { MemorySearchSettings } from '../config/schema';
 import { agentMemorySettings, memoryPathRoots } from './agent-settings';

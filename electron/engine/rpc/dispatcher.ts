@@ -13,7 +13,7 @@ import {
   type ResponseOf,
   type Result,
 } from '../../../shared/contract';
-import { EngineError } from './errors';
+import { EngineError } from '../core/errors';
 import { fieldErrors } from './field-errors';
 import type { FieldError } from '../../../shared/contract/define';
 
@@ -30,9 +30,6 @@ export type Handler<C extends Channel> = (
 
 /** Every channel must have a handler: a missing one fails type-checking. */
 export type Handlers = { [C in Channel]: Handler<C> };
-
-/** A handler-side error with a code that crosses the boundary as-is. */
-export { EngineError };
 
 function describeZodError(channel: string, err: z.ZodError): string {
   const parts = err.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(request)'}: ${i.message}`);

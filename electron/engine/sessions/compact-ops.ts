@@ -8,12 +8,12 @@ import type { CompactPlanResult, CompactRunResult } from '../../../shared/types/
 import { compact } from '../compaction/compact';
 import { planCompaction } from '../compaction/plan';
 import { windowThresholds } from '../compaction/thresholds';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { LLM } from '../llm/types';
 import { engineLlm } from '../llm/service';
 import { TranscriptChangedError } from '../transcript/rewrite';
 import { OpenClawLockedError } from '../util/openclaw-lock';
-import { EngineError } from '../rpc/dispatcher';
+import { EngineError } from '../core/errors';
 import { loadSoftly } from './load-soft';
 import { assertSessionWritable, type ResolvedSession } from './resolve';
 

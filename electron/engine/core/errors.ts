@@ -1,8 +1,8 @@
 /**
- * The engine's user-facing error: a contract error code plus a message. Its own module so
- * that code which only throws it (the context, search) does not load the dispatcher and
- * with it every channel's zod schema — that was a fifth of `cairn search`'s start-up.
- * dispatcher.ts re-exports it, so `import { EngineError } from './rpc/dispatcher'` still works.
+ * The engine's user-facing error: a contract error code plus a message. On the ground floor
+ * (core/) so every floor can throw it, and apart from the dispatcher so that code which only
+ * throws it does not load every channel's zod schema — that was a fifth of `cairn search`'s
+ * start-up.
  */
 import type { ErrorCode, FieldError } from '../../../shared/contract/define';
 
