@@ -28,6 +28,9 @@ import { LlmHttpError } from '../../electron/engine/llm/errors';
 import { RemoteEmbedError } from '../../electron/engine/embed/remote/http';
 import { MemoryPathError } from '../../electron/engine/index/memory-paths';
 import { MemoryConflictError } from '../../electron/engine/index/memory-files';
+import { readSessionIndex } from '../../electron/engine/transcript/sessions-index';
+import { appendLinesDurable, createTranscriptFile } from '../../electron/engine/transcript/append';
+import { openForeignSqlite } from '../../electron/engine/sessions/store/sqlite-readonly';
 import { tmpDir } from '../helpers/tmp';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -132,6 +135,28 @@ describe('errors reach the client with their code', () => {
     const p = d.dispatch('config.validate', { keyPath: 'a', value: 1 }, 'op-1');
     await d.dispatch('op.cancel', { opId: 'op-1' });
     expect(await p).toMatchObject({ ok: false, error: { code: 'cancelled' } });
+  });
+});
+
+describe('files the engine cannot use reach the client with a code, not internal', () => {
+  it('a broken sessions.json, a missing or existing transcript, a file that is no SQLite store', async () => {
+    const dir = tmpDir();
+    const index = path.join(dir, 'sessions.json');
+    fs.writeFileSync(index, '{"a": ');
+    const transcript = path.join(dir, 's.jsonl');
+    const notDb = path.join(dir, 'openclaw-agent.sqlite');
+    fs.writeFileSync(notDb, 'not a database, just text that is long enough to have a header '.repeat(3));
+    const cases: [() => unknown, ErrorCode, RegExp][] = [
+      [() => readSessionIndex(index), 'unavailable', /sessions\.json: not valid JSON/],
+      [() => appendLinesDurable(transcript, ['{}']), 'not_found', /transcript not found: .*s\.jsonl/],
+      [() => (createTranscriptFile(transcript, { id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: dir }), createTranscriptFile(transcript, { id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: dir })), 'conflict', /transcript already exists/],
+      [() => openForeignSqlite(notDb, path.join(dir, 'snap')), 'unavailable', /openclaw-agent\.sqlite: not an SQLite database/],
+    ];
+    for (const [fn, code, message] of cases) {
+      const seen = await clientSees(() => thrownBy(fn));
+      expect(seen.code, seen.message).toBe(code);
+      expect(seen.message).toMatch(message);
+    }
   });
 });
 

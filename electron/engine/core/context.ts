@@ -162,7 +162,7 @@ export function createContext(opts: {
     member<T>(slot: ContextSlot<T>): T {
       if (members.has(slot as ContextSlot<unknown>)) return members.get(slot as ContextSlot<unknown>) as T;
       // A member made after dispose() would never be disposed (a leaked handle or timer).
-      if (disposed) throw new Error(`${slot.name}: the engine is shutting down`);
+      if (disposed) throw new EngineError('unavailable', `${slot.name}: the engine is shutting down`);
       const value = slot.create(ctx);
       members.set(slot as ContextSlot<unknown>, value);
       disposers.push(async () => {
