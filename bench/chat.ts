@@ -14,7 +14,7 @@ import { CompactionSchema, ContextPruningSchema } from '../electron/engine/confi
 import { readTranscript } from '../electron/engine/transcript/read';
 import { runTurn } from '../electron/engine/chat/turn';
 import { checkinSession, checkoutSession } from '../electron/engine/chat/session-cache';
-import { createContext } from '../electron/engine/context';
+import { createContext } from '../electron/engine/core/context';
 import { createEventBus } from '../electron/engine/rpc/events';
 import { workspaceTools } from '../electron/engine/chat/tools/workspace';
 import type { ChatRequest, ChatResult, LLM } from '../electron/engine/llm/types';

@@ -18,7 +18,7 @@ import { createEmbedderForSettings } from '../../electron/engine/embed/factory';
 import { staticModelPath } from '../../electron/engine/embed/static';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { knnWorkerReady, searchIndex } from '../../electron/engine/search/index-search';
-import type { SearchRequest } from '../../electron/engine/search/backend';
+import type { SearchRequest } from '../../electron/engine/core/search-backend';
 import { sharedStaticModelsDir } from '../../tests/helpers/static-model';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
 import { cpuMs, median, quantile, timed } from './stats';

@@ -11,7 +11,7 @@ import { createRequire } from 'node:module';
 import pkg from '../../package.json' with { type: 'json' };
 import { resolveStateDir } from '../engine/config/state-dir';
 import type { Engine } from '../engine/engine';
-import type { EngineContext, EngineDeps } from '../engine/context';
+import type { EngineContext, EngineDeps } from '../engine/core/context';
 import type { CairnApi } from '../../shared/client';
 import { runInterruptible } from './interrupt';
 
@@ -118,7 +118,7 @@ export function createRuntime(io: {
       if (!c) {
         await jitless();
         const [{ createContext }, { createEventBus }, { configuredSearchBackend }] = await Promise.all([
-          import('../engine/context'),
+          import('../engine/core/context'),
           import('../engine/rpc/events'),
           import('../engine/search-backend'),
         ]);

@@ -4,7 +4,7 @@
  * Plain Node — the same engine runs in Electron's main process, the CLI, the server and tests.
  */
 import pkg from '../../package.json' with { type: 'json' };
-import { createContext, type EngineContext, type EngineDeps } from './context';
+import { createContext, type EngineContext, type EngineDeps } from './core/context';
 import { configuredSearchBackend } from './search-backend';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
 import { createEventBus, type EventBus } from './rpc/events';

@@ -9,8 +9,8 @@
  * Both backends are imported on first use: a built-in search (every `cairn search`) never
  * loads the QMD manager and node:child_process, and creating a context loads no SQLite.
  */
-import type { EngineContext } from './context';
-import type { SearchBackend } from './search/backend';
+import type { EngineContext } from './core/context';
+import type { SearchBackend } from './core/search-backend';
 
 /** The engine's search backend for `ctx`, as configured at each search. */
 export function configuredSearchBackend(ctx: EngineContext): SearchBackend {

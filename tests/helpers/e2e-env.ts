@@ -9,7 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
 import type { Browser } from 'playwright-core';
-import type { EngineDeps } from '../../electron/engine/context';
+import type { EngineDeps } from '../../electron/engine/core/context';
 import { launchChromium } from './browser';
 import { serveStateDir, type Served } from './server';
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import { MemoryIndex, type MemoryIndexOptions } from '../../electron/engine/index/memory-index';
 import type { Embedder } from '../../electron/engine/embed/types';
-import type { SearchRequest } from '../../electron/engine/search/backend';
+import type { SearchRequest } from '../../electron/engine/core/search-backend';
 import { searchIndex } from '../../electron/engine/search/index-search';
 import type { SearchResponse } from '../../shared/types/search';
 import { tmpDir, writeTree } from './tmp';

@@ -1,7 +1,7 @@
 /** Start a real engine + `cairn serve` server on a temp state dir, for e2e and server tests. */
 import path from 'node:path';
 import { createEngine, type Engine } from '../../electron/engine/engine';
-import type { EngineDeps } from '../../electron/engine/context';
+import type { EngineDeps } from '../../electron/engine/core/context';
 import { startServer, type RunningServer } from '../../electron/server/server';
 
 export const RENDERER_DIR = path.resolve(__dirname, '..', '..', 'dist', 'renderer');

@@ -56,6 +56,15 @@ describe('workspace tools', () => {
     expect(fs.readdirSync(t.workspace).filter((f) => f.endsWith('.tmp'))).toEqual([]);
   });
 
+  it('write into a folder that is a dangling link answers in words naming the folder, and writes nothing', async () => {
+    const t = tools();
+    fs.symlinkSync(path.join(t.workspace, 'gone'), path.join(t.workspace, 'drafts'));
+    const w = await t.write.run({ path: 'drafts/a.md', content: 'x' });
+    expect(w.isError).toBe(true);
+    expect(text(w)).toBe('write failed: cannot create the folder drafts: it, or a folder on its path, does not exist (or is a link to a missing place) (ENOENT)');
+    expect(fs.existsSync(path.join(t.workspace, 'gone'))).toBe(false);
+  });
+
   it('refuses write and edit while the state dir is read-only, and reports bad arguments', async () => {
     const t = tools(false);
     const w = await t.write.run({ path: 'x.md', content: 'y' });

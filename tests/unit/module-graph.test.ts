@@ -1,7 +1,8 @@
 /**
  * The engine's module graph rules (.dependency-cruiser.cjs, run by `npm run lint`) fire: a
- * throw-away engine tree with an upward arrow or a cycle is refused, a downward arrow passes,
- * and the real engine breaks no rule (there is no baseline of known violations any more).
+ * throw-away engine tree with an upward arrow (runtime or type-only), a cycle, a folder on no
+ * floor or a runtime import of the dispatcher below the top floor is refused, a downward arrow
+ * passes, and the real engine breaks no rule (there is no baseline of known violations).
  */
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -64,5 +65,26 @@ describe('engine module graph', () => {
         'qmd/q.ts': 'export const q = 1;\n',
       }),
     ).toEqual(['no-up-from-index']);
+  });
+
+  it('refuses a folder on no floor, whether it imports, is imported or stands alone', async () => {
+    expect(await broken({ 'stray/a.ts': "import { b } from '../util/b';\nexport const a = b;\n", 'util/b.ts': 'export const b = 1;\n' })).toEqual(['folder-on-no-floor']);
+    expect(await broken({ 'app/a.ts': "import { b } from '../stray/b';\nexport const a = b;\n", 'stray/b.ts': 'export const b = 1;\n' })).toEqual(['folder-on-no-floor']);
+    expect(await broken({ 'stray/a.ts': 'export const a = 1;\n' })).toEqual(['folder-on-no-floor']);
+  });
+
+  it('refuses a type arrow up: a domain naming the root files, the ground floor naming a domain', async () => {
+    // The context interface lives on the ground floor (core/context.ts), so domains' type arrows point down.
+    expect(await broken({ 'index/a.ts': "import type { C } from '../engine';\nexport type A = C;\n", 'engine.ts': 'export type C = number;\n' })).toEqual(['no-engine-root-from-domains']);
+    expect(
+      await broken({ 'core/context.ts': "import type { S } from '../search/s';\nexport type C = S;\n", 'search/s.ts': 'export type S = number;\n' }),
+    ).toEqual(['no-up-from-core']);
+  });
+
+  it('refuses a runtime import of the dispatcher below the top floor and allows a type-only one', async () => {
+    const dispatcher = { 'rpc/dispatcher.ts': 'export type H = number;\nexport const d = 1;\n' };
+    expect(await broken({ ...dispatcher, 'sessions/a.ts': "import { d } from '../rpc/dispatcher';\nexport const a = d;\n" })).toEqual(['no-dispatcher-at-runtime-below-top']);
+    expect(await broken({ ...dispatcher, 'sessions/a.ts': "import type { H } from '../rpc/dispatcher';\nexport type A = H;\n" })).toEqual([]);
+    expect(await broken({ ...dispatcher, 'app/a.ts': "import { d } from '../rpc/dispatcher';\nexport const a = d;\n" })).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { runCli } from '../../electron/cli/main';
 import { createRuntime } from '../../electron/cli/runtime';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
-import type { EngineDeps } from '../../electron/engine/context';
+import type { EngineDeps } from '../../electron/engine/core/context';
 import { readTranscript } from '../../electron/engine/transcript/read';
 import { readSessionIndex } from '../../electron/engine/transcript/sessions-index';
 import { listCheckpoints } from '../../electron/engine/compaction/write';

@@ -5,7 +5,7 @@
  */
 import fs from 'node:fs';
 import type { DoctorCheck } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { embedderDoctorCheck } from '../embed/handlers';
 import { llmDoctorCheck } from '../llm/handlers';
 import { qmdDoctorCheck } from '../qmd/doctor';

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import type { AppStatus, ConfigView } from '../../../shared/contract';
 import { ConfigSchema, defaultConfig } from '../config/schema';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { opCancelHandler } from '../rpc/dispatcher';
 import { runDoctor } from './doctor';

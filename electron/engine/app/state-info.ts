@@ -1,5 +1,5 @@
 /** Handler of `state.info`: the state dir and whether Cairn may write, without running checks. */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 
 export function stateInfoHandlers(ctx: EngineContext): Pick<Handlers, 'state.info'> {

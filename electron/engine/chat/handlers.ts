@@ -4,8 +4,9 @@
  * creates an empty one. Turns on one session run one after another.
  */
 import type { ChatEvent, ChatSendResult, ChatSessionInfo } from '../../../shared/types/chat';
-import type { ContextSlot, EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { ContextSlot, EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
+import type { Handlers } from '../rpc/dispatcher';
 import { engineLlm, requireLlm } from '../llm/service';
 import { createChatSession, findChatSession } from './sessions';
 import { buildSessionStart } from './session-start';
@@ -114,14 +115,9 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
           const agentId = ctx.agentId(req.agentId);
           afterTranscriptChange(ctx, agentId, resolveSession(ctx, res.sessionId, agentId).file);
           return res;
-        })
-        .catch((err: unknown) => {
-        // The model cannot be reached or used: the user fixes that in Settings → Model.
-        const name = (err as Error)?.name;
-        if (name === 'AuthError' || name === 'LocalModelError' || ((name === 'LlmHttpError' || name === 'StreamIdleError') && !signal.aborted)) throw new EngineError('unavailable', (err as Error).message);
-        if (name === 'OpenClawLockedError') throw new EngineError('conflict', (err as Error).message);
-        throw err;
-      }),
+        }),
+    // A model that cannot be reached or used (unavailable) or a session OpenClaw is writing
+    // (conflict) crosses with its error's own code: the dispatcher maps every error.
     'chat.newSession': (req): ChatSessionInfo => {
       const agentId = ctx.agentId(req.agentId);
       ctx.assertWritable('new session');

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
-import type { ContextSlot, EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import { openSessionFile, type SessionFile } from '../transcript/session-file';
 
 interface Held {

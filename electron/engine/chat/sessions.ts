@@ -8,7 +8,7 @@ import path from 'node:path';
 import { createTranscriptFile } from '../transcript/append';
 import { findSessionEntry, readSessionIndex, updateSessionEntry } from '../transcript/sessions-index';
 import type { AgentPaths } from '../config/state-dir';
-import { EngineError } from '../rpc/dispatcher';
+import { EngineError } from '../core/errors';
 
 /** A session id and its transcript file. */
 export interface ChatSessionRef {

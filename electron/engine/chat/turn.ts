@@ -11,6 +11,7 @@ import type { ChatEvent, ChatSendResult } from '../../../shared/types/chat';
 import type { CompactionSettings, ContextPruningSettings } from '../config/schema';
 import type { LLM, ToolSpec } from '../llm/types';
 import type { ContextOverflowError } from '../llm/types';
+import { EngineError, errorMessage } from '../core/errors';
 import { waitForOpenClawIdle } from '../util/openclaw-lock';
 import { openSessionFile, type SessionFile } from '../transcript/session-file';
 import { buildContext } from '../transcript/context';
@@ -88,7 +89,7 @@ async function runTools(calls: ToolCallBlock[], tools: Tool[], session: SessionF
           ? await tool.run(call.arguments ?? {}, o.signal)
           : { content: [{ type: 'text', text: `unknown tool "${call.name}"; available: ${[...byName.keys()].join(', ')}` }], isError: true };
       } catch (err) {
-        out = { content: [{ type: 'text', text: o.signal?.aborted ? 'Cancelled by the user.' : `the tool failed: ${(err as Error).message}` }], isError: true };
+        out = { content: [{ type: 'text', text: o.signal?.aborted ? 'Cancelled by the user.' : `the tool failed: ${errorMessage(err)}` }], isError: true };
       }
     }
     const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: out.content, isError: out.isError, timestamp: now().getTime() };
@@ -104,7 +105,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   const now = o.now ?? (() => new Date());
   const emit = o.emit ?? (() => {});
   const manual = parseCompactCommand(text);
-  if (!o.llm && !manual) throw new Error('no model configured');
+  if (!o.llm && !manual) throw new EngineError('unavailable', 'no model configured');
   const llm = o.llm as LLM;
   // A local model knows its window only once loaded; thresholds need it before the first call.
   if (!manual) await (llm as { load?: (s?: AbortSignal) => Promise<unknown> }).load?.(o.signal);

@@ -12,6 +12,7 @@ import { jsonDepthExceeds, MAX_CONFIG_DEPTH } from '../util/json-depth';
 import { describeSafely, redactSecrets } from '../util/redact';
 import type { z } from 'zod';
 import { ConfigSchema, type CairnConfig } from './schema';
+import { EngineError } from '../core/errors';
 
 /** One problem found while loading the config; shown in Status and the CLI. */
 export interface ConfigWarning {
@@ -66,14 +67,15 @@ export function parseJson5File(file: string, text: string): unknown {
   return value;
 }
 
-export class ConfigParseError extends Error {
+/** A settings file that does not parse: nothing that reads the settings works until it is fixed (the message names file:line). */
+export class ConfigParseError extends EngineError {
   constructor(
     message: string,
     readonly file: string,
     readonly line?: number,
     readonly column?: number,
   ) {
-    super(message);
+    super('unavailable', message);
     this.name = 'ConfigParseError';
   }
 }

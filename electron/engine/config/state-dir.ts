@@ -17,6 +17,7 @@ import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { ensureForeignStateHome, foreignStateHome, sharedModelsDir } from './data-dir';
 import type { CairnConfig } from './schema';
+import { EngineError } from '../core/errors';
 
 export const DEFAULT_AGENT_ID = 'main';
 
@@ -56,9 +57,9 @@ export interface StateDirInfo {
 }
 
 /** Thrown when a state dir that does not exist is opened without `create`. */
-export class StateDirMissingError extends Error {
+export class StateDirMissingError extends EngineError {
   constructor(readonly stateDir: string) {
-    super(`the state dir ${stateDir} does not exist; check the path, or pass --init to create a new state dir there`);
+    super('not_found', `the state dir ${stateDir} does not exist; check the path, or pass --init to create a new state dir there`);
     this.name = 'StateDirMissingError';
   }
 }

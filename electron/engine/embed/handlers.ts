@@ -5,8 +5,9 @@
  */
 import type { DoctorCheck } from '../../../shared/contract/app';
 import type { ModelsStatus } from '../../../shared/types/models';
-import type { EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
+import type { Handlers } from '../rpc/dispatcher';
 import { downloadModel, findDownloadedModel, listModelFiles } from './download';
 import { planEmbedder } from './factory';
 

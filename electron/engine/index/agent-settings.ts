@@ -3,7 +3,7 @@
  * config alone. Kept apart from the registry (which loads SQLite, sqlite-vec and the embedder)
  * so that reading a memory file does not wait for the index modules to load.
  */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { MemorySearchSchema, type MemorySearchSettings } from '../config/schema';
 import { deepMerge } from '../config/load';
 import type { MemoryPathRoots } from './memory-paths';

@@ -5,7 +5,7 @@
  * checked by the same memory-file rules as memory.read (no `..`, no symlinks, .md only).
  */
 import fs from 'node:fs';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { MemoryPathError, resolveMemoryPath } from './memory-paths';
 import { memoryPathRoots } from './agent-settings';

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MemoryFileInfo, MemoryFileText } from '../../../shared/types/search';
-import { EngineError } from '../rpc/errors';
+import { EngineError } from '../core/errors';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { dateFromPath } from './chunk-context';
 import { MemoryPathError, resolveMemoryPath, type MemoryPathRoots } from './memory-paths';

@@ -20,6 +20,7 @@ import { rebuildIndex } from './reindex';
 import { prestartEmbedWorker, releasePrestarted } from './embed-jobs';
 import { CHUNKER_VERSION } from './chunker';
 import { removeStaleIndexTemps } from '../util/stale-temps';
+import { EngineError } from '../core/errors';
 
 export interface MemoryIndexOptions {
   agentId: string;
@@ -199,7 +200,7 @@ export class MemoryIndex {
   }
 
   private async doSync(o: SyncOptions): Promise<IndexSyncResult> {
-    if (this.disposed) throw new Error('the memory index was closed');
+    if (this.disposed) throw new EngineError('unavailable', 'the memory index was closed');
     const started = performance.now();
     // Cleared before listing: a change the watcher reports while the listing runs marks the
     // index dirty again rather than being lost.

@@ -7,7 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { EngineError } from '../rpc/errors';
+import { EngineError } from '../core/errors';
 import { resolveExtraPath } from './sources';
 import { MAX_MEMORY_FILE_BYTES as MEMORY_FILE_MAX_BYTES, NotRegularFileError, readRegularFileSync } from '../util/safe-read';
 

@@ -1,5 +1,5 @@
 /** Handlers of memory.create / memory.rename / memory.delete: writable check, the atomic step, then the index and watchers are told. */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 
 type NoteChannels = 'memory.create' | 'memory.rename' | 'memory.delete';

@@ -4,7 +4,7 @@
  * change, synced with progress/idle events, watched (lazily, only when a long-lived client
  * asks) and closed on engine dispose.
  */
-import type { ContextSlot, EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import type { Embedder } from '../embed/types';
 import type { MemorySearchSettings } from '../config/schema';
 import { agentMemorySettings, memoryPathRoots } from './agent-settings';
@@ -13,6 +13,7 @@ import { MemoryIndex } from './memory-index';
 import { watchMemory, type MemoryWatcher } from './watcher';
 import type { SourceRoots } from './sources';
 import type { MemoryPathRoots } from './memory-paths';
+import { EngineError } from '../core/errors';
 
 interface Entry {
   key: string;
@@ -123,7 +124,7 @@ export class MemoryRegistry {
 
   private async entry(agentId: string): Promise<Entry> {
     for (;;) {
-      if (this.disposed) throw new Error('the engine is shutting down');
+      if (this.disposed) throw new EngineError('unavailable', 'the engine is shutting down');
       const s = this.settings(agentId);
       const key = JSON.stringify([s, this.ctx.paths(agentId)]);
       const existing = this.entries.get(agentId);
@@ -209,7 +210,7 @@ export class MemoryRegistry {
    * Needs no embedder and no index. Resolves when the watcher is ready.
    */
   async watch(agentId: string): Promise<void> {
-    if (this.disposed) throw new Error('the engine is shutting down');
+    if (this.disposed) throw new EngineError('unavailable', 'the engine is shutting down');
     const s = this.settings(agentId);
     const existing = this.watches.get(agentId);
     if (!s.sync.watch) {

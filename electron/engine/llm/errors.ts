@@ -6,15 +6,16 @@
  */
 import { AuthError, ContextOverflowError } from './types';
 import { abortError as cancelledError } from '../util/abort';
+import { EngineError } from '../core/errors';
 
 /** A non-auth, non-overflow failure of a provider call; `retryable` for 429/5xx. */
-export class LlmHttpError extends Error {
+export class LlmHttpError extends EngineError {
   constructor(
     message: string,
     readonly status: number | undefined,
     readonly retryable: boolean,
   ) {
-    super(message);
+    super('unavailable', message);
     this.name = 'LlmHttpError';
   }
 }

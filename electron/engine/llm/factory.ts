@@ -15,6 +15,7 @@ import { AnthropicLlm, DEFAULT_ANTHROPIC_URL } from './anthropic';
 import { LlamaLlm } from './llama';
 import { downloadedPath } from './llama-download';
 import type { HttpDeps } from './http';
+import { EngineError } from '../core/errors';
 
 /** Used when `cairn.llm.baseUrl` is not set for provider "openai". */
 export const DEFAULT_OPENAI_URL = 'https://api.openai.com';
@@ -22,9 +23,9 @@ export const DEFAULT_OPENAI_URL = 'https://api.openai.com';
 export const DEFAULT_ANTHROPIC_MODEL = 'claude-sonnet-4-5';
 
 /** The `cairn.llm` settings cannot make a working model; the message names the key to set. */
-export class LlmConfigError extends Error {
+export class LlmConfigError extends EngineError {
   constructor(message: string) {
-    super(message);
+    super('unavailable', message);
     this.name = 'LlmConfigError';
   }
 }

@@ -5,8 +5,9 @@
  */
 import type { DoctorCheck } from '../../../shared/contract/app';
 import type { LlmStatus, LlmTestResult } from '../../../shared/types/llm';
-import type { EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
+import type { Handlers } from '../rpc/dispatcher';
 import { describeLlm, LlmConfigError } from './factory';
 import { engineLlm } from './service';
 import { effectiveLlmSettings } from './openclaw-model';

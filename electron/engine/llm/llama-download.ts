@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { abortError } from '../util/abort';
+import { EngineError } from '../core/errors';
 
 /** `cairn/models/llm-downloads.json`: which file each downloaded URI became (no network needed to find it). */
 const DOWNLOADS_FILE = 'llm-downloads.json';
@@ -48,9 +49,9 @@ export interface DownloadOptions {
 }
 
 /** The download could not start or did not finish; the message says why. */
-export class ModelDownloadError extends Error {
+export class ModelDownloadError extends EngineError {
   constructor(message: string) {
-    super(message);
+    super('unavailable', message);
     this.name = 'ModelDownloadError';
   }
 }

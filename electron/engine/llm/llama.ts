@@ -19,6 +19,7 @@ import { toLlamaFunctions, toLlamaHistory } from './llama-convert';
 import { grammarTurn, hasNativeFunctionCalling } from './llama-grammar';
 import { downloadedPath } from './llama-download';
 import { acquireLlamaRuntime, type LlamaRuntimeLease } from '../util/llama-runtime';
+import { EngineError } from '../core/errors';
 
 /** Largest context created when `cairn.llm.contextWindow` is not set (tokens). */
 export const DEFAULT_MAX_CONTEXT = 32_768;
@@ -34,9 +35,9 @@ function defaultChatThreads(cores = os.availableParallelism()): number {
 }
 
 /** The model file is missing or is not a usable GGUF chat model. */
-export class LocalModelError extends Error {
+export class LocalModelError extends EngineError {
   constructor(message: string) {
-    super(message);
+    super('unavailable', message);
     this.name = 'LocalModelError';
   }
 }

@@ -5,8 +5,9 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
+import type { Handlers } from '../rpc/dispatcher';
 import { setConfigKey } from '../config/edit';
 import { llmStatus } from './handlers';
 import { demoModelsDir, findLocalChatModels, ggufArchitecture, isChatArchitecture } from './local-models';

@@ -3,8 +3,8 @@
  * `deps.createLlm`), rebuilt when those settings change, disposed with the engine. Callers
  * that need a model and get none raise `unavailable` with the reason.
  */
-import type { ContextSlot, EngineContext } from '../context';
-import { EngineError } from '../rpc/dispatcher';
+import type { ContextSlot, EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
 import type { LLM } from './types';
 import { createLlm, describeLlm, LlmConfigError } from './factory';
 import { effectiveLlmSettings } from './openclaw-model';

@@ -1,61 +1,23 @@
 /**
- * The one LLM interface: chat with tools, streaming, abort and usage. Implemented by the
- * node-llama-cpp, OpenAI-compatible and Anthropic providers, and by deterministic test models.
+ * The llm domain's types: the LLM interface (defined on the ground floor, core/llm.ts, since
+ * the engine context names it) and the errors its providers throw.
  */
-import type { AssistantMessage, Message, StopReason, Usage } from '../../../shared/types/messages';
-
-export interface ToolSpec {
-  name: string;
-  description: string;
-  /** JSON Schema of the arguments object. */
-  parameters: Record<string, unknown>;
-}
-
-export type StreamEvent =
-  | { type: 'text'; delta: string }
-  | { type: 'thinking'; delta: string }
-  | { type: 'toolCall'; id: string; name: string; arguments: Record<string, unknown> };
-
-export interface ChatRequest {
-  system?: string;
-  messages: Message[];
-  tools?: ToolSpec[];
-  maxTokens?: number;
-  temperature?: number;
-  signal?: AbortSignal;
-  /** Streaming: called for each delta as it arrives. */
-  onEvent?: (event: StreamEvent) => void;
-}
-
-export interface ChatResult {
-  message: AssistantMessage;
-  usage: Usage;
-  stopReason: StopReason;
-}
-
-export interface LLM {
-  readonly provider: string;
-  readonly model: string;
-  /** The model's context window in tokens, when known. */
-  readonly contextWindow: number | undefined;
-  chat(request: ChatRequest): Promise<ChatResult>;
-  /** Exact token count with the model's tokenizer, where one is loaded. */
-  countTokens?(text: string): Promise<number>;
-  dispose(): Promise<void>;
-}
+import { EngineError } from '../core/errors';
+export type { ChatRequest, ChatResult, LLM, StreamEvent, ToolSpec } from '../core/llm';
 
 /** The provider said the request does not fit the model's context (trigger (c) of SPEC §4). */
-export class ContextOverflowError extends Error {
+export class ContextOverflowError extends EngineError {
   constructor(message: string) {
-    super(message);
+    super('unavailable', message);
     this.name = 'ContextOverflowError';
   }
 }
 
 /** Authentication failed (HTTP 401/403): not retried; the message says which key to check. */
-export class AuthError extends Error {
+export class AuthError extends EngineError {
   constructor(message: string) {
-    super(message);
+    // The user fixes a rejected key in Settings → Model: the model is unavailable until then.
+    super('unavailable', message);
     this.name = 'AuthError';
   }
 }

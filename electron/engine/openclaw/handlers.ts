@@ -2,8 +2,8 @@
  * The `openclaw.*` channels: whether an OpenClaw state dir is connected to Cairn, and
  * connecting it. Placeholder until the connection is built: both answer `unavailable`.
  */
-import { EngineError } from '../rpc/errors';
-import type { EngineContext } from '../context';
+import { EngineError } from '../core/errors';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 
 export function openclawHandlers(_ctx: EngineContext): Pick<Handlers, 'openclaw.connection' | 'openclaw.connect'> {

@@ -4,7 +4,7 @@
  * search backend (with its fall-back to the built-in index) is qmd/search-backend.ts,
  * chosen in electron/engine/search-backend.ts.
  */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { qmdHome } from './home';
 import { qmdManager } from './registry';
 import { exportTranscripts, type ExportResult } from './sessions-export';

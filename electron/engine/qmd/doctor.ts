@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import type { DoctorCheck } from '../../../shared/contract';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import { qmdEnv, qmdHome } from './home';
 import { runQmd, splitCommand } from './run';

@@ -3,8 +3,9 @@
  * Importing this module (engine.ts does) also registers the QMD doctor check, so
  * `cairn doctor` and the Status page include it.
  */
-import type { EngineContext } from '../context';
-import { EngineError, type Handlers } from '../rpc/dispatcher';
+import type { EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
+import type { Handlers } from '../rpc/dispatcher';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import type { QmdStatus } from '../../../shared/types/qmd';
 

@@ -3,7 +3,7 @@
  * engine (timers stopped, running qmd children killed). Loads the built-in index's
  * registry (SQLite) for the per-agent memorySearch settings: import this module lazily.
  */
-import type { ContextSlot, EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import { memoryRegistry } from '../index/registry';
 import { wantedCollections } from './collections';
 import { qmdHome } from './home';

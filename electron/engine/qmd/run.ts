@@ -7,17 +7,19 @@
  * second node) and killing only the wrapper would leave the real qmd running.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { EngineError } from '../core/errors';
 
 /** Why a qmd call failed (`busy`: QMD is still building its first index — not a fault). */
 export type QmdFailureKind = 'missing' | 'exit' | 'timeout' | 'aborted' | 'parse' | 'config' | 'busy';
 
 /** A qmd call that did not give a usable answer. */
-export class QmdError extends Error {
+export class QmdError extends EngineError {
   constructor(
     readonly kind: QmdFailureKind,
     message: string,
   ) {
-    super(message);
+    // QMD missing, failing or busy: the search falls back; a caller asking QMD itself is told it is unavailable.
+    super(kind === 'aborted' ? 'cancelled' : 'unavailable', message);
     this.name = 'QmdError';
   }
 }

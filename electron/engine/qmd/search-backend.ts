@@ -6,9 +6,9 @@
  * electron/engine/search-backend.ts, which loads this module (and with it the QMD manager
  * and node:child_process) only on the first search with the qmd backend.
  */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { SearchResponse } from '../../../shared/types/search';
-import type { SearchBackend, SearchRequest } from '../search/backend';
+import type { SearchBackend, SearchRequest } from '../core/search-backend';
 import { memoryRegistry } from '../index/registry';
 import { qmdManager } from './registry';
 import { QmdError } from './run';

@@ -13,7 +13,7 @@ import {
   type ResponseOf,
   type Result,
 } from '../../../shared/contract';
-import { EngineError } from './errors';
+import { describeSystemError, EngineError, isSystemError } from '../core/errors';
 import { fieldErrors } from './field-errors';
 import type { FieldError } from '../../../shared/contract/define';
 
@@ -30,9 +30,6 @@ export type Handler<C extends Channel> = (
 
 /** Every channel must have a handler: a missing one fails type-checking. */
 export type Handlers = { [C in Channel]: Handler<C> };
-
-/** A handler-side error with a code that crosses the boundary as-is. */
-export { EngineError };
 
 function describeZodError(channel: string, err: z.ZodError): string {
   const parts = err.issues.map((i) => `${i.path.length ? i.path.map(String).join('.') : '(request)'}: ${i.message}`);
@@ -88,11 +85,18 @@ export function createDispatcher(handlers: Handlers): Dispatcher {
   };
 }
 
+/**
+ * Every error a handler throws, as the contract's error: the one place errors are mapped. A
+ * cancelled call is `cancelled` whatever it threw on the way out; domain errors (EngineError
+ * and its subclasses) keep their code; a raw Node system error (ENOENT, EACCES, ENOSPC…) says
+ * in words what failed on which path, with the code that fits; only the rest is `internal`.
+ */
 function toErrorValue(channel: string, err: unknown, aborted: boolean): { code: ErrorCode; message: string; fields?: FieldError[] } {
-  if (err instanceof EngineError) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) };
   const e = err as Error & { name?: string };
   if (aborted || e?.name === 'AbortError') return { code: 'cancelled', message: `${channel}: cancelled` };
+  if (err instanceof EngineError) return { code: err.code, message: err.message, ...(err.fields ? { fields: err.fields } : {}) };
   if (e instanceof z.ZodError) return { code: 'bad_request', message: describeZodError(channel, e), fields: fieldErrors(e) };
+  if (isSystemError(err)) return describeSystemError(err);
   return { code: 'internal', message: e?.message ?? String(err) };
 }
 

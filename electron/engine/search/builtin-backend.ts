@@ -4,7 +4,7 @@
  */
 import type { SearchResponse } from '../../../shared/types/search';
 import type { MemoryRegistry } from '../index/registry';
-import type { SearchBackend, SearchRequest } from './backend';
+import type { SearchBackend, SearchRequest } from '../core/search-backend';
 import { searchIndex } from './index-search';
 import type { MemoryIndex } from '../index/memory-index';
 import { abortError } from '../util/abort';

@@ -1,11 +1,11 @@
 /**
  * Contract handlers of memory search, the index and the memory browser: request → the
  * search backend or the agent's index, nothing more (the search itself is
- * builtin-backend.ts / qmd/search-backend.ts behind search/backend.ts). Heavy modules
+ * builtin-backend.ts / qmd/search-backend.ts behind core/search-backend.ts). Heavy modules
  * (SQLite, sqlite-vec, the embedder, chokidar) are imported on first use, so the engine
  * starts fast. The first call from a long-lived client starts the agent's file watcher.
  */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import type { MemoryRegistry } from '../index/registry';
 

@@ -7,7 +7,7 @@
  */
 import type { SearchResponse } from '../../../shared/types/search';
 import type { MemoryIndex } from '../index/memory-index';
-import type { SearchRequest } from './backend';
+import type { SearchRequest } from '../core/search-backend';
 import { runSearch } from './service';
 import { LazyKnnWorker } from './knn-worker';
 

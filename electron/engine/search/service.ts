@@ -7,7 +7,7 @@ import type { MemorySource, SearchResponse } from '../../../shared/types/search'
 import { hybridSearch, type HybridBackend } from './hybrid';
 import { resolveWeights } from './score';
 import { querySpan } from './query-dates';
-import type { SearchRequest } from './backend';
+import type { SearchRequest } from '../core/search-backend';
 
 /** Which sources a request searches: `all` = every enabled source. */
 export function requestSources(req: SearchRequest, settings: MemorySearchSettings): MemorySource[] {

@@ -6,7 +6,7 @@
  * turn or the compaction that called them.
  */
 import path from 'node:path';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { memoryRegistry } from '../index/registry';
 import { exportSessions } from '../qmd/backend';
 

@@ -7,9 +7,9 @@
  * so the cited session is read the same way from a JSONL file or OpenClaw's SQLite store
  * (line = seq + 1 there), and `..` or other names are refused.
  */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { renderSession } from '../index/session-text';
-import { EngineError } from '../rpc/dispatcher';
+import { EngineError } from '../core/errors';
 import { resolveSession } from './resolve';
 import { isTranscriptName } from './store/jsonl';
 

@@ -8,12 +8,9 @@ import type { CompactPlanResult, CompactRunResult } from '../../../shared/types/
 import { compact } from '../compaction/compact';
 import { planCompaction } from '../compaction/plan';
 import { windowThresholds } from '../compaction/thresholds';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { LLM } from '../llm/types';
 import { engineLlm } from '../llm/service';
-import { TranscriptChangedError } from '../transcript/rewrite';
-import { OpenClawLockedError } from '../util/openclaw-lock';
-import { EngineError } from '../rpc/dispatcher';
 import { loadSoftly } from './load-soft';
 import { assertSessionWritable, type ResolvedSession } from './resolve';
 
@@ -74,29 +71,24 @@ export async function compactRun(
   ctx.assertWritable(`compacting session ${s.sessionId}`);
   const { llm, problem } = summarizer(ctx);
   if (problem) ctx.warn(`compaction uses the deterministic extract: ${problem}`);
-  let r;
-  try {
-    // Parsed like the pages parse it; compact() checks the file still holds these bytes
-    // (else reads it again) and the write re-checks under the lock, as before.
-    const transcript = await loadSoftly(ctx, s, call.signal);
-    r = await compact({
-      transcript,
-      file: s.file,
-      settings: ctx.config().config.agents.defaults.compaction,
-      contextWindowTokens: s.contextWindow,
-      llm,
-      instructions: req.instructions,
-      all: req.all,
-      trigger: 'manual',
-      signal: call.signal,
-      now: () => ctx.now(),
-      sessionIndex: { file: s.indexFile, sessionId: s.sessionId },
-      onProgress: (p) => ctx.events.emit('compact.progress', { opId: call.opId, sessionId: s.sessionId, ...p }),
-    });
-  } catch (err) {
-    if (err instanceof TranscriptChangedError || err instanceof OpenClawLockedError) throw new EngineError('conflict', err.message);
-    throw err;
-  }
+  // Parsed like the pages parse it; compact() checks the file still holds these bytes
+  // (else reads it again) and the write re-checks under the lock, as before. A transcript
+  // changed meanwhile or locked by OpenClaw throws an error that crosses as `conflict`.
+  const transcript = await loadSoftly(ctx, s, call.signal);
+  const r = await compact({
+    transcript,
+    file: s.file,
+    settings: ctx.config().config.agents.defaults.compaction,
+    contextWindowTokens: s.contextWindow,
+    llm,
+    instructions: req.instructions,
+    all: req.all,
+    trigger: 'manual',
+    signal: call.signal,
+    now: () => ctx.now(),
+    sessionIndex: { file: s.indexFile, sessionId: s.sessionId },
+    onProgress: (p) => ctx.events.emit('compact.progress', { opId: call.opId, sessionId: s.sessionId, ...p }),
+  });
   if (!r.compacted) {
     return {
       sessionId: s.sessionId, compacted: false, reason: r.reason, entryId: undefined, firstKeptEntryId: undefined, summary: undefined,

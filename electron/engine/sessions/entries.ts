@@ -5,7 +5,7 @@
  */
 import type { Message } from '../../../shared/types/messages';
 import type { EntryTextResult, EntryView, SessionEntriesResult } from '../../../shared/types/sessions';
-import { EngineError } from '../rpc/dispatcher';
+import { EngineError } from '../core/errors';
 import { branchPath, entryToMessage, summaryMessage } from '../transcript/context';
 import { isCompactionEntry } from '../transcript/entries';
 import { estimateMessageTokens } from '../transcript/tokens';

@@ -8,7 +8,7 @@
  */
 import type { ExactTokensResult, TokenCount } from '../../../shared/contract/tokens';
 import type { Message } from '../../../shared/types/messages';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { planCompaction } from '../compaction/plan';
 import { compactionRegion } from '../compaction/region';
 import { engineLlm } from '../llm/service';

@@ -1,5 +1,5 @@
 /** Handlers of the sessions, pruning preview and compaction channels (shared/contract/sessions.ts). */
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { afterTranscriptChange } from './after-change';
 import { compactPlan, compactRun } from './compact-ops';

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import type { SessionEntriesResult } from '../../../shared/types/sessions';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import { parseTranscript } from '../transcript/parse';
 import { sessionEntries } from './entries';
 import { loadSoftly, SOFT_LOAD_BYTES } from './load-soft';

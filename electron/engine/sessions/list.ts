@@ -5,7 +5,7 @@
  */
 import type { SessionSummary, SessionsListResult } from '../../../shared/types/sessions';
 import { LRUCache } from 'lru-cache';
-import type { ContextSlot, EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import { buildContext } from '../transcript/context';
 import { estimateTokens } from '../transcript/tokens';
 import type { Transcript } from '../transcript/types';

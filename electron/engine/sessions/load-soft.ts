@@ -9,7 +9,7 @@
  * for it has gone (one who cancels must not fail the others sharing the parse).
  */
 import fs from 'node:fs';
-import type { ContextSlot, EngineContext } from '../context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import { abortError } from '../util/abort';
 import { parseTranscriptSliced } from '../transcript/parse';
 import type { Transcript } from '../transcript/types';

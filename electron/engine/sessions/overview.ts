@@ -7,7 +7,7 @@
  */
 import type { SessionOverview } from '../../../shared/types/session-view';
 import { windowThresholds } from '../compaction/thresholds';
-import type { EngineContext } from '../context';
+import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { loadSoftly } from './load-soft';
 import { resolveSession } from './resolve';

@@ -4,8 +4,8 @@
  * and the parsed transcripts cached by the store (size and mtime), so paging through a
  * 50 MB session does not re-parse it for every page.
  */
-import type { EngineContext } from '../context';
-import { EngineError } from '../rpc/dispatcher';
+import type { EngineContext } from '../core/context';
+import { EngineError } from '../core/errors';
 import type { SessionIndexEntry } from '../transcript/sessions-index';
 import type { Transcript } from '../transcript/types';
 import { sessionStores, type SessionStore, type SessionStoreKind } from './store';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { assertOpenClawIdle } from '../util/openclaw-lock';
 import type { SessionHeader } from './types';
+import { EngineError } from '../core/errors';
 
 /** Serialise one entry as a JSONL line (no newline). */
 export function serializeLine(value: unknown): string {
@@ -33,7 +34,7 @@ function endsCleanly(fd: number): boolean {
  */
 export function appendLinesDurable(file: string, lines: string[]): number {
   if (lines.length === 0) return fs.statSync(file).size;
-  if (!fs.existsSync(file)) throw new Error(`transcript not found: ${file}`);
+  if (!fs.existsSync(file)) throw new EngineError('not_found', `transcript not found: ${file}`);
   // Every transcript append of Cairn's (chat lines, compaction entries) passes here.
   assertOpenClawIdle(file);
   // O_APPEND: every write lands at the end, even with another appender on the file.
@@ -52,7 +53,7 @@ export function appendLinesDurable(file: string, lines: string[]): number {
 
 /** Create a new transcript holding only its header (atomic; refuses to overwrite). */
 export function createTranscriptFile(file: string, header: Omit<SessionHeader, 'type' | 'version'> & { version?: number }): SessionHeader {
-  if (fs.existsSync(file)) throw new Error(`transcript already exists: ${file}`);
+  if (fs.existsSync(file)) throw new EngineError('conflict', `transcript already exists: ${file}`);
   const h: SessionHeader = { type: 'session', version: header.version ?? 3, ...header } as SessionHeader;
   fs.mkdirSync(path.dirname(file), { recursive: true });
   writeFileAtomicSync(file, `${serializeLine(h)}\n`);

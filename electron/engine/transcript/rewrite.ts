@@ -18,6 +18,7 @@ import { withFileLockSync } from '../util/file-lock';
 import { assertOpenClawIdle } from '../util/openclaw-lock';
 import { removeStaleTemps } from '../util/stale-temps';
 import { appendLinesDurable, serializeLine } from './append';
+import { EngineError } from '../core/errors';
 
 
 /** A kept line (its original text) or a new entry to serialise. */
@@ -117,9 +118,9 @@ export function prefixUnchanged(file: string, expect: ExpectedPrefix): boolean {
   return fs.statSync(file).size >= expect.bytes && prefixFingerprint(file, expect.bytes).tail.equals(expect.tail);
 }
 
-export class TranscriptChangedError extends Error {
+export class TranscriptChangedError extends EngineError {
   constructor(file: string) {
-    super(`${file} was rewritten by someone else while this operation ran; nothing was written`);
+    super('conflict', `${file} was rewritten by someone else while this operation ran; nothing was written`);
     this.name = 'TranscriptChangedError';
   }
 }

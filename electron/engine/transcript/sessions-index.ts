@@ -11,6 +11,7 @@ import { writeFileAtomicSync } from '../util/atomic-write';
 import { withFileLockSync } from '../util/file-lock';
 import { jsonDepthExceeds, MAX_ENTRY_DEPTH } from '../util/json-depth';
 import { removeStaleTemps } from '../util/stale-temps';
+import { EngineError } from '../core/errors';
 
 export interface SessionIndexEntry {
   sessionId: string;
@@ -42,9 +43,9 @@ export function readSessionIndex(file: string): SessionIndex {
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new Error(`${file}: not valid JSON (${(err as Error).message})`);
+    throw new EngineError('unavailable', `${file}: not valid JSON (${(err as Error).message})`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${file}: expected a JSON object of sessions`);
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new EngineError('unavailable', `${file}: expected a JSON object of sessions`);
   // Values that are not session entries are kept as they are (and written back unchanged);
   // readers go through findSessionEntry/sessionEntries, which skip them.
   return value as SessionIndex;
@@ -84,7 +85,7 @@ export function updateSessionEntry(
     removeStaleTemps(file);
     const index = readSessionIndex(file);
     // Writing it back re-serialises every value; a hostile depth would overflow the stack there.
-    if (jsonDepthExceeds(index, MAX_ENTRY_DEPTH)) throw new Error(`${file}: values nested deeper than ${MAX_ENTRY_DEPTH} levels; not updated (fix or remove the deep value)`);
+    if (jsonDepthExceeds(index, MAX_ENTRY_DEPTH)) throw new EngineError('unavailable', `${file}: values nested deeper than ${MAX_ENTRY_DEPTH} levels; not updated (fix or remove the deep value)`);
     const found = findSessionEntry(index, sessionId);
     const key = found?.key ?? opts.key ?? sessionId;
     const current: SessionIndexEntry = found?.entry ?? { sessionId, ...(opts.sessionFile ? { sessionFile: opts.sessionFile } : {}) };

@@ -5,6 +5,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
+import { namingPath } from '../core/errors';
 
 /** fsync a directory (after a rename in it); a no-op where directories cannot be opened. */
 export function fsyncDir(dir: string): void {
@@ -35,7 +36,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
   } catch (err) {
     if (fd !== undefined) fs.closeSync(fd);
     fs.rmSync(tmp, { force: true });
-    throw err;
+    throw namingPath(err, file, { tmp, as: 'write' });
   }
 }
 
@@ -45,6 +46,8 @@ export function appendFileDurableSync(file: string, data: string): void {
   try {
     fs.writeSync(fd, Buffer.from(data, 'utf8'));
     fs.fsyncSync(fd);
+  } catch (err) {
+    throw namingPath(err, file);
   } finally {
     fs.closeSync(fd);
   }

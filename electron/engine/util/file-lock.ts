@@ -17,6 +17,7 @@
  * are never copy-and-rename, and a rewrite re-checks the file's size right before its rename.
  */
 import lockfile from 'proper-lockfile';
+import { EngineError } from '../core/errors';
 
 /** How long a lock may go without a refresh before another process takes it over. */
 const LOCK_STALE_MS = 10_000;
@@ -25,9 +26,9 @@ const LOCK_STALE_MS = 10_000;
 const LOCK_WAIT_MS = 15_000;
 
 /** Another process held the lock for longer than the caller was willing to wait. */
-export class FileLockedError extends Error {
+export class FileLockedError extends EngineError {
   constructor(file: string, waitedMs: number) {
-    super(`${file} is being written by another Cairn process (waited ${Math.round(waitedMs / 1000)} s for its lock ${lockPathOf(file)}); try again`);
+    super('conflict', `${file} is being written by another Cairn process (waited ${Math.round(waitedMs / 1000)} s for its lock ${lockPathOf(file)}); try again`);
     this.name = 'FileLockedError';
   }
 }

@@ -24,6 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { abortError } from './abort';
 import { processExists, procStat } from './process-alive';
+import { EngineError } from '../core/errors';
 
 /** OpenClaw's DEFAULT_SESSION_WRITE_LOCK_STALE_MS: a lock older than this is stale. */
 export const OPENCLAW_LOCK_STALE_MS = 30 * 60 * 1000;
@@ -46,14 +47,14 @@ export interface OpenClawLock {
 }
 
 /** Cairn refused to write `file` because OpenClaw holds its session write lock. */
-export class OpenClawLockedError extends Error {
+export class OpenClawLockedError extends EngineError {
   readonly file: string;
   readonly lock: OpenClawLock;
   constructor(file: string, lock: OpenClawLock, waitedMs = 0) {
     const who = lock.pid === null ? 'by an OpenClaw process that has not written its pid yet' : `by pid ${lock.pid}`;
     const since = lock.createdAt ? ` since ${lock.createdAt}` : '';
     const waited = waitedMs > 0 ? `, still held after waiting ${Math.round(waitedMs / 1000)} s` : '';
-    super(`${file}: OpenClaw is writing this session (lock ${lock.lockPath} held ${who}${since}${waited}); nothing was written, try again when it is idle`);
+    super('conflict', `${file}: OpenClaw is writing this session (lock ${lock.lockPath} held ${who}${since}${waited}); nothing was written, try again when it is idle`);
     this.name = 'OpenClawLockedError';
     this.file = file;
     this.lock = lock;

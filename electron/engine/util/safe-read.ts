@@ -7,12 +7,12 @@
  * path for a FIFO between a stat and the read cannot slip past it.
  */
 import fs from 'node:fs';
+import { EngineError } from '../core/errors';
 
 /** The path names something other than a regular file (a FIFO, device, socket, directory). */
-export class NotRegularFileError extends Error {
-  readonly code = 'ENOTREG';
+export class NotRegularFileError extends EngineError {
   constructor(readonly file: string, readonly kind: string) {
-    super(`${file}: refused: not a regular file (${kind})`);
+    super('forbidden', `${file}: refused: not a regular file (${kind})`);
     this.name = 'NotRegularFileError';
   }
 }

@@ -4,7 +4,7 @@
  * path rules of `memory_get`; tests can pass their own.
  */
 import type { SearchResponse } from '../../../../shared/types/search';
-import type { EngineContext } from '../../context';
+import type { EngineContext } from '../../core/context';
 import type { z } from 'zod';
 import { fail, invalidJson, ok, type Tool, type ToolOutput } from './types';
 import {

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { describeSystemError, errorMessage, isSystemError } from '../../core/errors';
 import { writeFileAtomicSync } from '../../util/atomic-write';
 import { NotRegularFileError, readRegularFile, type CappedRead } from '../../util/safe-read';
 import { fail, intArg, invalidJson, isErr, ok, strArg, type Tool } from './types';
@@ -27,6 +28,16 @@ async function readForTool(abs: string, rel: string): Promise<CappedRead | { err
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { error: `${rel}: no such file in the workspace` };
     return { error: `${rel}: cannot be read (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }
+}
+
+/**
+ * A failed write in words for the model: a system error (a folder on the path missing or a
+ * dangling link, permission, a full disk) says what failed on which workspace path.
+ */
+function fsFailure(workspace: string, err: unknown): string {
+  if (!isSystemError(err) || !err.path) return errorMessage(err);
+  const rel = path.relative(workspace, err.path);
+  return describeSystemError(err, rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : err.path).message;
 }
 
 export interface WorkspaceToolOptions {
@@ -114,8 +125,12 @@ function writeTool(o: WorkspaceToolOptions): Tool {
       if ('error' in r) return fail(r.error);
       if (fs.existsSync(r.abs) && fs.statSync(r.abs).isDirectory()) return fail(`${r.rel} is a directory`);
       const existed = fs.existsSync(r.abs);
-      fs.mkdirSync(path.dirname(r.abs), { recursive: true });
-      writeFileAtomicSync(r.abs, content as string);
+      try {
+        fs.mkdirSync(path.dirname(r.abs), { recursive: true });
+        writeFileAtomicSync(r.abs, content as string);
+      } catch (err) {
+        return fail(`write failed: ${fsFailure(o.workspace, err)}`);
+      }
       const bytes = Buffer.byteLength(content as string, 'utf8');
       return ok(`${existed ? 'Overwrote' : 'Created'} ${r.rel} (${bytes} bytes).`, { path: r.rel, bytes, created: !existed });
     },
@@ -157,7 +172,11 @@ function editTool(o: WorkspaceToolOptions): Tool {
       const count = text.split(oldText as string).length - 1;
       if (count > 1) return fail(`${r.rel}: oldText occurs ${count} times; include more surrounding text so it matches once`);
       const next = text.slice(0, first) + (newText as string) + text.slice(first + (oldText as string).length);
-      writeFileAtomicSync(r.abs, next);
+      try {
+        writeFileAtomicSync(r.abs, next);
+      } catch (err) {
+        return fail(`edit failed: ${fsFailure(o.workspace, err)}`);
+      }
       const line = text.slice(0, first).split('\n').length;
       return ok(`Edited ${r.rel} at line ${line}.`, { path: r.rel, line });
     },

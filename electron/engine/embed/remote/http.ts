@@ -5,6 +5,7 @@
  * to do — a 401/403 names the config key or environment variable the API key came from.
  */
 import { retryAfterFromHeaders, withRetry, type Attempt } from '../../util/http-retry';
+import { EngineError } from '../../core/errors';
 
 /** Settings shared by the OpenAI, Gemini and Voyage embedders. */
 export interface RemoteOptions {
@@ -38,13 +39,13 @@ export interface RemoteOptions {
 }
 
 /** A failed remote call; `status` is the HTTP status (0 for a network failure). */
-export class RemoteEmbedError extends Error {
+export class RemoteEmbedError extends EngineError {
   constructor(
     readonly provider: string,
     readonly status: number,
     message: string,
   ) {
-    super(message);
+    super('unavailable', message);
     this.name = 'RemoteEmbedError';
   }
 }

@@ -6,7 +6,7 @@
  * not the same memory), and emptied — handles closed — by engine.dispose().
  */
 import { LRUCache } from 'lru-cache';
-import type { ContextSlot, EngineContext } from '../../context';
+import type { ContextSlot, EngineContext } from '../../core/context';
 import type { Transcript } from '../../transcript/types';
 import type { ReadOnlyDb } from './sqlite-readonly';
 

@@ -4,7 +4,7 @@
  * none in JSONL) no longer looks empty without a word.
  */
 import type { DoctorCheck } from '../../../../shared/contract';
-import type { EngineContext } from '../../context';
+import type { EngineContext } from '../../core/context';
 import { sessionStores } from '.';
 
 const NAMES = { jsonl: 'JSONL', 'openclaw-sqlite': "OpenClaw's SQLite store (read-only)" } as const;

@@ -7,7 +7,7 @@
  * the process alive and stop when the engine is disposed.
  */
 import fs from 'node:fs';
-import type { ContextSlot, EngineContext } from '../../context';
+import type { ContextSlot, EngineContext } from '../../core/context';
 import { openclawDbFile } from './openclaw-sqlite';
 
 const POLL_MS = 1000;

@@ -4,7 +4,7 @@
  * write), then OpenClaw 2026.9's SQLite store (read-only).
  */
 import path from 'node:path';
-import type { EngineContext } from '../../context';
+import type { EngineContext } from '../../core/context';
 import { jsonlStore } from './jsonl';
 import { storeCaches } from './cache';
 import { openclawSqliteStore } from './openclaw-sqlite';

@@ -17,6 +17,7 @@ import type { Transcript } from '../../transcript/types';
 import { fileStamp, openForeignSqlite, type ReadOnlyDb } from './sqlite-readonly';
 import type { StoreCaches } from './cache';
 import type { SessionStore, StoredSession } from './types';
+import { EngineError } from '../../core/errors';
 
 /** The newest transcript version whose entries Cairn knows (OpenClaw 2026.9 writes 4). */
 export const KNOWN_TRANSCRIPT_VERSION = 4;
@@ -37,7 +38,7 @@ function handle(file: string, snapshotDir: string, handles: Map<string, ReadOnly
     const has = fresh.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t);
     if (!has) {
       fresh.db.close();
-      throw new Error(`${file}: no "${t}" table — not an OpenClaw 2026.9 session store`);
+      throw new EngineError('unavailable', `${file}: no "${t}" table — not an OpenClaw 2026.9 session store`);
     }
   }
   handles.set(file, fresh);

@@ -22,6 +22,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { EngineError } from '../../core/errors';
 
 /** How the database was opened (shown by doctor, asserted by tests). */
 export type ReadOnlyOpenMode = 'direct' | 'in-memory' | 'snapshot';
@@ -60,7 +61,7 @@ function readHeader(file: string): Buffer {
   try {
     const buf = Buffer.alloc(100);
     const n = fs.readSync(fd, buf, 0, 100, 0);
-    if (n < 100 || !buf.subarray(0, 16).equals(HEADER)) throw new Error(`${file}: not an SQLite database (no "SQLite format 3" header)`);
+    if (n < 100 || !buf.subarray(0, 16).equals(HEADER)) throw new EngineError('unavailable', `${file}: not an SQLite database (no "SQLite format 3" header)`);
     return buf;
   } finally {
     fs.closeSync(fd);
@@ -69,7 +70,7 @@ function readHeader(file: string): Buffer {
 
 function openInMemory(file: string): Database.Database {
   const buf = fs.readFileSync(file);
-  if (buf.length < 100 || !buf.subarray(0, 16).equals(HEADER)) throw new Error(`${file}: not an SQLite database (no "SQLite format 3" header)`);
+  if (buf.length < 100 || !buf.subarray(0, 16).equals(HEADER)) throw new EngineError('unavailable', `${file}: not an SQLite database (no "SQLite format 3" header)`);
   // Bytes 18/19 = 2 mark WAL mode; the in-memory VFS has no WAL, and with no -wal file the
   // main file holds every committed page, so rollback mode reads the same content.
   if (buf[18] === 2) buf[18] = 1;
@@ -137,5 +138,5 @@ export function openForeignSqlite(file: string, snapshotDir: string): ReadOnlyDb
     db.close(); // written while we read: read again
   }
   const why = lastErr instanceof Error ? lastErr.message : 'it kept changing while being read';
-  throw new Error(`${file}: cannot read the database (${why})`);
+  throw new EngineError('unavailable', `${file}: cannot read the database (${why})`);
 }

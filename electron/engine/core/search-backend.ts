@@ -1,13 +1,14 @@
 /**
- * The search-backend seam (SPEC §9, issue 11): what every search entry point — the
+ * The search-backend seam (SPEC §9): what every search entry point — the
  * `search.query` handler, `cairn search`, the MCP `memory_search` tool and the chat loop's
  * `memory_search` — calls, through `ctx.searchBackend()`. Two implementations: the built-in
  * index (search/builtin-backend.ts) and QMD with a fall-back to the built-in one
  * (qmd/search-backend.ts). Which one answers is chosen where the engine is assembled
  * (electron/engine/search-backend.ts), so the search pipeline never imports QMD.
  *
- * Types only, importing nothing but shared types: context.ts names this interface, and
- * anything more here would pull the pipeline into every module that imports the context.
+ * On the ground floor (core/) because the engine context names it, so every domain's type
+ * arrow to the context points down. Types only, importing nothing but shared types: anything
+ * more here would pull the pipeline into every module that imports the context.
  */
 import type { SearchResponse } from '../../../shared/types/search';
 

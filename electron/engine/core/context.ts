@@ -3,7 +3,7 @@
  * config (reloaded after `config.set`; a hand edit of the file is read at the next start),
  * per-agent paths, the event bus, injected dependencies and resources to dispose. Created once per engine by `createEngine()`.
  */
-import { loadConfig, type LoadedConfig } from './config/load';
+import { loadConfig, type LoadedConfig } from '../config/load';
 import {
   agentPaths,
   listAgentIds,
@@ -12,12 +12,13 @@ import {
   DEFAULT_AGENT_ID,
   type AgentPaths,
   type StateDirInfo,
-} from './config/state-dir';
-import type { EventBus } from './rpc/events';
-import { EngineError } from './rpc/errors';
-import type { MemorySearchSettings } from './config/schema';
-import type { Embedder } from './embed/types';
-import type { SearchBackend } from './search/backend';
+} from '../config/state-dir';
+import type { EventBus } from '../rpc/events';
+import { EngineError } from './errors';
+import type { MemorySearchSettings } from '../config/schema';
+import type { Embedder } from './embedder';
+import type { SearchBackend } from './search-backend';
+import type { LLM } from './llm';
 
 /**
  * Dependencies passed in rather than imported as globals, so tests (and the CLI) can give
@@ -39,7 +40,7 @@ export interface EngineDeps {
    * The chat model (undefined = none). Tests inject deterministic models; when absent the
    * engine builds one from `cairn.llm` (llm/service.ts defaultCreateLlm).
    */
-  createLlm?: (ctx: EngineContext) => import('./llm/types').LLM | undefined;
+  createLlm?: (ctx: EngineContext) => LLM | undefined;
   /**
    * Hand a file to the system (desktop app only: Electron's shell): `editor` opens it with
    * the default app, `folder` reveals it in the file manager. Absent under `cairn serve`.
@@ -161,7 +162,7 @@ export function createContext(opts: {
     member<T>(slot: ContextSlot<T>): T {
       if (members.has(slot as ContextSlot<unknown>)) return members.get(slot as ContextSlot<unknown>) as T;
       // A member made after dispose() would never be disposed (a leaked handle or timer).
-      if (disposed) throw new Error(`${slot.name}: the engine is shutting down`);
+      if (disposed) throw new EngineError('unavailable', `${slot.name}: the engine is shutting down`);
       const value = slot.create(ctx);
       members.set(slot as ContextSlot<unknown>, value);
       disposers.push(async () => {
