@@ -5,8 +5,9 @@
  * whose holder died is taken over at once (its pid is in the lock), not after the 10 s stale
  * time; one whose holder lives is not.
  */
-import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -81,6 +82,25 @@ describe('cross-process file lock', () => {
     expect(await withFileLock(file, () => 'mine', { waitMs: 0 })).toBe('mine');
     expect(fs.readdirSync(path.dirname(file))).toEqual([]);
   }, 60_000);
+
+  it('judges a planted lock by its owner: a dead pid of this host is taken over, another host or no owner is not', async () => {
+    const dir = tmpDir();
+    const gone = spawnSync(process.execPath, ['-e', '']).pid;
+    const plant = (name: string, owner: string | null): string => {
+      const file = path.join(dir, name);
+      fs.mkdirSync(lockPathOf(file));
+      if (owner !== null) fs.writeFileSync(path.join(lockPathOf(file), 'owner.json'), owner);
+      return file;
+    };
+    const dead = plant('dead.json', JSON.stringify({ pid: gone, starttime: null, host: os.hostname() }));
+    expect(await withFileLock(dead, () => 'mine', { waitMs: 0 })).toBe('mine');
+    // A pid on another host cannot be checked from here, and a lock without its owner yet is
+    // being taken right now: both wait for the stale time.
+    for (const file of [plant('remote.json', JSON.stringify({ pid: gone, starttime: null, host: `not-${os.hostname()}` })), plant('fresh.json', null), plant('torn.json', '{"pid":')]) {
+      await expect(withFileLock(file, () => 'mine', { waitMs: 0 }), file).rejects.toThrow(FileLockedError);
+      expect(fs.existsSync(lockPathOf(file))).toBe(true);
+    }
+  });
 
   it('a failed operation releases the lock and its error reaches the caller', async () => {
     const file = path.join(tmpDir(), 'sessions.json');

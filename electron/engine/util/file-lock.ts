@@ -12,7 +12,10 @@
  * or the pid recycled by a process with another start time) is taken over at once instead of
  * after the stale time. Taking over renames the lock directory away (atomic: of two takers
  * only one moves it) and checks that what it moved is still the dead holder's; a lock taken
- * meanwhile by a live process is moved back.
+ * meanwhile by a live process is moved back. (What remains: a third process taking the lock
+ * in the microseconds between that check and the move back loses it, as with
+ * proper-lockfile's own stale takeover. A lock without a readable owner — another host, an
+ * older Cairn, a holder between its mkdir and its write — is taken over only once stale.)
  *
  * Not `<file>.lock`: OpenClaw's own session write lock is a *file* `<session>.jsonl.lock`
  * holding {pid, createdAt}, which it reads and cleans up when stale. A directory of ours
