@@ -53,7 +53,7 @@ const rows: string[][] = [];
   for (let i = 0; i < 5; i++) {
     const t = readTranscript(file);
     const t0 = performance.now();
-    writeCompaction(file, entry(i, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes));
+    await writeCompaction(file, entry(i, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes));
     times.push(performance.now() - t0);
   }
   rows.push(['compaction write, 50 MB transcript (checkpoint copy + O_APPEND entry + fsync, under the lock)', `${median(times).toFixed(0)} ms median of 5`]);
@@ -62,11 +62,11 @@ const rows: string[][] = [];
 // 2. sessions.json update under the lock.
 {
   const file = path.join(dir, 'sessions.json');
-  for (let i = 0; i < 100; i++) updateSessionEntry(file, `s${i}`, { updatedAt: i });
+  for (let i = 0; i < 100; i++) await updateSessionEntry(file, `s${i}`, { updatedAt: i });
   const times: number[] = [];
   for (let i = 0; i < 200; i++) {
     const t0 = performance.now();
-    updateSessionEntry(file, `s${i % 100}`, { updatedAt: 1000 + i });
+    await updateSessionEntry(file, `s${i % 100}`, { updatedAt: 1000 + i });
     times.push(performance.now() - t0);
   }
   rows.push(['sessions.json update, 100 sessions (lock, re-read, atomic write)', `${median(times).toFixed(2)} ms median of 200`]);
@@ -90,7 +90,7 @@ tick();`,
   await lines.next();
   for (let i = 0; i < rounds; i++) {
     const t = readTranscript(file);
-    writeCompaction(file, entry(i, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes), { checkpoint: i % 2 === 0 });
+    await writeCompaction(file, entry(i, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes), { checkpoint: i % 2 === 0 });
     await new Promise((resolve) => setImmediate(resolve));
   }
   child.stdin.end();

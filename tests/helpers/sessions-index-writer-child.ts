@@ -6,5 +6,5 @@
 import { updateSessionEntry } from '../../electron/engine/transcript/sessions-index';
 
 const [file, tag, count] = process.argv.slice(2) as [string, string, string];
-for (let i = 0; i < Number(count); i++) updateSessionEntry(file, `${tag}-${i}`, { updatedAt: i });
+for (let i = 0; i < Number(count); i++) await updateSessionEntry(file, `${tag}-${i}`, { updatedAt: i });
 process.stdout.write('done\n');

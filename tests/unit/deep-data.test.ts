@@ -96,11 +96,11 @@ describe('deep or mistyped transcript lines', () => {
 });
 
 describe('a 100,000-deep value in sessions.json', () => {
-  it('is refused with the file named before anything is re-serialised, and the file is left as it was', () => {
+  it('is refused with the file named before anything is re-serialised, and the file is left as it was', async () => {
     const file = path.join(tmpDir(), 'sessions.json');
     const text = `{"agent:main:main":{"sessionId":"s1","updatedAt":1,"x":${nested(100_000)}}}`;
     fs.writeFileSync(file, text);
-    expect(() => updateSessionEntry(file, 's1', { compactionCount: 1 })).toThrow(`${file}: values nested deeper than 200 levels; not updated`);
+    await expect(updateSessionEntry(file, 's1', { compactionCount: 1 })).rejects.toThrow(`${file}: values nested deeper than 200 levels; not updated`);
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The embed worker's script from the TypeScript sources (embed/worker-bundle.ts): one
- * CommonJS bundle of a module and its imports, reused from the temp dir until an input
+ * CommonJS bundle of a module and its imports, reused from the cache in Cairn's data dir until an input
  * changes.
  */
 import fs from 'node:fs';
@@ -27,7 +27,7 @@ describe('embed worker bundle', () => {
     const first = await buildWorkerBundle(entry);
     expect(first).not.toBeNull();
     expect(load(first!).value).toBe(42);
-    // Unchanged inputs: the same script (from the temp-dir copy).
+    // Unchanged inputs: the same script (from the cached copy).
     expect(await buildWorkerBundle(entry)).toBe(first);
     fs.writeFileSync(dep, 'export const answer: number = 1099;\n'); // another size, whatever the mtime resolution
     const second = await buildWorkerBundle(entry);

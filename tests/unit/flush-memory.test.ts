@@ -130,7 +130,7 @@ describe('flush once per compaction cycle (sessions.json)', () => {
     fs.mkdirSync(ws);
     const { file } = makeSession(6, { dir, id: 's1' });
     const index = path.join(dir, 'sessions.json');
-    updateSessionEntry(index, 's1', { compactionCount: 0 }, { key: 'agent:main:s1' });
+    await updateSessionEntry(index, 's1', { compactionCount: 0 }, { key: 'agent:main:s1' });
     const llm = ScriptedLlm.steps(
       () => ({ toolCalls: [{ id: 'w', name: 'write', arguments: { path: 'memory/2025-03-02.md', content: '- remember port 3000' } }] }),
       () => ({ text: 'NO_REPLY' }),

@@ -69,7 +69,7 @@ describe('concurrent writers on one transcript', () => {
     expect(await nextLine(lines)).toBe('ready');
     for (let i = 0; i < 20; i++) {
       const t = readTranscript(file);
-      writeCompaction(file, compactionEntry(i, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes), { checkpoint: i % 2 === 0 });
+      await writeCompaction(file, compactionEntry(i, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes), { checkpoint: i % 2 === 0 });
       // Let the appender run between rounds, so every round overlaps its writes.
       await new Promise((resolve) => setImmediate(resolve));
     }
@@ -121,20 +121,20 @@ describe('concurrent writers on one transcript', () => {
     expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('lock'))).toEqual([]);
   }, 120_000);
 
-  it('a rewrite carries over lines appended after the transcript was read', () => {
+  it('a rewrite carries over lines appended after the transcript was read', async () => {
     const { file, session } = makeSession(3);
     const t = readTranscript(file);
     // Another writer appends between the read and the rewrite.
     const [late] = session.append({ type: 'custom', customType: 'late', data: {} });
     const kept = t.rawLines.filter((l) => !l.includes('"Ask 1'));
-    rewriteTranscript(file, kept, { readBytes: t.bytes });
+    await rewriteTranscript(file, kept, { readBytes: t.bytes });
     const after = readTranscript(file);
     expect(after.entries.at(-1)?.id).toBe(late?.id);
     expect(after.rawLines).toHaveLength(kept.length + 1);
     expect(fs.readdirSync(path.dirname(file)).filter((n) => n.endsWith('.tmp') || n.endsWith('lock'))).toEqual([]);
   });
 
-  it("leaves OpenClaw's own session lock file alone, and a stale one does not block the write", () => {
+  it("leaves OpenClaw's own session lock file alone, and a stale one does not block the write", async () => {
     const { file } = makeSession(3);
     // OpenClaw's session write lock: a file <session>.jsonl.lock with its pid — here the pid
     // of a process that has exited (a live holder blocks: transcript-openclaw-lock.test.ts).
@@ -143,7 +143,7 @@ describe('concurrent writers on one transcript', () => {
     const payload = JSON.stringify({ pid: gone, createdAt: new Date().toISOString() });
     fs.writeFileSync(openclawLock, payload);
     const t = readTranscript(file);
-    writeCompaction(file, compactionEntry(0, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes));
+    await writeCompaction(file, compactionEntry(0, t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes));
     expect(readTranscript(file).entries.at(-1)?.type).toBe('compaction');
     expect(fs.readFileSync(openclawLock, 'utf8')).toBe(payload);
   }, 30_000);

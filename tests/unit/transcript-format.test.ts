@@ -26,30 +26,30 @@ describe('transcript: the OpenClaw fixture', () => {
     expect(t.entryLines[16]).toBe(19); // the unknown entry, right after the torn line
   });
 
-  it('round-trips byte-identical through a rewrite, malformed and unknown lines included', () => {
+  it('round-trips byte-identical through a rewrite, malformed and unknown lines included', async () => {
     const { transcript } = copyFixture();
     const before = fs.readFileSync(transcript);
     const t = readTranscript(transcript);
-    rewriteTranscript(transcript, t.rawLines);
+    await rewriteTranscript(transcript, t.rawLines);
     expect(fs.readFileSync(transcript).equals(before)).toBe(true);
   });
 
-  it('a rewrite with a new entry keeps every old line byte-for-byte and serialises only the new one', () => {
+  it('a rewrite with a new entry keeps every old line byte-for-byte and serialises only the new one', async () => {
     const { transcript } = copyFixture();
     const before = fs.readFileSync(transcript, 'utf8');
     const t = readTranscript(transcript);
     const entry = { type: 'custom', id: 'c0ffee00', parentId: 'a0000018', timestamp: '2025-03-02T11:00:00.000Z', customType: 'x', data: { a: 1 } };
-    rewriteTranscript(transcript, [...t.rawLines, { entry }]);
+    await rewriteTranscript(transcript, [...t.rawLines, { entry }]);
     const after = fs.readFileSync(transcript, 'utf8');
     expect(after.startsWith(before)).toBe(true);
     expect(after.slice(before.length)).toBe(`${JSON.stringify(entry)}\n`);
     expect(after).toContain('"payload": {"nested": [1, 2, 3]'); // the unknown entry's spacing survived
   });
 
-  it('appendAtomic keeps the file as a byte prefix', () => {
+  it('appendAtomic keeps the file as a byte prefix', async () => {
     const { transcript } = copyFixture();
     const before = fs.readFileSync(transcript, 'utf8');
-    appendAtomic(transcript, ['{"type":"custom","id":"c0ffee01","parentId":"a0000018","timestamp":"2025-03-02T11:00:00.000Z","customType":"y"}']);
+    await appendAtomic(transcript, ['{"type":"custom","id":"c0ffee01","parentId":"a0000018","timestamp":"2025-03-02T11:00:00.000Z","customType":"y"}']);
     const after = fs.readFileSync(transcript, 'utf8');
     expect(after.startsWith(before)).toBe(true);
     expect(readTranscript(transcript).entries.at(-1)?.id).toBe('c0ffee01');

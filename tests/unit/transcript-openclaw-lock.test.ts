@@ -8,7 +8,6 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import readline from 'node:readline';
 import { describe, expect, it } from 'vitest';
 import { CompactionSchema } from '../../electron/engine/config/schema';
 import { compact } from '../../electron/engine/compaction/compact';
@@ -19,6 +18,7 @@ import { readTranscript } from '../../electron/engine/transcript/read';
 import { prefixFingerprint } from '../../electron/engine/transcript/rewrite';
 import type { CompactionEntry } from '../../electron/engine/transcript/types';
 import { OpenClawLockedError } from '../../electron/engine/util/openclaw-lock';
+import { childLines } from '../helpers/child-lines';
 import { copyFixture, FIXTURE_SESSION_ID } from '../helpers/fixtures';
 import { makeSession } from '../helpers/sessions';
 import { SummarizerLLM } from '../helpers/test-llms';
@@ -57,12 +57,7 @@ async function holdLock(lockPath: string, createdAt?: string): Promise<Holder> {
   fs.writeFileSync(script, HOLDER);
   const child = spawn(process.execPath, [script, lockPath, ...(createdAt ? [createdAt] : [])], { stdio: ['pipe', 'pipe', 'pipe'] });
   child.stderr.setEncoding('utf8').on('data', (s: string) => process.stderr.write(s));
-  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-  const next = async (): Promise<string> => {
-    const r = await lines.next();
-    if (r.done) throw new Error('the lock holder ended before printing the expected line');
-    return r.value;
-  };
+  const next = childLines(child, 'the lock holder');
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   expect(await next()).toBe('locked');
   return { child, pid: child.pid as number, next, die: async () => { child.stdin.end(); await exited; } };
@@ -85,7 +80,7 @@ describe("OpenClaw's session write lock", () => {
     const expectPrefix = prefixFingerprint(file, t.bytes);
     let err: unknown;
     try {
-      writeCompaction(file, entry(t.entries.at(-1)?.id ?? null), expectPrefix);
+      await writeCompaction(file, entry(t.entries.at(-1)?.id ?? null), expectPrefix);
     } catch (e) {
       err = e;
     }
@@ -99,7 +94,7 @@ describe("OpenClaw's session write lock", () => {
 
     // The holder dies without releasing (killed mid-turn): its lock is stale by OpenClaw's rule.
     await holder.die();
-    writeCompaction(file, entry(t.entries.at(-1)?.id ?? null), expectPrefix);
+    await writeCompaction(file, entry(t.entries.at(-1)?.id ?? null), expectPrefix);
     expect(readTranscript(file).entries.at(-1)?.type).toBe('compaction');
     expect(fs.readFileSync(lockPath).equals(lockBytes)).toBe(true); // never removed nor touched by Cairn
   }, 30_000);
@@ -162,7 +157,7 @@ describe("OpenClaw's session write lock", () => {
     const viaLink = path.join(link, path.basename(file));
     const holder = await holdLock(`${file}.lock`); // OpenClaw resolves the dir's real path
     const t = readTranscript(viaLink);
-    expect(() => writeCompaction(viaLink, entry(t.entries.at(-1)?.id ?? null), prefixFingerprint(viaLink, t.bytes))).toThrow(OpenClawLockedError);
+    await expect(writeCompaction(viaLink, entry(t.entries.at(-1)?.id ?? null), prefixFingerprint(viaLink, t.bytes))).rejects.toThrow(OpenClawLockedError);
     await holder.die();
   }, 30_000);
 
@@ -171,7 +166,7 @@ describe("OpenClaw's session write lock", () => {
     const old = new Date(Date.now() - 31 * 60 * 1000).toISOString();
     const holder = await holdLock(`${file}.lock`, old);
     const t = readTranscript(file);
-    writeCompaction(file, entry(t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes), { checkpoint: false });
+    await writeCompaction(file, entry(t.entries.at(-1)?.id ?? null), prefixFingerprint(file, t.bytes), { checkpoint: false });
     expect(readTranscript(file).entries.at(-1)?.type).toBe('compaction');
     await holder.die();
 

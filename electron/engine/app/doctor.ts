@@ -9,6 +9,7 @@ import type { EngineContext } from '../core/context';
 import { embedderDoctorCheck } from '../embed/handlers';
 import { llmDoctorCheck } from '../llm/handlers';
 import { qmdDoctorCheck } from '../qmd/doctor';
+import { passedCheck } from '../util/passed-checks';
 import { sessionStoresCheck } from '../sessions/store/doctor';
 import { acquireLlamaRuntime } from '../util/llama-runtime';
 
@@ -65,10 +66,16 @@ export async function sqliteVecCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'
   }
 }
 
-let llamaCheckCache: Promise<Omit<DoctorCheck, 'id' | 'label'>> | undefined;
+/**
+ * Whether node-llama-cpp loads. A pass is kept for the engine's life (loading it again costs
+ * seconds); a failure is not, so a repaired install is seen at the next check.
+ */
+export function nodeLlamaCheck(ctx: EngineContext): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
+  return passedCheck(ctx, 'node-llama-cpp', Number.POSITIVE_INFINITY, probeNodeLlama, (r) => r.status === 'ok');
+}
 
-export function nodeLlamaCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
-  llamaCheckCache ??= (async () => {
+function probeNodeLlama(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
+  return (async () => {
     // The shared runtime: no second llama.cpp when a local embedder or chat model already holds it.
     const { llama, release } = await acquireLlamaRuntime();
     try {
@@ -82,7 +89,6 @@ export function nodeLlamaCheck(): Promise<Omit<DoctorCheck, 'id' | 'label'>> {
     detail: `node-llama-cpp did not load: ${err.message}`,
     hint: 'Local GGUF models are unavailable. Reinstall node-llama-cpp (npm ci) or use a remote provider.',
   }));
-  return llamaCheckCache;
 }
 
 /**
@@ -120,7 +126,7 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean; on
   if (native) {
     checks.push(check('sqlite', 'better-sqlite3 + FTS5', sqliteCheck));
     checks.push(check('sqlite-vec', 'sqlite-vec', sqliteVecCheck));
-    checks.push(check('node-llama-cpp', 'node-llama-cpp', nodeLlamaCheck));
+    checks.push(check('node-llama-cpp', 'node-llama-cpp', () => nodeLlamaCheck(ctx)));
   }
   const extraP = Promise.all(
     contributors.map((c) =>

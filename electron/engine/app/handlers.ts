@@ -2,17 +2,17 @@
 import { z } from 'zod';
 import type { AppStatus, ConfigView } from '../../../shared/contract';
 import { ConfigSchema, defaultConfig } from '../config/schema';
-import type { EngineContext } from '../core/context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { opCancelHandler } from '../rpc/dispatcher';
 import { runDoctor } from './doctor';
 import { setConfigKey, validateKey, readOwnConfig } from '../config/edit';
 
-let jsonSchemaCache: Record<string, unknown> | undefined;
-function configJsonSchema(): Record<string, unknown> {
-  jsonSchemaCache ??= z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
-  return jsonSchemaCache;
-}
+/** The config's JSON Schema, built once per engine (zod's conversion takes a few ms). */
+const jsonSchemaSlot: ContextSlot<Record<string, unknown>> = {
+  name: 'config JSON schema',
+  create: () => z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>,
+};
 
 export function configView(ctx: EngineContext): ConfigView {
   const loaded = ctx.config();
@@ -20,7 +20,7 @@ export function configView(ctx: EngineContext): ConfigView {
     config: loaded.config as unknown as Record<string, unknown>,
     raw: loaded.raw,
     defaults: defaultConfig() as unknown as Record<string, unknown>,
-    schema: configJsonSchema(),
+    schema: ctx.member(jsonSchemaSlot),
     warnings: loaded.warnings,
     files: loaded.files,
   };

@@ -62,7 +62,7 @@ export async function sendChat(ctx: EngineContext, text: string, opts: SendOptio
   // Load a local model (or probe a server) before creating anything: a model that cannot be
   // used must not leave an empty session behind.
   if (!manual) await (llm as { load?: (s?: AbortSignal) => Promise<unknown> } | undefined)?.load?.(opts.signal);
-  const ref = opts.sessionId ? findChatSession(paths, opts.sessionId) : createChatSession(paths, ctx.now());
+  const ref = opts.sessionId ? findChatSession(paths, opts.sessionId) : await createChatSession(paths, ctx.now());
   return serialized(ctx, ref.file, async () => {
     const cfg = ctx.config().config;
     const d = cfg.agents.defaults;
@@ -118,10 +118,10 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
         }),
     // A model that cannot be reached or used (unavailable) or a session OpenClaw is writing
     // (conflict) crosses with its error's own code: the dispatcher maps every error.
-    'chat.newSession': (req): ChatSessionInfo => {
+    'chat.newSession': async (req): Promise<ChatSessionInfo> => {
       const agentId = ctx.agentId(req.agentId);
       ctx.assertWritable('new session');
-      const ref = createChatSession(ctx.paths(agentId), ctx.now());
+      const ref = await createChatSession(ctx.paths(agentId), ctx.now());
       return { ...ref, agentId };
     },
   };

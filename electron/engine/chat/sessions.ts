@@ -17,11 +17,11 @@ export interface ChatSessionRef {
 }
 
 /** Create a session: `<sessionsDir>/<uuid>.jsonl` with its header, plus its sessions.json entry. */
-export function createChatSession(paths: AgentPaths, now: Date): ChatSessionRef {
+export async function createChatSession(paths: AgentPaths, now: Date): Promise<ChatSessionRef> {
   const sessionId = crypto.randomUUID();
   const file = path.join(paths.sessionsDir, `${sessionId}.jsonl`);
   createTranscriptFile(file, { id: sessionId, timestamp: now.toISOString(), cwd: paths.workspace });
-  updateSessionEntry(paths.sessionsIndex, sessionId, { sessionFile: file, updatedAt: now.getTime(), compactionCount: 0, totalTokens: 0 }, { sessionFile: file });
+  await updateSessionEntry(paths.sessionsIndex, sessionId, { sessionFile: file, updatedAt: now.getTime(), compactionCount: 0, totalTokens: 0 }, { sessionFile: file });
   return { sessionId, file };
 }
 

@@ -221,7 +221,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
     result.stopReason = res.stopReason;
     emit({ kind: 'assistant', entryId: entry.id, stopReason: res.stopReason, usage: res.usage });
     const estimate = estimateTokens(buildContext(liveTranscript(session)).messages) + systemTokens;
-    updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: usage.totalTokens > 0 ? usage.totalTokens : estimate, updatedAt: now().getTime() });
+    await updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: usage.totalTokens > 0 ? usage.totalTokens : estimate, updatedAt: now().getTime() });
 
     const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
     if (calls.length) {

@@ -229,10 +229,10 @@ export async function compact(opts: CompactOptions): Promise<CompactResult> {
   });
   opts.onProgress?.({ phase: 'write', done: 0, total: 1, label: 'writing the compaction entry' });
   opts.signal?.throwIfAborted();
-  const written = writeCompaction(opts.file, entry, expect, { checkpoint: opts.checkpoint !== false });
+  const written = await writeCompaction(opts.file, entry, expect, { checkpoint: opts.checkpoint !== false, signal: opts.signal });
   const tokensAfter = estimateMessageTokens(summaryMessage(summary)) + plan.keptTokens;
   if (opts.sessionIndex) {
-    updateSessionEntry(opts.sessionIndex.file, opts.sessionIndex.sessionId, (e) => ({
+    await updateSessionEntry(opts.sessionIndex.file, opts.sessionIndex.sessionId, (e) => ({
       compactionCount: (e.compactionCount ?? 0) + 1,
       totalTokens: tokensAfter,
       updatedAt: now().getTime(),

@@ -60,7 +60,7 @@ export async function maybeRunMemoryFlush(opts: MaybeFlushOptions): Promise<Mayb
     baseSystemPrompt: opts.baseSystemPrompt,
     signal: opts.signal,
   });
-  updateSessionEntry(opts.sessionIndex.file, opts.sessionIndex.sessionId, (e) => ({
+  await updateSessionEntry(opts.sessionIndex.file, opts.sessionIndex.sessionId, (e) => ({
     memoryFlushAt: now().getTime(),
     memoryFlushCompactionCount: e.compactionCount ?? 0,
   }));

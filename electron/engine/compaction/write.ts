@@ -15,7 +15,7 @@ import { appendLinesDurable, serializeLine } from '../transcript/append';
 import { parseTranscript } from '../transcript/parse';
 import { prefixUnchanged, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
 import { removeStaleTempsIn } from '../util/stale-temps';
-import { withFileLockSync } from '../util/file-lock';
+import { withFileLock } from '../util/file-lock';
 import { assertOpenClawIdle } from '../util/openclaw-lock';
 import type { CompactionEntry } from '../transcript/types';
 
@@ -87,30 +87,39 @@ export interface WriteCompactionResult {
   entry: CompactionEntry;
 }
 
+/** The write itself, run under the transcript's lock (see writeCompaction). */
+function writeLocked(file: string, entry: CompactionEntry, expect: ExpectedPrefix, opts: { checkpoint?: boolean; keepCheckpoints?: number }): WriteCompactionResult {
+  // Temps any Cairn process left in this sessions dir when killed mid-write (checkpoint
+  // copies are transcript-sized), not only this transcript's.
+  removeStaleTempsIn(path.dirname(file));
+  if (!prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
+  // Before the checkpoint: refused while OpenClaw writes the session, with nothing created.
+  assertOpenClawIdle(file);
+  const checkpoint = opts.checkpoint === false ? undefined : writeCheckpoint(file, opts.keepCheckpoints);
+  // Read the newest entry as late as possible: a line another process appends after this
+  // is still kept (it lands after the entry), it just hangs under its own parent.
+  const newer = lastEntryIdAfter(file, expect.bytes);
+  const final: CompactionEntry = newer ? { ...entry, parentId: newer } : entry;
+  try {
+    appendLinesDurable(file, [serializeLine(final)]);
+  } catch (err) {
+    if (checkpoint) fs.rmSync(checkpoint, { force: true });
+    throw err;
+  }
+  return { checkpoint, entry: final };
+}
+
 /**
- * Append `entry` to `file` after a checkpoint copy, under the transcript's lock. `expect` is
- * the snapshot the plan was made from; if the file was rewritten since, nothing is written
- * (TranscriptChangedError); nor while OpenClaw holds its session write lock (OpenClawLockedError).
+ * Append `entry` to `file` after a checkpoint copy, under the transcript's lock (waited for
+ * without blocking the thread; `signal` cancels the wait). `expect` is the snapshot the plan
+ * was made from; if the file was rewritten since, nothing is written (TranscriptChangedError);
+ * nor while OpenClaw holds its session write lock (OpenClawLockedError).
  */
-export function writeCompaction(file: string, entry: CompactionEntry, expect: ExpectedPrefix, opts: { checkpoint?: boolean; keepCheckpoints?: number } = {}): WriteCompactionResult {
-  return withFileLockSync(file, () => {
-    // Temps any Cairn process left in this sessions dir when killed mid-write (checkpoint
-    // copies are transcript-sized), not only this transcript's.
-    removeStaleTempsIn(path.dirname(file));
-    if (!prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
-    // Before the checkpoint: refused while OpenClaw writes the session, with nothing created.
-    assertOpenClawIdle(file);
-    const checkpoint = opts.checkpoint === false ? undefined : writeCheckpoint(file, opts.keepCheckpoints);
-    // Read the newest entry as late as possible: a line another process appends after this
-    // is still kept (it lands after the entry), it just hangs under its own parent.
-    const newer = lastEntryIdAfter(file, expect.bytes);
-    const final: CompactionEntry = newer ? { ...entry, parentId: newer } : entry;
-    try {
-      appendLinesDurable(file, [serializeLine(final)]);
-    } catch (err) {
-      if (checkpoint) fs.rmSync(checkpoint, { force: true });
-      throw err;
-    }
-    return { checkpoint, entry: final };
-  });
+export function writeCompaction(
+  file: string,
+  entry: CompactionEntry,
+  expect: ExpectedPrefix,
+  opts: { checkpoint?: boolean; keepCheckpoints?: number; signal?: AbortSignal | undefined } = {},
+): Promise<WriteCompactionResult> {
+  return withFileLock(file, () => writeLocked(file, entry, expect, opts), { signal: opts.signal });
 }

@@ -11,6 +11,7 @@
  *     openclaw-snapshots/<agentId>/   copies of OpenClaw's database while it has a -wal open
  *     serve-token                     `cairn serve`'s token
  *   <data>/models/                    converted static model, shared by every foreign dir
+ *   <data>/worker-bundles/            the embed worker bundled from the sources (0700; embed/worker-bundle.ts)
  *
  * `<data>` is $CAIRN_DATA_DIR, else $XDG_STATE_HOME/cairn, else ~/.local/state/cairn (the
  * place the serve token of a foreign dir already used).

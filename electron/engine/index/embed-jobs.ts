@@ -42,6 +42,8 @@ export interface VectorPipelineOptions {
    * worker path). `off`: always in-process.
    */
   worker?: 'auto' | 'wait' | 'off' | undefined;
+  /** A worker started ahead for this run (adopted instead of starting one). */
+  prestarted?: PrestartedWorker | null | undefined;
 }
 
 /** One batch of chunks on its way to vectors. */
@@ -64,33 +66,44 @@ export interface VectorJob {
 
 const cancelled = (): Error => abortError(undefined, 'indexing cancelled');
 
-/** Workers started ahead of a sync (see `prestartEmbedWorker`), by embedder. */
-const prestarted = new WeakMap<Embedder, Promise<EmbedWorker>>();
-
 function launch(emb: Embedder): Promise<EmbedWorker> | null {
   const spec = workerSpecOf(emb);
   return spec ? startEmbedWorker(spec, { id: emb.id, dims: emb.dims }) : null;
 }
 
 /**
- * Start the embed worker for a coming full rebuild now, so it loads while the files are
- * listed and the database is opened; the rebuild's pipeline adopts it. Pair with
- * `releasePrestarted` (closes it if nothing adopted it).
+ * An embed worker started ahead of a full rebuild, handed to that rebuild's pipeline
+ * (SyncInput.prestarted): owned by the one sync that started it, never kept in the module.
  */
-export function prestartEmbedWorker(emb: Embedder | null): void {
-  if (!emb || prestarted.has(emb)) return;
-  const job = launch(emb);
-  if (!job) return;
-  job.catch(() => undefined);
-  prestarted.set(emb, job);
+export class PrestartedWorker {
+  private job: Promise<EmbedWorker> | null;
+
+  constructor(job: Promise<EmbedWorker>) {
+    job.catch(() => undefined);
+    this.job = job;
+  }
+
+  /** The worker, for the one pipeline that adopts it; null once taken. */
+  take(): Promise<EmbedWorker> | null {
+    const job = this.job;
+    this.job = null;
+    return job;
+  }
+
+  /** Close the worker if nothing adopted it (always call when the sync ends). */
+  release(): void {
+    this.take()?.then((w) => w.close(), () => undefined);
+  }
 }
 
-/** Close a prestarted worker nothing adopted. */
-export function releasePrestarted(emb: Embedder | null): void {
-  const job = emb ? prestarted.get(emb) : undefined;
-  if (!emb || !job) return;
-  prestarted.delete(emb);
-  job.then((w) => w.close(), () => undefined);
+/**
+ * Start the embed worker for a coming full rebuild now, so it loads while the files are
+ * listed and the database is opened; pass it to the rebuild and `release()` it after.
+ * Null when the embedder has no worker.
+ */
+export function prestartEmbedWorker(emb: Embedder | null): PrestartedWorker | null {
+  const job = emb ? launch(emb) : null;
+  return job ? new PrestartedWorker(job) : null;
 }
 
 export class VectorPipeline {
@@ -124,9 +137,7 @@ export class VectorPipeline {
   private startWorker(): void {
     const emb = this.o.embedder;
     if (!emb || this.worker || this.o.worker === 'off') return;
-    const pre = prestarted.get(emb);
-    prestarted.delete(emb);
-    const job = pre ?? launch(emb);
+    const job = this.o.prestarted?.take() ?? launch(emb);
     if (!job) return;
     this.starting = true;
     this.worker = job.then(

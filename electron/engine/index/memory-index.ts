@@ -17,7 +17,7 @@ import { createStore } from './store';
 import { lineVectorsFor } from './line-vectors';
 import { filesDiffer, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
-import { prestartEmbedWorker, releasePrestarted } from './embed-jobs';
+import { prestartEmbedWorker } from './embed-jobs';
 import { CHUNKER_VERSION } from './chunker';
 import { removeStaleIndexTemps } from '../util/stale-temps';
 import { EngineError } from '../core/errors';
@@ -222,13 +222,13 @@ export class MemoryIndex {
 
   private async syncNow(o: SyncOptions, identity: IndexIdentity, full: boolean, started: number): Promise<IndexSyncResult> {
     // A full rebuild embeds everything: its worker (if the embedder has one) loads meanwhile.
-    if (full) prestartEmbedWorker(this.opts.embedder);
+    const prestarted = full ? prestartEmbedWorker(this.opts.embedder) : null;
     let files;
     try {
       files = await listSourceFiles(this.opts.roots, o.signal);
     } catch (err) {
       this.markedDirty = true;
-      releasePrestarted(this.opts.embedder);
+      prestarted?.release();
       throw err;
     }
     const common = {
@@ -239,6 +239,7 @@ export class MemoryIndex {
       signal: o.signal,
       onProgress: o.onProgress,
       now: () => this.now().getTime(),
+      prestarted,
     };
     let outcome;
     try {
@@ -256,13 +257,13 @@ export class MemoryIndex {
       }
     } catch (err) {
       this.markedDirty = true;
-      releasePrestarted(this.opts.embedder);
+      prestarted?.release();
       // A failure after the old handle was closed for the swap (e.g. the rename was refused):
       // the old file is still in place, so keep answering from it.
       if (!this.opened && fs.existsSync(this.opts.indexFile)) this.openExisting();
       throw err;
     }
-    releasePrestarted(this.opts.embedder); // not adopted (e.g. nothing to embed)
+    prestarted?.release(); // not adopted (e.g. nothing to embed)
     this.pruneCache();
     // Kept in the index itself, so `index.status` in any process (app, CLI) can show them.
     if (this.opened) writeMeta(this.opened.db, 'unreadable', JSON.stringify(outcome.unreadable));

@@ -16,7 +16,7 @@ import type { ChunkingOptions } from './chunker';
 import { sha256 } from './chunker';
 import { prepareChunks, type PreparedChunk } from './prepare';
 import type { ChunkRow, FileRow, Store } from './store';
-import { VectorPipeline, type VectorJob } from './embed-jobs';
+import { VectorPipeline, type PrestartedWorker, type VectorJob } from './embed-jobs';
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
 import { abortError } from '../util/abort';
 
@@ -43,6 +43,8 @@ export interface SyncInput {
   bulk?: boolean;
   /** Embed in a worker thread: see VectorPipelineOptions.worker. */
   embedWorker?: 'auto' | 'wait' | 'off';
+  /** A worker started ahead for this sync (memory-index.ts, full rebuilds). */
+  prestarted?: PrestartedWorker | null | undefined;
   signal?: AbortSignal | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   now: () => number;
@@ -180,6 +182,7 @@ class SyncRun {
       now: input.now,
       expectMany: this.bulk && input.files.length > 0,
       worker: input.embedWorker,
+      prestarted: input.prestarted,
     });
     this.writeFile = db.transaction((p: PendingFile, byHash: Map<string, Float32Array>) => {
       store.replaceFile(p.file, this.rowsOf(p.chunks, byHash));

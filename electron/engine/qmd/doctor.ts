@@ -8,6 +8,7 @@ import os from 'node:os';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../core/context';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
+import { passedCheck } from '../util/passed-checks';
 import { qmdEnv, qmdHome } from './home';
 import { runQmd, splitCommand } from './run';
 
@@ -19,7 +20,6 @@ const INSTALL_HINT =
 
 /** Status asks for the checks often; one `--version` per command every 30 s is plenty. */
 const CACHE_MS = 30_000;
-const recent = new Map<string, { at: number; version: Promise<{ stdout: string; stderr: string }> }>();
 
 /** The QMD check (null when the backend is builtin). */
 export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | null> {
@@ -27,18 +27,14 @@ export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | 
   if (backend !== 'qmd') return null;
   const base = { id: 'qmd', label: 'QMD backend' };
   const argv = splitCommand(qmd.command, (p) => fs.existsSync(p));
-  const cached = recent.get(qmd.command);
   const home = qmdHome(ctx.stateDir, DEFAULT_AGENT_ID, ctx.state().cairnDir);
   try {
     // The doctor writes nothing: `--version` touches no index, so no home is created and
     // the child runs in the temp dir.
-    let version = cached && Date.now() - cached.at < CACHE_MS ? cached.version : undefined;
-    if (!version) {
-      version = runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.deps.env ?? process.env), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS });
-      recent.set(qmd.command, { at: Date.now(), version });
-      // A failure is not cached: the user may be installing QMD right now.
-      version.catch(() => recent.delete(qmd.command));
-    }
+    // Kept per engine for CACHE_MS; a failure is not kept (the user may be installing QMD now).
+    const version = passedCheck(ctx, `qmd --version ${qmd.command}`, CACHE_MS, () =>
+      runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.deps.env ?? process.env), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS }),
+    );
     const { stdout, stderr } = await version;
     const text = `${stdout}\n${stderr}`;
     const found = /(\d+\.\d+\.\d+[\w.-]*)/.exec(text)?.[1];

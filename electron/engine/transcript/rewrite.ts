@@ -14,7 +14,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fsyncDir } from '../util/atomic-write';
-import { withFileLockSync } from '../util/file-lock';
+import { withFileLock } from '../util/file-lock';
 import { assertOpenClawIdle } from '../util/openclaw-lock';
 import { removeStaleTemps } from '../util/stale-temps';
 import { appendLinesDurable, serializeLine } from './append';
@@ -49,10 +49,10 @@ function readRange(file: string, from: number, to: number): Buffer {
  * the lines were made from (default: its size now); bytes appended after that by any writer
  * are carried over to the end of the new file. Under the lock, atomic (temp, fsync, rename).
  */
-export function rewriteTranscript(file: string, lines: RewriteLine[], opts: { readBytes?: number } = {}): void {
+export async function rewriteTranscript(file: string, lines: RewriteLine[], opts: { readBytes?: number } = {}): Promise<void> {
   const text = lines.map((l) => (typeof l === 'string' ? l : serializeLine(l.entry))).join('\n');
   const body = Buffer.from(lines.length ? `${text}\n` : '', 'utf8');
-  withFileLockSync(file, () => {
+  await withFileLock(file, () => {
     assertOpenClawIdle(file);
     removeStaleTemps(file);
     let carried = opts.readBytes ?? fs.statSync(file).size;
@@ -131,8 +131,8 @@ export class TranscriptChangedError extends EngineError {
  * (TranscriptChangedError) when the file no longer starts with what was read; lines
  * appended since by anyone stay where they are, before the new ones.
  */
-export function appendAtomic(file: string, lines: string[], expect?: ExpectedPrefix): void {
-  withFileLockSync(file, () => {
+export async function appendAtomic(file: string, lines: string[], expect?: ExpectedPrefix): Promise<void> {
+  await withFileLock(file, () => {
     if (expect && !prefixUnchanged(file, expect)) throw new TranscriptChangedError(file);
     appendLinesDurable(file, lines);
   });

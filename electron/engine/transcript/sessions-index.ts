@@ -8,7 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
-import { withFileLockSync } from '../util/file-lock';
+import { withFileLock } from '../util/file-lock';
 import { jsonDepthExceeds, MAX_ENTRY_DEPTH } from '../util/json-depth';
 import { removeStaleTemps } from '../util/stale-temps';
 import { EngineError } from '../core/errors';
@@ -71,16 +71,16 @@ export type SessionPatch = Partial<Omit<SessionIndexEntry, 'sessionId'>>;
  * Update the entry of `sessionId` (created under `key`, default `sessionId`, when missing)
  * with `patch` — or with what `patch(entry)` returns — and write the index atomically.
  * The file is read again under the lock, so `patch(entry)` sees the latest entry.
- * Returns the updated entry.
+ * Resolves to the updated entry; waits for the lock without blocking the thread.
  */
-export function updateSessionEntry(
+export async function updateSessionEntry(
   file: string,
   sessionId: string,
   patch: SessionPatch | ((entry: SessionIndexEntry) => SessionPatch),
   opts: { key?: string; sessionFile?: string } = {},
-): SessionIndexEntry {
+): Promise<SessionIndexEntry> {
   fs.mkdirSync(path.dirname(file), { recursive: true });
-  return withFileLockSync(file, () => {
+  return withFileLock(file, () => {
     // Temps of a writer killed mid-write (its pid gone) would otherwise pile up beside it.
     removeStaleTemps(file);
     const index = readSessionIndex(file);
