@@ -181,7 +181,7 @@ describe('static model binary file', () => {
   const load = (file: string) => {
     const whole = new StaticModel(fs.readFileSync(file), file);
     for (const w of ['word0', 'word59', 'absent', 'zzz']) whole.lookup(w);
-    new LazyStaticModel(file);
+    new LazyStaticModel(file).close();
   };
 
   it('loads the real file and refuses every truncation of it', () => {
@@ -211,6 +211,11 @@ describe('static model binary file', () => {
       expect(outcome(file, bytes, load)).toBe('refused');
       expect(() => load(file)).toThrow(why);
     }
+    // Read lazily (header only), the same tables are caught by the lookup itself.
+    fs.writeFileSync(file, full);
+    const lazy = new LazyStaticModel(file);
+    expect(() => lazy.lookup('absent')).toThrow(`${file}: corrupt hash table (no empty slot)`);
+    lazy.close();
     const r = rng(5);
     for (let i = 0; i < 200; i++) {
       const flipped = Buffer.from(real);
