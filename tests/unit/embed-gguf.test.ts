@@ -109,7 +109,7 @@ describe('GGUF embedder', () => {
     await expect(createGgufEmbedder({ modelPath: path.join(dir, 'nope.gguf') })).rejects.toThrow(/model file not found: .*nope\.gguf/);
     const bad = path.join(dir, 'bad.gguf');
     fs.writeFileSync(bad, 'this is not a model');
-    await expect(createGgufEmbedder({ modelPath: bad })).rejects.toThrow(/cannot load .*bad\.gguf/);
+    await expect(createGgufEmbedder({ modelPath: bad })).rejects.toThrow(/cannot load .*bad\.gguf: not a usable GGUF model: not a GGUF file/);
   });
 });
 

@@ -11,6 +11,8 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGgufEmbedder, type GgufEmbedder } from '../../electron/engine/embed/gguf';
 import { importSentenceTransformers } from '../../electron/engine/embed/import/index';
+import { toHalf } from '../../electron/engine/embed/import/gguf-writer';
+import { SafetensorsFile } from '../../electron/engine/embed/import/safetensors';
 import { testModel } from '../helpers/test-models';
 import { tmpDir, writeTree } from '../helpers/tmp';
 import { cosine } from '../../electron/engine/embed/vector';
@@ -45,21 +47,39 @@ describe.skipIf(!embedder.path)(`converted all-MiniLM-L6-v2 through node-llama-c
   });
 });
 
-describe('PyTorch pytorch_model.bin (tests/fixtures/tiny-bert, saved by torch 2.13)', () => {
-  const fixture = (name: string) => path.resolve('tests/fixtures/tiny-bert', name);
+/** A copy of the tiny-bert safetensors fixture with every F32 tensor stored as F16. */
+function f16Copy(dir: string): void {
+  const src = new SafetensorsFile(path.resolve('tests/fixtures/tiny-bert/safetensors/model.safetensors'));
+  try {
+    const header: Record<string, unknown> = {};
+    const parts: Buffer[] = [];
+    let at = 0;
+    for (const [name, e] of src.tensors) {
+      const v = src.readF32(name);
+      const b = Buffer.alloc(v.length * 2);
+      for (let i = 0; i < v.length; i++) b.writeUInt16LE(toHalf(v[i] as number), i * 2);
+      header[name] = { dtype: 'F16', shape: e.shape, data_offsets: [at, at + b.length] };
+      parts.push(b);
+      at += b.length;
+    }
+    const head = Buffer.from(JSON.stringify(header));
+    const len = Buffer.alloc(8);
+    len.writeBigUInt64LE(BigInt(head.length));
+    fs.cpSync(path.resolve('tests/fixtures/tiny-bert/safetensors'), dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, 'model.safetensors'), Buffer.concat([len, head, ...parts]));
+  } finally {
+    src.close();
+  }
+}
 
-  it('gives exactly the same GGUF as the same model saved as safetensors', async () => {
+describe('F16 safetensors weights (tests/fixtures/tiny-bert)', () => {
+  it('are widened on import and the model embeds through node-llama-cpp like the F32 one', async () => {
     const out = tmpDir();
-    const a = await importSentenceTransformers(fixture('safetensors'), { outFile: path.join(out, 'a.gguf'), f32: true, name: 'tiny-bert' });
-    const b = await importSentenceTransformers(fixture('bin'), { outFile: path.join(out, 'b.gguf'), f32: true, name: 'tiny-bert' });
+    const f16 = path.join(out, 'f16');
+    f16Copy(f16);
+    const a = await importSentenceTransformers(path.resolve('tests/fixtures/tiny-bert/safetensors'), { outFile: path.join(out, 'a.gguf') });
+    const b = await importSentenceTransformers(f16, { outFile: path.join(out, 'b.gguf') });
     expect(b).toMatchObject({ layers: 1, dims: 8, vocab: 16, pooling: 'mean' });
-    expect(fs.readFileSync(b.outFile).equals(fs.readFileSync(a.outFile))).toBe(true);
-  });
-
-  it('reads F16 weights and the model embeds through node-llama-cpp like the F32 one', async () => {
-    const out = tmpDir();
-    const a = await importSentenceTransformers(fixture('safetensors'), { outFile: path.join(out, 'a.gguf') });
-    const b = await importSentenceTransformers(fixture('bin-f16'), { outFile: path.join(out, 'b.gguf') });
     const [ea, eb] = [await createGgufEmbedder({ modelPath: a.outFile }), await createGgufEmbedder({ modelPath: b.outFile })];
     try {
       const [va] = await ea.embed(['the cats sat on a rug .']);
@@ -100,9 +120,14 @@ describe('cairn models import: folders it cannot convert', () => {
     await expect(importSentenceTransformers(dir, { outDir: dir })).rejects.toThrow(/config\.json: model_type is "xlm-roberta"; only BERT models/);
   });
 
-  it('a .bin that is not a torch.save zip says so, naming the file', async () => {
-    const dir = writeTree(tmpDir(), { 'config.json': JSON.stringify(bertConfig), 'pytorch_model.bin': 'not a zip at all', 'vocab.txt': '[PAD]\n[UNK]\n[CLS]\n[SEP]\n[MASK]\n' });
-    await expect(importSentenceTransformers(dir, { outDir: dir })).rejects.toThrow(/pytorch_model\.bin: not a zip file/);
+  it('a pickled pytorch_model.bin is refused, naming the file and what to use instead', async () => {
+    const dir = tmpDir();
+    // The start of a torch.save zip whose pickle is cut short (it hung the old unpickler).
+    fs.cpSync(path.resolve('tests/fixtures/tiny-bert/safetensors'), dir, { recursive: true });
+    fs.rmSync(path.join(dir, 'model.safetensors'));
+    fs.writeFileSync(path.join(dir, 'pytorch_model.bin'), Buffer.from([0x50, 0x4b, 0x03, 0x04, 0x80, 0x02, 0x63, 0x61, 0x62]));
+    await expect(importSentenceTransformers(dir, { outDir: dir })).rejects.toThrow(/pytorch_model\.bin: PyTorch pickle weights are not imported; download the model's model\.safetensors/);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.gguf') || f.includes('.partial'))).toEqual([]);
   });
 
   it('a truncated safetensors file is reported as such, and no .gguf is left behind', async () => {

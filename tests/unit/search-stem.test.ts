@@ -68,7 +68,7 @@ describe('stemmed keyword search', () => {
     await idx.dispose();
     // What schema 5 wrote: no stemmed table, no triggers, identity schema 5.
     const db = new Database(fx.indexFile);
-    db.exec('DROP TRIGGER chunks_stem_insert; DROP TRIGGER chunks_stem_delete; DROP TABLE chunks_fts_stem;');
+    db.exec('DROP TRIGGER IF EXISTS chunks_stem_insert; DROP TRIGGER IF EXISTS chunks_stem_delete; DROP TABLE chunks_fts_stem;');
     const identity = JSON.parse(db.prepare("SELECT value FROM meta WHERE key = 'identity'").pluck().get() as string) as { schema: number };
     db.prepare("UPDATE meta SET value = ? WHERE key = 'identity'").run(JSON.stringify({ ...identity, schema: 5 }));
     // The keyword side of such an index still answers, by exact tokens.

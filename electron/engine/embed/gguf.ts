@@ -18,6 +18,7 @@ import path from 'node:path';
 import type { Llama, LlamaEmbeddingContext, LlamaModel, Token } from 'node-llama-cpp';
 import type { EmbedOptions, Embedder } from './types';
 import { l2normalize, throwIfAborted } from './vector';
+import { checkGgufFile } from './gguf-check';
 import { acquireLlamaRuntime } from '../util/llama-runtime';
 
 export interface GgufEmbedderOptions {
@@ -162,6 +163,12 @@ export async function createGgufEmbedder(opts: GgufEmbedderOptions): Promise<Ggu
   const modelPath = path.resolve(opts.modelPath);
   if (!fs.existsSync(modelPath)) throw new Error(`local embedder: model file not found: ${modelPath}`);
   throwIfAborted(opts.signal);
+  // A truncated or corrupt file is named with what is wrong before llama.cpp sees it.
+  try {
+    checkGgufFile(modelPath);
+  } catch (err) {
+    throw new Error(`local embedder: cannot load ${(err as Error).message}`);
+  }
   const runtime = opts.llama ? { llama: opts.llama, release: async () => {} } : await acquireLlamaRuntime();
   const { llama } = runtime;
   let model: LlamaModel | undefined;

@@ -107,7 +107,9 @@ export interface StaticHeader {
 
 /**
  * Check the header (first HEADER_BYTES of `head`) against the file's `size`; throws a
- * clear error naming `what` for a foreign, outdated, truncated or corrupt file.
+ * clear error naming `what` for a foreign, outdated, truncated or corrupt file. When `head`
+ * is the whole file, the offsets and the hash table are checked too, so that no lookup can
+ * read outside the file or probe a table without an empty slot for ever.
  */
 export function parseStaticHeader(head: Buffer, size: number, what: string): StaticHeader {
   if (head.length < HEADER_BYTES || head.toString('latin1', 0, 8) !== STATIC_MAGIC) {
@@ -120,8 +122,26 @@ export function parseStaticHeader(head: Buffer, size: number, what: string): Sta
   const tableSize = head.readUInt32LE(20);
   const stringBytes = head.readUInt32LE(24);
   const layout = sectionLayout(dims, count, stringBytes, tableSize);
-  if (size !== layout.total || (tableSize & (tableSize - 1)) !== 0) {
-    throw new Error(`${what}: truncated or corrupt (size ${size}, expected ${layout.total})`);
+  if (size !== layout.total) throw new Error(`${what}: truncated or corrupt (size ${size}, expected ${layout.total})`);
+  // A lookup probes the table until an empty slot: it needs more slots than words.
+  if (dims === 0 || tableSize <= count || (tableSize & (tableSize - 1)) !== 0) {
+    throw new Error(`${what}: corrupt header (dims ${dims}, ${count} words, hash table of ${tableSize} slots)`);
+  }
+  if (head.length === size) {
+    const at = (pos: number) => head.readUInt32LE(pos);
+    let prev = 0;
+    for (let i = 0; i <= count; i++) {
+      const off = at(layout.offsets + i * 4);
+      if (off < prev || off > stringBytes || (i === 0 && off !== 0)) throw new Error(`${what}: corrupt word offsets (word ${i})`);
+      prev = off;
+    }
+    let empty = false;
+    for (let i = 0; i < tableSize; i++) {
+      const entry = at(layout.table + i * 4);
+      if (entry > count) throw new Error(`${what}: corrupt hash table (slot ${i} names row ${entry - 1} of ${count})`);
+      if (entry === 0) empty = true;
+    }
+    if (!empty) throw new Error(`${what}: corrupt hash table (no empty slot)`);
   }
   return { dims, count, tableSize, stringBytes, layout };
 }

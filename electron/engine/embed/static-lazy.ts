@@ -75,10 +75,12 @@ export class LazyStaticModel implements StaticVectors {
     const L = this.h.layout;
     let slot = fnv1a(key, 0, n) & this.mask;
     let bytes: Buffer | undefined;
-    for (;;) {
+    // An intact table has an empty slot (parseStaticHeader); a corrupt one is not probed for ever.
+    for (let probes = 0; probes < this.h.tableSize; probes++) {
       const entry = this.uint32(L.table + slot * 4);
       if (entry === 0) return -1;
       const row = entry - 1;
+      if (row >= this.count) throw new Error(`${this.what}: corrupt hash table (slot ${slot} names row ${row} of ${this.count})`);
       const [s, e] = this.span(row);
       if (e - s === n) {
         bytes ??= Buffer.alloc(n);
@@ -94,6 +96,7 @@ export class LazyStaticModel implements StaticVectors {
       }
       slot = (slot + 1) & this.mask;
     }
+    throw new Error(`${this.what}: corrupt hash table (no empty slot)`);
   }
 
   /** The word at `row`. */

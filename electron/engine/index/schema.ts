@@ -8,9 +8,10 @@ import type { Db } from './db';
 
 /**
  * Bump when the table layout or what is indexed changes: forces a full reindex
- * (6: `chunks_fts_stem`, the stemmed keyword table beside the exact one).
+ * (6: `chunks_fts_stem`, the stemmed keyword table beside the exact one; 7: that table is
+ * written by store.ts, no longer by triggers on `chunks`).
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 /** What the index was built with; any difference means a full reindex. */
 export interface IndexIdentity {
@@ -58,18 +59,15 @@ export function createBaseSchema(db: Db): void {
     CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_vocab USING fts5vocab(chunks_fts, 'row');
     -- The chunk text stemmed (FTS5's Porter stemmer over unicode61): "camped" finds
     -- "camping". Searched beside chunks_fts and weighted below it (search/lexical.ts), so
-    -- an exact token still ranks first. Kept in step with chunks by triggers, so every
-    -- writer of chunks (store.ts, now or later) keeps it right without knowing of it; it
-    -- holds the text without the date/heading line, which the exact table matches already.
+    -- an exact token still ranks first. It holds the text without the date/heading line,
+    -- which the exact table matches already. Written by store.ts beside chunks_fts, not by
+    -- triggers: a trigger makes every INSERT into chunks a statement with its own savepoint,
+    -- and FTS5 flushes its pending terms into a new segment at every savepoint — one
+    -- segment per chunk, so a bulk rebuild (merging paused) of one file of ~4,000 chunks
+    -- reached FTS5's 2,000-segment limit and failed with "database or disk is full".
     CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_stem USING fts5(
       body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
     );
-    CREATE TRIGGER IF NOT EXISTS chunks_stem_insert AFTER INSERT ON chunks BEGIN
-      INSERT INTO chunks_fts_stem(rowid, body) VALUES (new.id, new.text);
-    END;
-    CREATE TRIGGER IF NOT EXISTS chunks_stem_delete AFTER DELETE ON chunks BEGIN
-      DELETE FROM chunks_fts_stem WHERE rowid = old.id;
-    END;
     CREATE TABLE IF NOT EXISTS embedding_cache (
       provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
       dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,

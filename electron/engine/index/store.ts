@@ -3,6 +3,7 @@
  * cache. Prepared statements are made once per handle; callers group calls in transactions.
  */
 import type { MemorySource } from '../../../shared/types/search';
+import type Database from 'better-sqlite3';
 import type { Db } from './db';
 import { createLineWriter } from './line-vectors';
 import { ftsIndexText } from '../../../shared/text/tokens';
@@ -82,6 +83,19 @@ export interface Store {
   cachePut(provider: string, model: string, entries: readonly { hash: string; vector: Float32Array }[], now: number): void;
 }
 
+/**
+ * Statements for the stemmed keyword table (schema.ts), or null when this file has none (an
+ * index older than schema 6) or keeps it in step by triggers on `chunks` (schema 6).
+ */
+function stemWriter(db: Db): { ins: Database.Statement; del: Database.Statement } | null {
+  const has = (type: string, name: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE type = ? AND name = ?').get(type, name) !== undefined;
+  if (!has('table', 'chunks_fts_stem') || has('trigger', 'chunks_stem_insert')) return null;
+  return {
+    ins: db.prepare('INSERT INTO chunks_fts_stem (rowid, body) VALUES (?, ?)'),
+    del: db.prepare('DELETE FROM chunks_fts_stem WHERE rowid = ?'),
+  };
+}
+
 export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0' | 'fallback' | 'none' }): Store {
   const idsOf = db.prepare('SELECT id FROM chunks WHERE path = ?').pluck();
   const delChunk = db.prepare('DELETE FROM chunks WHERE id = ?');
@@ -93,6 +107,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
      VALUES (@path, @source, @startLine, @endLine, @hash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
   );
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
+  const stem = stemWriter(db);
   const insVec = opts.vectors === 'none' ? null : db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
   const upFile = db.prepare(
     `INSERT INTO files (path, source, hash, mtime, size) VALUES (@path, @source, @hash, @mtime, @size)
@@ -111,6 +126,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
     for (const id of idsOf.all(path) as number[]) {
       lines?.deleteOf(id);
       delFts.run(id);
+      stem?.del.run(id);
       delVec?.run(BigInt(id));
       delChunk.run(id);
     }
@@ -134,6 +150,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       });
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
+      stem?.ins.run(id, c.text);
       if (insVec && c.vector) insVec.run(id, vecBlob(unitVec(c.vector)), c.source, c.day);
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }

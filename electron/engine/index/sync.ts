@@ -9,7 +9,6 @@
 import fs from 'node:fs';
 import type { UnreadableFile } from '../../../shared/types/search';
 import type { Embedder } from '../embed/types';
-import { MAX_MEMORY_FILE_BYTES as MAX_SOURCE_BYTES, readRegularFile } from '../util/safe-read';
 import type { Db } from './db';
 import type { SourceFile } from './sources';
 import type { ChunkingOptions } from './chunker';
@@ -19,6 +18,7 @@ import type { ChunkRow, FileRow, Store } from './store';
 import { VectorPipeline, type PrestartedWorker, type VectorJob } from './embed-jobs';
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
 import { abortError } from '../util/abort';
+import { readSource, writeFailure } from './sync-files';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -65,22 +65,6 @@ export interface SyncOutcome {
   unreadable: UnreadableFile[];
 }
 
-
-/**
- * Read one source file without letting it stop the sync: an error (EACCES from a chmod 000
- * note, EIO, a path swapped for a FIFO since it was listed) becomes a skipped entry.
- */
-async function readSource(abs: string, shown: string): Promise<{ text: string } | { unreadable: UnreadableFile }> {
-  try {
-    const r = await readRegularFile(abs, MAX_SOURCE_BYTES);
-    if (r.truncated) return { unreadable: { path: shown, reason: `EFBIG: larger than ${MAX_SOURCE_BYTES} bytes` } };
-    return { text: r.text };
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    const reason = e.code ? `${e.code}: ${e.message.replace(/^\w+: /, '').replace(/, open '.*'$/, '')}` : e.message;
-    return { unreadable: { path: shown, reason } };
-  }
-}
 
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
@@ -282,15 +266,13 @@ class SyncRun {
 
   /** Write one batch once its vectors are in (and commit the bulk transaction every so often). */
   private async write(b: Batch): Promise<void> {
-    const { db, store } = this.input;
+    const { db } = this.input;
     const byHash = await this.vectors.finish(b.job);
     throwIfAborted(this.input.signal);
     for (const p of b.files) {
-      if (p.chunks.length > STEP_CHUNKS) await this.writeBigFile(p, byHash);
-      else if (this.bulk) {
-        store.insertChunks(this.rowsOf(p.chunks, byHash));
-        store.putFile(p.file);
-      } else this.writeFile(p, byHash);
+      const failed = await this.writeOne(p, byHash);
+      if (failed) this.unreadable.push({ path: p.file.path, reason: failed });
+      else this.changed.push(p.file.path);
       await this.yieldNow();
     }
     this.chunksDone += b.chunks;
@@ -301,14 +283,41 @@ class SyncRun {
       db.exec('BEGIN');
       this.uncommitted = 0;
     }
-    this.changed.push(...b.files.map((p) => p.file.path));
     this.progress('write');
     await this.yieldNow();
   }
 
   /**
+   * Write one file so that its failure stops only it: in bulk mode inside a savepoint that a
+   * failure rolls back, else in its own transaction(s). Returns why it failed (the file is
+   * then skipped and reported with the unreadable ones), or null. Cancelling still throws.
+   */
+  private async writeOne(p: PendingFile, byHash: Map<string, Float32Array>): Promise<string | null> {
+    const { db, store } = this.input;
+    const big = p.chunks.length > STEP_CHUNKS;
+    if (this.bulk) db.exec('SAVEPOINT cairn_file');
+    try {
+      if (big) await this.writeBigFile(p, byHash);
+      else if (this.bulk) {
+        store.insertChunks(this.rowsOf(p.chunks, byHash));
+        store.putFile(p.file);
+      } else this.writeFile(p, byHash);
+      if (this.bulk) db.exec('RELEASE cairn_file');
+      return null;
+    } catch (err) {
+      if (this.bulk) db.exec('ROLLBACK TO cairn_file; RELEASE cairn_file');
+      // A big file written in steps has lost its old rows already: drop what it got and its
+      // files row, so the next sync takes it for new and tries again.
+      else if (big) db.transaction(() => store.deleteFile(p.file.path))();
+      if ((err as Error).name === 'AbortError') throw err;
+      return writeFailure(err);
+    }
+  }
+
+  /**
    * A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
    * its files row is marked unfinished first, so an interruption is redone by the next sync.
+   * In bulk mode FTS5 segments are merged every BULK_COMMIT_CHUNKS chunks, as between files.
    */
   private async writeBigFile(p: PendingFile, byHash: Map<string, Float32Array>): Promise<void> {
     const { db, store } = this.input;
@@ -322,6 +331,7 @@ class SyncRun {
       const rows = this.rowsOf(p.chunks.slice(i, i + STEP_CHUNKS), byHash);
       if (this.bulk) store.insertChunks(rows);
       else db.transaction(() => store.insertChunks(rows))();
+      if (this.bulk && i > 0 && i % BULK_COMMIT_CHUNKS < STEP_CHUNKS) await mergeFts(db, this.yieldNow, this.input.signal);
       await this.yieldNow(!this.bulk);
     }
     store.putFile(p.file);

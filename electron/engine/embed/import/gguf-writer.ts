@@ -150,7 +150,7 @@ function checkLength(name: string, dims: number[], data: Float32Array): void {
 /** IEEE 754 binary16 bits of a float, rounded to nearest even (ggml_fp32_to_fp16's result). */
 const f32view = new Float32Array(1);
 const u32view = new Uint32Array(f32view.buffer);
-function toHalf(x: number): number {
+export function toHalf(x: number): number {
   f32view[0] = x;
   const bits = u32view[0] as number;
   const sign = (bits >>> 16) & 0x8000;

@@ -14,7 +14,6 @@ import path from 'node:path';
 import { arr, bool, f32, GGUF_TYPE, str, u32, writeGgufFile, type GgufValue, type LazyGgufTensor } from './gguf-writer';
 import { SafetensorsFile } from './safetensors';
 import { readSentenceTransformer, type SentenceTransformerModel } from './st-folder';
-import { TorchBinFile } from './torch-bin';
 
 /** What `importSentenceTransformers` did. */
 export interface ImportResult {
@@ -130,7 +129,7 @@ export async function importSentenceTransformers(input: string, opts: ImportOpti
   const warnings: string[] = [];
   if (!model.lowercase) warnings.push(`${model.name} has a cased vocabulary, but llama.cpp's WordPiece tokenizer lowercases text: expect lower quality`);
   const outFile = path.resolve(opts.outFile ?? path.join(opts.outDir ?? '.', `${model.name}${opts.f32 ? '-f32' : ''}.gguf`));
-  const st = model.weights.endsWith('.bin') ? new TorchBinFile(model.weights) : new SafetensorsFile(model.weights);
+  const st = new SafetensorsFile(model.weights);
   try {
     const tensors: LazyGgufTensor[] = [];
     const seen = new Set<string>();

@@ -16,6 +16,28 @@ export interface SafetensorsEntry {
 }
 
 const HEADER_LIMIT = 100 * 1024 * 1024; // the format's own cap on the JSON header
+const DTYPE_WIDTH: Record<string, number | undefined> = { F32: 4, F16: 2, BF16: 2 };
+
+const isCount = (x: unknown): x is number => typeof x === 'number' && Number.isSafeInteger(x) && x >= 0;
+
+/**
+ * One header entry, checked: a dtype, a shape of whole numbers, and a byte range
+ * `0 <= begin <= end <= dataBytes` (so no read ever goes past the file or asks for a
+ * negative or huge buffer).
+ */
+function checkEntry(name: string, v: unknown, dataBytes: number): SafetensorsEntry {
+  const e = v as Partial<SafetensorsEntry> | null;
+  if (!e || typeof e !== 'object' || typeof e.dtype !== 'string' || !Array.isArray(e.shape) || !Array.isArray(e.data_offsets)) {
+    throw new Error(`tensor ${name}: malformed header entry`);
+  }
+  if (!e.shape.every(isCount)) throw new Error(`tensor ${name}: shape ${JSON.stringify(e.shape)} is not a list of whole numbers`);
+  const [begin, end] = e.data_offsets;
+  if (e.data_offsets.length !== 2 || !isCount(begin) || !isCount(end) || begin > end) {
+    throw new Error(`tensor ${name}: data_offsets ${JSON.stringify(e.data_offsets)} are not a byte range [begin, end]`);
+  }
+  if (end > dataBytes) throw new Error(`tensor ${name}: data runs past the end of the file (truncated download?)`);
+  return { dtype: e.dtype, shape: e.shape, data_offsets: [begin, end] };
+}
 
 /** An open .safetensors file; `close()` when done. */
 export class SafetensorsFile {
@@ -32,16 +54,19 @@ export class SafetensorsFile {
       const len = Number(lenBuf.readBigUInt64LE());
       if (len <= 0 || len > HEADER_LIMIT || 8 + len > size) throw new Error(`header length ${len} does not fit the file (${size} bytes)`);
       const head = Buffer.alloc(len);
-      fs.readSync(this.fd, head, 0, len, 8);
-      const json = JSON.parse(head.toString('utf8')) as Record<string, unknown>;
+      if (fs.readSync(this.fd, head, 0, len, 8) !== len) throw new Error('the header is cut short');
+      let json: unknown;
+      try {
+        json = JSON.parse(head.toString('utf8'));
+      } catch (err) {
+        throw new Error(`the header is not JSON (${(err as Error).message})`);
+      }
+      if (!json || typeof json !== 'object' || Array.isArray(json)) throw new Error('the header is not a JSON object');
       this.dataStart = 8 + len;
       this.tensors = new Map();
       for (const [name, v] of Object.entries(json)) {
         if (name === '__metadata__') continue;
-        const e = v as SafetensorsEntry;
-        if (!e || typeof e.dtype !== 'string' || !Array.isArray(e.shape) || !Array.isArray(e.data_offsets)) throw new Error(`tensor ${name}: malformed header entry`);
-        if (this.dataStart + e.data_offsets[1] > size) throw new Error(`tensor ${name}: data runs past the end of the file (truncated download?)`);
-        this.tensors.set(name, e);
+        this.tensors.set(name, checkEntry(name, v, size - this.dataStart));
       }
     } catch (err) {
       fs.closeSync(this.fd);
@@ -55,11 +80,12 @@ export class SafetensorsFile {
     if (!e) throw new Error(`${this.file}: no tensor named ${name}`);
     const [begin, end] = e.data_offsets;
     const n = e.shape.reduce((a, b) => a * b, 1);
-    const buf = Buffer.alloc(end - begin);
-    fs.readSync(this.fd, buf, 0, buf.length, this.dataStart + begin);
-    const width = { F32: 4, F16: 2, BF16: 2 }[e.dtype];
+    const width = DTYPE_WIDTH[e.dtype];
     if (!width) throw new Error(`${this.file}: tensor ${name} has dtype ${e.dtype}; only F32, F16 and BF16 weights can be imported`);
-    if (buf.length !== n * width) throw new Error(`${this.file}: tensor ${name} holds ${buf.length} bytes, shape ${e.shape.join('×')} × ${e.dtype} needs ${n * width}`);
+    // Checked before anything is allocated: the byte range is already bounded by the file.
+    if (end - begin !== n * width) throw new Error(`${this.file}: tensor ${name} holds ${end - begin} bytes, shape ${e.shape.join('×')} × ${e.dtype} needs ${n * width}`);
+    const buf = Buffer.alloc(end - begin);
+    if (fs.readSync(this.fd, buf, 0, buf.length, this.dataStart + begin) !== buf.length) throw new Error(`${this.file}: tensor ${name}: the file ends inside its data`);
     const out = new Float32Array(n);
     if (e.dtype === 'F32') {
       for (let i = 0; i < n; i++) out[i] = buf.readFloatLE(i * 4);

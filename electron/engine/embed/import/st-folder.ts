@@ -2,7 +2,7 @@
  * Reads a sentence-transformers model folder (what `SentenceTransformer.save()` writes, or a
  * Hugging Face snapshot of one): modules.json (which sub-folders hold the Transformer, the
  * Pooling and whether a Normalize step follows), config.json (the BERT shape), the weights
- * (model.safetensors, else pytorch_model.bin), the WordPiece vocabulary (vocab.txt, else tokenizer.json), the
+ * (model.safetensors; a pickled pytorch_model.bin is refused), the WordPiece vocabulary (vocab.txt, else tokenizer.json), the
  * Pooling config, max_seq_length and any query/document prompts. Everything a GGUF needs,
  * checked up front with errors that name the file and the field.
  */
@@ -114,9 +114,20 @@ export function readSentenceTransformer(input: string): SentenceTransformerModel
     throw new Error(`${cfgFile}: position_embedding_type ${JSON.stringify(cfg.position_embedding_type)} is not supported (only "absolute")`);
   }
 
-  // safetensors preferred: it is read without running any pickle.
-  const weights = [path.join(dir, 'model.safetensors'), path.join(dir, 'pytorch_model.bin')].find((f) => fs.existsSync(f));
-  if (!weights) throw new Error(`${dir}: no model.safetensors or pytorch_model.bin, so there are no weights to import`);
+  // Safetensors only: a plain header and raw tensors. A pickled pytorch_model.bin needs an
+  // unpickler (code that a hostile file aims at), and every sentence-transformers model on
+  // Hugging Face has a model.safetensors beside it (the library saves it by default).
+  const weights = path.join(dir, 'model.safetensors');
+  if (!fs.existsSync(weights)) {
+    const bin = path.join(dir, 'pytorch_model.bin');
+    if (fs.existsSync(bin)) {
+      throw new Error(
+        `${bin}: PyTorch pickle weights are not imported; download the model's model.safetensors into ${dir} ` +
+          '(Hugging Face lists it under "Files"), or convert: python -c "from sentence_transformers import SentenceTransformer as S; S(\'<folder>\').save(\'<folder>\')"',
+      );
+    }
+    throw new Error(`${dir}: no model.safetensors, so there are no weights to import`);
+  }
 
   const { vocab, added, lowercase } = readVocab(dir);
   const find = (tok: string): number => {

@@ -1,0 +1,30 @@
+/**
+ * How a sync treats one file that fails: reading it (EACCES, EIO, too big, no longer a
+ * regular file) or writing it to the index. Either way the file is skipped and named with
+ * a reason in the sync's `unreadable` list, and the rest of the files are indexed.
+ */
+import type { UnreadableFile } from '../../../shared/types/search';
+import { MAX_MEMORY_FILE_BYTES as MAX_SOURCE_BYTES, readRegularFile } from '../util/safe-read';
+
+/**
+ * Read one source file without letting it stop the sync: an error (EACCES from a chmod 000
+ * note, EIO, a path swapped for a FIFO since it was listed) becomes a skipped entry.
+ */
+export async function readSource(abs: string, shown: string): Promise<{ text: string } | { unreadable: UnreadableFile }> {
+  try {
+    const r = await readRegularFile(abs, MAX_SOURCE_BYTES);
+    if (r.truncated) return { unreadable: { path: shown, reason: `EFBIG: larger than ${MAX_SOURCE_BYTES} bytes` } };
+    return { text: r.text };
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    const reason = e.code ? `${e.code}: ${e.message.replace(/^\w+: /, '').replace(/, open '.*'$/, '')}` : e.message;
+    return { unreadable: { path: shown, reason } };
+  }
+}
+
+/** The reason shown for a file whose rows could not be written (e.g. "not indexed: SQLITE_FULL: …"). */
+export function writeFailure(err: unknown): string {
+  const e = err as { code?: unknown; message?: unknown };
+  const message = typeof e.message === 'string' ? e.message : String(err);
+  return `not indexed: ${typeof e.code === 'string' ? `${e.code}: ` : ''}${message}`;
+}
