@@ -26,6 +26,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
+import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import type { MemorySearchSettings } from '../electron/engine/config/schema';
 import { sharedStaticModelsDir } from '../tests/helpers/static-model';
@@ -75,7 +76,8 @@ function memoQueries(e: Embedder): Embedder {
 
 async function makeEmbedder(spec: string, threads: number): Promise<Embedder | null> {
   if (spec === 'none') return null;
-  if (spec === 'static') return createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
+  if (spec === 'static' || spec === 'glove') return createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
+  if (spec === 'potion') return createPotionEmbedder();
   if (spec.endsWith('.gguf')) return createGgufEmbedder({ modelPath: path.resolve(spec), threads });
   throw new Error(`--embedder: expected static, none or a .gguf path, got ${spec}`);
 }
@@ -119,7 +121,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (argv.includes('--no-relative-dates')) s.query.hybrid.relativeDates = false;
     if (lineVectors) s.query.hybrid.lineVectors = lineVectors;
   };
-  const indexLabel = [spec === 'none' || spec === 'static' ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem', ...(lineVectors ? [`lines-${lineVectors}`] : [])].join('-');
+  const indexLabel = [['none', 'static', 'glove', 'potion'].includes(spec) ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem', ...(lineVectors ? [`lines-${lineVectors}`] : [])].join('-');
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };
   const qn = convs.reduce((a, c) => a + c.queries.length, 0);
   console.log(`LoCoMo: ${convs.length} conversations, ${qn} questions (${path.resolve(dir)}); embedder ${embedder ? `${embedder.provider}/${embedder.model}` : 'none'}; k = 6.\n`);

@@ -15,6 +15,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { createStaticEmbedder } from '../electron/engine/embed/static';
+import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import { DEFAULT_WEIGHTS } from '../electron/engine/search/score';
 import { sharedStaticModelsDir } from '../tests/helpers/static-model';
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
   const embedders: { label: string; make: () => Promise<Embedder> }[] = [
     { label: 'static', make: async () => createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() }) },
   ];
+  if (process.argv.includes('--potion')) embedders.push({ label: 'potion', make: () => createPotionEmbedder() });
   if (!process.argv.includes('--no-gguf')) {
     embedders.push({ label: 'tiny GGUF', make: async () => createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 }) });
   }
