@@ -13,6 +13,9 @@ import { bertWords } from '../../electron/engine/embed/wordpiece';
 import { StaticModel } from '../../electron/engine/embed/static-format';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { memoryRegistry, STATIC_MODELS } from '../../electron/engine/index/registry';
+import { createStaticEmbedder } from '../../electron/engine/embed/static';
+import { memoryFixture } from '../helpers/memory-fixture';
+import { sharedStaticModelsDir } from '../helpers/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
@@ -93,5 +96,27 @@ describe('the static model on the engine', () => {
     expect(fs.existsSync(models) ? fs.readdirSync(models) : []).toEqual([]);
     await engines.pop()!.dispose();
     expect(cache.size).toBe(0);
+  });
+});
+
+describe('an index built with the GloVe vectors', () => {
+  it('is rebuilt once with potion, then reused', async () => {
+    const fx = memoryFixture({ 'workspace/MEMORY.md': '# Preferences\n\nPrefers dark mode and vim keybindings.\n' });
+    const old = fx.open({ embedder: await createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() }) });
+    await old.sync();
+    await old.dispose();
+    const idx = fx.open({ embedder: await createPotionEmbedder() });
+    try {
+      expect(idx.needsRebuild()).toBe(true);
+      const first = await idx.sync();
+      expect(first.full).toBe(true);
+      expect(first.embedded).toBeGreaterThan(0);
+      expect(idx.needsRebuild()).toBe(false);
+      const again = await idx.sync();
+      expect(again.full).toBeFalsy();
+      expect(again.embedded).toBe(0);
+    } finally {
+      await idx.dispose();
+    }
   });
 });
