@@ -88,10 +88,17 @@ export class PotionEmbedder implements Embedder {
   embedOne(text: string): Float32Array {
     const rows = this.tokenRows(text);
     const out = new Float32Array(this.dims);
-    // Ascending row order: the float sum does not depend on token order.
+    // Ascending row order: the float sum does not depend on token order. A row repeated k
+    // times is added once with k times the weight (tokens repeat a lot within a chunk).
     rows.sort((a, b) => a - b);
     const w = rows.length ? 1 / rows.length : 0;
-    for (const r of rows) this.vectors.addTo(out, r, w);
+    for (let i = 0; i < rows.length; ) {
+      const r = rows[i] as number;
+      let j = i + 1;
+      while (j < rows.length && rows[j] === r) j++;
+      this.vectors.addTo(out, r, (j - i) * w);
+      i = j;
+    }
     // No known token (empty text): a zero vector, not NaN.
     return l2normalize(out);
   }
