@@ -45,6 +45,24 @@ const zodWithoutLocales = {
 };
 
 /**
+ * The shipped static model beside the bundle (`<outdir>/resources/models/`), where the
+ * embedder looks first from its chunk: a bundle built outside the checkout (tests) finds it
+ * too. A hard link where the file system allows, else a copy (8 MB).
+ */
+function linkModels(root, outdir) {
+  const from = path.join(root, 'resources', 'models');
+  const to = path.join(outdir, 'resources', 'models');
+  fs.mkdirSync(to, { recursive: true });
+  for (const f of fs.readdirSync(from)) {
+    try {
+      fs.linkSync(path.join(from, f), path.join(to, f));
+    } catch {
+      fs.copyFileSync(path.join(from, f), path.join(to, f));
+    }
+  }
+}
+
+/**
  * Build dist/cli/bundle/cairn-cli.js and the manifest of its inputs (`outdir`: elsewhere,
  * for tests — the shared dist is rebuilt by other runs).
  */
@@ -73,6 +91,7 @@ export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = 
     logLevel: 'warning',
   });
   await buildVendor(root, outdir, [zodWithoutLocales]);
+  linkModels(root, outdir);
   // Source files only: not npm packages, not plugins' virtual modules ("namespace:name").
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules') && !/^[\w-]+:/.test(f));
   fs.writeFileSync(path.join(outdir, path.relative(BUNDLE_DIR, MANIFEST)), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);

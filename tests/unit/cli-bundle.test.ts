@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { runCli } from '../../electron/cli/main';
 import { createRuntime } from '../../electron/cli/runtime';
-import { staticModelPath } from '../../electron/engine/embed/static';
-import { sharedStaticModelsDir, TEST_CACHE_DIR } from '../helpers/static-model';
+import { TEST_CACHE_DIR } from '../helpers/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,7 +32,7 @@ async function sources(args: string[]) {
   return { code, stdout, stderr };
 }
 
-/** A state dir using the static embedder, with the shared converted model linked in. */
+/** A state dir using the static embedder (shipped with Cairn: nothing to put in the state dir). */
 async function stateDir(): Promise<string> {
   const dir = writeTree(tmpDir('cairn-bundle-'), {
     'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'static', sync: { watch: false } } } } }),
@@ -41,14 +40,10 @@ async function stateDir(): Promise<string> {
     'workspace/memory/2024-05-08.md': '# Deploy\n\nDeployed the staging server after ECONNREFUSED on the router.\n',
     'workspace/memory/2024-06-01.md': '# Trip\n\nBooked the kayak trip; the router firmware update can wait.\n',
   });
-  const model = staticModelPath(path.join(dir, 'cairn', 'models'));
-  fs.mkdirSync(path.dirname(model), { recursive: true });
-  fs.symlinkSync(staticModelPath(await sharedStaticModelsDir()), model);
   return dir;
 }
 
 beforeAll(async () => {
-  await sharedStaticModelsDir();
   // Inside the checkout, so that the bundle's external packages resolve from node_modules.
   fs.mkdirSync(TEST_CACHE_DIR, { recursive: true });
   outdir = fs.mkdtempSync(path.join(TEST_CACHE_DIR, 'cli-bundle-'));

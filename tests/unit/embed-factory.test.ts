@@ -3,33 +3,33 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemorySearchSchema } from '../../electron/engine/config/schema';
 import { createEmbedder, createEmbedderForSettings, planEmbedder } from '../../electron/engine/embed/factory';
-import { sharedStaticModelsDir } from '../helpers/static-model';
 import { tinyGgufPath } from '../helpers/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
 
-// The first run of a fresh checkout converts the word vectors and builds the tiny GGUF once.
+// The first run of a fresh checkout builds the tiny GGUF once (from the GloVe vectors).
 beforeAll(async () => {
-  await sharedStaticModelsDir();
   await tinyGgufPath();
 }, 180_000);
 
 const settings = (over: Record<string, unknown> = {}) => MemorySearchSchema.parse(over);
 
-/** A models dir with the converted static vectors (and nothing else) in it. */
+/** A new state dir's models dir: empty (the static model ships with Cairn). */
 async function modelsDir(): Promise<string> {
   const dir = path.join(tmpDir(), 'models');
   fs.mkdirSync(dir);
-  const src = await sharedStaticModelsDir();
-  for (const f of fs.readdirSync(src)) fs.copyFileSync(path.join(src, f), path.join(dir, f));
   return dir;
 }
 
 describe('createEmbedder auto order', () => {
-  it('with nothing configured falls to the static word vectors, offline', async () => {
-    const choice = await createEmbedder(settings(), { modelsDir: await modelsDir(), env: {} });
+  it('with nothing configured falls to the shipped static embeddings, offline, writing nothing', async () => {
+    const dir = await modelsDir();
+    const choice = await createEmbedder(settings(), { modelsDir: dir, env: {} });
     expect(choice.embedder?.provider).toBe('static');
+    expect(choice.embedder?.dims).toBe(256);
     expect(choice.fallbackFrom).toBeUndefined();
-    expect(choice.reason).toMatch(/^static:glove-100d-int8-sif \(auto: /);
+    expect(choice.reason).toMatch(/^static:potion-base-8M-int8 \(auto: /);
+    // Nothing converted or copied into the state dir: the model is read where Cairn ships it.
+    expect(fs.readdirSync(dir)).toEqual([]);
     expect(choice.skipped.map((s) => s.provider)).toEqual(['local', 'openai', 'gemini', 'voyage']);
     expect(choice.skipped[1]?.reason).toMatch(/OPENAI_API_KEY/);
   });
@@ -42,7 +42,7 @@ describe('createEmbedder auto order', () => {
     expect(await pick({ GOOGLE_API_KEY: 'g' })).toBe('gemini:gemini-embedding-001');
     expect(await pick({ VOYAGE_API_KEY: 'v' })).toBe('voyage:voyage-4-large');
     expect(await pick({}, { remote: { apiKey: 'from-config' } })).toBe('openai:text-embedding-3-small');
-    expect(await pick({ OPENAI_API_KEY: '  ' })).toBe('static:glove-100d-int8-sif'); // blank key = no key
+    expect(await pick({ OPENAI_API_KEY: '  ' })).toBe('static:potion-base-8M-int8'); // blank key = no key
     // memorySearch.model goes to the provider it names; others keep their defaults.
     expect(await pick({ GEMINI_API_KEY: 'g' }, { model: 'text-embedding-3-large' })).toBe('gemini:gemini-embedding-001');
     expect(await pick({ GEMINI_API_KEY: 'g' }, { model: 'text-embedding-004' })).toBe('gemini:text-embedding-004');

@@ -29,10 +29,9 @@ describe('BM25 rank → score', () => {
 
 describe('merge weights', () => {
   const hybrid = settingsWith().query.hybrid;
-  it('defaults to 0.7/0.3 for real embedding models and leans on BM25 for the static embedder', () => {
+  it('defaults to 0.7/0.3 for real embedding models and weighs the static embedder (potion) even with BM25', () => {
     expect(resolveWeights(hybrid, 'openai')).toEqual({ vector: 0.7, text: 0.3 });
-    const st = resolveWeights(hybrid, 'static');
-    expect(st.text).toBeGreaterThan(st.vector);
+    expect(resolveWeights(hybrid, 'static')).toEqual({ vector: 0.5, text: 0.5 });
   });
   it('explicit config wins and is normalised to sum 1', () => {
     expect(resolveWeights({ ...hybrid, vectorWeight: 0.6, textWeight: 0.6 }, 'static')).toEqual({ vector: 0.5, text: 0.5 });

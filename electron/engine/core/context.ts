@@ -33,7 +33,10 @@ export interface EngineDeps {
    * The memory-search embedder for an agent (null = FTS-only). Tests inject a deterministic
    * one; when absent the engine uses embed/factory.ts (SPEC §6 auto order).
    */
-  createEmbedder?: (settings: MemorySearchSettings, opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv }) => Promise<Embedder | null>;
+  createEmbedder?: (
+    settings: MemorySearchSettings,
+    opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv },
+  ) => Promise<Embedder | null>;
   /** Load sqlite-vec into a handle (tests pass one that throws, to exercise the fallback). */
   loadSqliteVec?: (db: import('better-sqlite3').Database) => void;
   /**

@@ -1,7 +1,7 @@
 /**
  * Choosing and creating the embedder (SPEC §6). Auto order: a local GGUF model if one is
  * present (`local.modelPath`, or the default model already downloaded into the models dir)
- * → OpenAI → Gemini → Voyage (whichever has a key) → static word vectors (always there).
+ * → OpenAI → Gemini → Voyage (whichever has a key) → the shipped static embeddings (potion).
  * An explicit `provider` wins; if it cannot be created, `fallback` (when set) is tried, else
  * the result is FTS-only with the reason. `provider: "none"` or `enabled: false` → FTS-only.
  *
@@ -14,7 +14,8 @@ import path from 'node:path';
 import type { MemorySearchSettings } from '../config/schema';
 import { expandHome } from '../config/state-dir';
 import type { Embedder } from './types';
-import { createStaticEmbedder, staticModelPath } from './static';
+import { createPotionEmbedder, POTION_MODEL_NAME, shippedPotionModel } from './potion';
+import type { StaticModelCache } from './model-cache';
 import { allowWorker } from './embed-worker';
 import { findDownloadedModel } from './download';
 import type { RemoteOptions } from './remote/http';
@@ -42,6 +43,8 @@ export interface EmbedderFactoryOptions {
   onProgress?: (p: { what: string; done: number; total: number }) => void;
   /** Injected into remote embedders (tests: fetch, sleep). */
   remote?: Partial<RemoteOptions>;
+  /** Where the static model is shared (the engine's STATIC_MODELS member); else the embedder holds its own. */
+  staticModels?: StaticModelCache;
 }
 
 /** One candidate of a plan: enough to create it, or why it is unavailable. */
@@ -94,14 +97,17 @@ function planRemote(provider: 'openai' | 'gemini' | 'voyage', settings: MemorySe
   return { provider, available: false, detail: `no API key (${ENV_KEYS[provider].join(' or ')}, or memorySearch.remote.apiKey)` };
 }
 
-function planStatic(modelsDir: string): PlannedCandidate {
-  const converted = fs.existsSync(staticModelPath(modelsDir));
-  return { provider: 'static', available: true, detail: converted ? 'word vectors ready' : 'word vectors (converted on first use, ~10 s)' };
+function planStatic(): PlannedCandidate {
+  try {
+    return { provider: 'static', available: true, detail: `static embeddings (${POTION_MODEL_NAME}, shipped)`, modelPath: shippedPotionModel() };
+  } catch (err) {
+    return { provider: 'static', available: false, detail: (err as Error).message };
+  }
 }
 
 async function planOne(p: EmbedderProvider, settings: MemorySearchSettings, o: EmbedderFactoryOptions, env: NodeJS.ProcessEnv, explicit: boolean): Promise<PlannedCandidate> {
   if (p === 'local') return planLocal(settings, o.modelsDir);
-  if (p === 'static') return planStatic(o.modelsDir);
+  if (p === 'static') return planStatic();
   return planRemote(p, settings, env, explicit);
 }
 
@@ -139,13 +145,10 @@ function modelFor(provider: EmbedderProvider, settings: MemorySearchSettings): s
 
 async function instantiate(c: PlannedCandidate, settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<Embedder> {
   if (c.provider === 'static') {
-    const emb = await createStaticEmbedder({
-      modelsDir: o.modelsDir,
-      signal: o.signal,
-      onConvertProgress: (done, total) => o.onProgress?.({ what: 'Converting word vectors', done, total }),
-    });
+    const file = c.modelPath as string;
+    const emb = await createPotionEmbedder({ file, cache: o.staticModels });
     // Big indexing runs may embed in a worker thread that loads the same model (embed-worker.ts).
-    return allowWorker(emb, { kind: 'static', modelsDir: o.modelsDir, weighting: emb.weighting });
+    return allowWorker(emb, { kind: 'potion', file });
   }
   if (c.provider === 'local') {
     const { createGgufEmbedder } = await import('./gguf');

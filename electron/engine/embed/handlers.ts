@@ -67,7 +67,7 @@ export async function embedderDoctorCheck(ctx: EngineContext): Promise<DoctorChe
       ...base,
       status: 'ok',
       detail,
-      hint: `Averaged word vectors work offline but recall less than a real embedding model: download the recommended local model (Settings → Memory search, channel models.download: ${s.defaultModelUri}) or set OPENAI_API_KEY / GEMINI_API_KEY / VOYAGE_API_KEY.`,
+      hint: `The shipped static embeddings (potion-base-8M) work offline but recall less than a real embedding model: download the recommended local model (Settings → Memory search, channel models.download: ${s.defaultModelUri}) or set OPENAI_API_KEY / GEMINI_API_KEY / VOYAGE_API_KEY.`,
     };
   }
   return { ...base, status: 'ok', detail };

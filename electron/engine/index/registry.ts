@@ -6,6 +6,7 @@
  */
 import type { ContextSlot, EngineContext } from '../core/context';
 import type { Embedder } from '../embed/types';
+import { StaticModelCache } from '../embed/model-cache';
 import type { MemorySearchSettings } from '../config/schema';
 import { agentMemorySettings, memoryPathRoots } from './agent-settings';
 import type { IndexSyncResult } from '../../../shared/types/search';
@@ -35,9 +36,16 @@ interface Watch {
   ready: boolean;
 }
 
+/** The engine's static models (embed/model-cache.ts), shared by its indexes, released by its `dispose`. */
+export const STATIC_MODELS: ContextSlot<StaticModelCache> = {
+  name: 'static models',
+  create: () => new StaticModelCache(),
+  dispose: (cache) => cache.clear(),
+};
+
 type Factory = (
   settings: MemorySearchSettings,
-  opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv; warn?: (message: string) => void },
+  opts: { agentId: string; modelsDir: string; env: NodeJS.ProcessEnv; warn?: (message: string) => void; staticModels?: StaticModelCache },
 ) => Promise<Embedder | null>;
 
 /** The embedder factory of embed/ (SPEC §6 auto order), loaded only when an index is opened. */
@@ -103,6 +111,8 @@ export class MemoryRegistry {
       modelsDir: this.ctx.paths(agentId).modelsDir,
       env: this.ctx.deps.env ?? process.env,
       warn: (m: string) => this.ctx.warn(m),
+      // One static model per engine, whatever the number of agents; gone with its dispose.
+      staticModels: this.ctx.member(STATIC_MODELS),
     };
     const factory = this.ctx.deps.createEmbedder ?? (await defaultFactory());
     if (!factory) {

@@ -1,0 +1,121 @@
+/**
+ * What one `cairn search` costs as a whole process, measured with /usr/bin/time (user + sys
+ * CPU, wall, peak RSS), in one run so the machine's load is the same for every side:
+ *
+ *   - first search on a new state dir (it indexes the notes and loads the static model)
+ *     against the next, warm one on the same dir;
+ *   - a warm `cairn search` against `qmd search` (the real QMD, scripts/fetch-test-qmd.mjs)
+ *     on the same 28 notes, alternated in pairs, and `node -e 0` as the floor.
+ *
+ *   node --import tsx bench/cli-start.ts [--reps N] [--cairn path/to/bin/cairn.mjs]
+ *
+ * The notes are the first 28 daily notes of bench/eval-data. `--cairn` measures another
+ * checkout's CLI (e.g. the previous version) against the same notes.
+ */
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const argAfter = (name: string): string | undefined => {
+  const i = process.argv.indexOf(name);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+const REPS = Number(argAfter('--reps') ?? 7);
+const CAIRN = path.resolve(argAfter('--cairn') ?? path.join(root, 'bin', 'cairn.mjs'));
+const QUERY = 'router firmware update';
+
+interface Took {
+  cpu: number;
+  wall: number;
+  rssMb: number;
+}
+
+/** Run `cmd` under /usr/bin/time; throws when it fails. */
+function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Took {
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %e %M', ...cmd], { encoding: 'utf8', env });
+  const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr);
+  if (r.status !== 0 || !m) throw new Error(`${cmd.join(' ')} failed (${r.status}): ${r.stderr.slice(-500)}`);
+  return { cpu: Number(m[1]) + Number(m[2]), wall: Number(m[3]), rssMb: Number(m[4]) / 1024 };
+}
+
+function notes(): string[] {
+  const dir = path.join(root, 'bench', 'eval-data', 'workspace', 'memory');
+  return fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.md'))
+    .sort()
+    .slice(0, 28)
+    .map((f) => path.join(dir, f));
+}
+
+/** A state dir Cairn created (its marker), holding the notes. */
+function cairnStateDir(base: string, files: string[]): string {
+  const dir = fs.mkdtempSync(path.join(base, 'state-'));
+  fs.mkdirSync(path.join(dir, 'cairn'), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'cairn', 'state.json'), '{}');
+  fs.mkdirSync(path.join(dir, 'workspace', 'memory'), { recursive: true });
+  for (const f of files) fs.copyFileSync(f, path.join(dir, 'workspace', 'memory', path.basename(f)));
+  return dir;
+}
+
+function qmdCommand(): string | null {
+  const r = spawnSync(process.execPath, [path.join(root, 'scripts', 'fetch-test-qmd.mjs'), '--json'], { encoding: 'utf8' });
+  const out = r.status === 0 ? (JSON.parse(r.stdout) as { command?: string }) : {};
+  return out.command ?? null;
+}
+
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)] as number;
+};
+const f3 = (x: number) => x.toFixed(3);
+const row = (name: string, t: Took[]) => `| ${name} | ${f3(median(t.map((x) => x.cpu)))} | ${f3(median(t.map((x) => x.wall)))} | ${median(t.map((x) => x.rssMb)).toFixed(0)} |`;
+
+function main(): void {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cli-start-'));
+  const files = notes();
+  const env = { ...process.env, HOME: path.join(base, 'home'), XDG_CACHE_HOME: path.join(base, 'cache'), XDG_CONFIG_HOME: path.join(base, 'config'), XDG_DATA_HOME: path.join(base, 'data') };
+  fs.mkdirSync(env.HOME, { recursive: true });
+  const search = (dir: string) => [process.execPath, CAIRN, 'search', QUERY, '--state-dir', dir, '--json'];
+  const loadBefore = os.loadavg();
+  try {
+    const first: Took[] = [];
+    const warm: Took[] = [];
+    let last = '';
+    for (let i = 0; i < REPS; i++) {
+      const dir = cairnStateDir(base, files);
+      first.push(timed(search(dir), env));
+      warm.push(timed(search(dir), env));
+      last = dir;
+    }
+    const qmd = qmdCommand();
+    const pairs: { cairn: Took[]; qmd: Took[]; node: Took[] } = { cairn: [], qmd: [], node: [] };
+    if (qmd) {
+      const notesDir = path.join(last, 'workspace', 'memory');
+      timed([qmd, 'collection', 'add', notesDir, '--name', 'notes'], env);
+      timed([qmd, 'update'], env);
+    }
+    for (let i = 0; i < REPS; i++) {
+      pairs.cairn.push(timed(search(last), env));
+      if (qmd) pairs.qmd.push(timed([qmd, 'search', QUERY, '--json'], env));
+      pairs.node.push(timed([process.execPath, '-e', '0'], env));
+    }
+    const loadAfter = os.loadavg();
+    console.log(`\`${path.relative(root, CAIRN) || CAIRN}\` on ${files.length} notes, ${REPS} reps, medians; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} → ${loadAfter.map((x) => x.toFixed(2)).join(' ')}\n`);
+    console.log('| process | CPU user+sys (s) | wall (s) | peak RSS (MB) |\n|---|---|---|---|');
+    console.log(row('first `cairn search` on a new state dir', first));
+    console.log(row('next `cairn search`, same dir (warm)', warm));
+    console.log(row('`cairn search` (warm, paired)', pairs.cairn));
+    if (qmd) console.log(row('`qmd search` (paired)', pairs.qmd));
+    console.log(row('`node -e 0`', pairs.node));
+    const ratio = (a: Took[], b: Took[]) => (median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu))).toFixed(2);
+    console.log(`\nfirst / warm CPU: ${ratio(first, warm)}×${qmd ? `; cairn / qmd CPU: ${ratio(pairs.cairn, pairs.qmd)}×; node -e 0 / qmd: ${ratio(pairs.node, pairs.qmd)}×` : ' (qmd not installed: run scripts/fetch-test-qmd.mjs)'}`);
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+main();
