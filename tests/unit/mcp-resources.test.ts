@@ -74,11 +74,18 @@ describe('cairn mcp: session citations, resources, params errors', () => {
     await expect(client.readResource({ uri: 'cairn-memory:///cairn.json' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/only Markdown/) });
     await expect(client.readResource({ uri: 'cairn-memory:///memory/none.md' })).rejects.toMatchObject({ code: -32602, message: expect.stringMatching(/no such memory file/) });
 
+    // A 2025-era client gets `resources/updated` for what it subscribed to.
+    expect(client.getServerCapabilities()?.resources).toMatchObject({ subscribe: true, listChanged: true });
+    await client.subscribeResource({ uri: 'cairn-memory:///memory/2026-11-30.md' });
     const updated = new Promise<string>((resolve) => client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)));
     // Edit until the watcher (started with the server) reports it: it may not be ready yet,
     // and each edit must leave the debounce time to pass.
     let n = 0;
-    const edit = () => fs.writeFileSync(path.join(stateDir, 'workspace/memory/2026-11-30.md'), `# Day\n\nSaw a kestrel.\nEdit ${++n}.\n`);
+    const edit = () => {
+      fs.writeFileSync(path.join(stateDir, 'workspace/memory/2026-11-30.md'), `# Day\n\nSaw a kestrel.\nEdit ${++n}.\n`);
+      // Not subscribed: no `resources/updated` for it (the first one seen must be the note's).
+      fs.writeFileSync(path.join(stateDir, 'workspace/MEMORY.md'), `# Memory\n\nPrefers tea ${n}.\n`);
+    };
     edit();
     const again = setInterval(edit, 1000);
     try {

@@ -48,6 +48,34 @@ export function registerMemoryResources(server: McpServer, engine: Engine, agent
   });
 }
 
+/** The URIs each 2025-era instance's client subscribed to (`resources/subscribe`). */
+const subscriptions = new WeakMap<McpServer, Set<string>>();
+
+/**
+ * 2025-era `resources/subscribe` / `resources/unsubscribe` on `server` (whose capabilities
+ * declare `resources.subscribe`): `resources/updated` then goes only to subscribed URIs, as
+ * that revision says. 2026-07-28 clients subscribe through `subscriptions/listen`, which the
+ * SDK's serving entry routes itself.
+ */
+export function acceptSubscriptions(server: McpServer): void {
+  const subs = new Set<string>();
+  subscriptions.set(server, subs);
+  server.server.setRequestHandler('resources/subscribe', (req) => {
+    subs.add(req.params.uri);
+    return {};
+  });
+  server.server.setRequestHandler('resources/unsubscribe', (req) => {
+    subs.delete(req.params.uri);
+    return {};
+  });
+}
+
+/** Whether `resources/updated` for `uri` is for `server`'s client (always, unless it is a 2025-era one that did not subscribe). */
+export function wantsUpdate(server: McpServer, uri: string): boolean {
+  const subs = subscriptions.get(server);
+  return subs === undefined || subs.has(uri);
+}
+
 /**
  * Call `onChange(uris)` whenever the engine reports edited memory files of `agentId` (its
  * watcher, or a write through the engine). Returns the unsubscribe function.

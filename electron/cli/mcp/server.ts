@@ -10,7 +10,7 @@ import { DEFAULT_MAX_REQUEST_BODY_SIZE, McpServer, type McpRequestContext } from
 import { serveStdio } from '@modelcontextprotocol/server/stdio';
 import type { Engine } from '../../engine/engine';
 import { memoryRegistry } from '../../engine/index/registry';
-import { onMemoryChanged, registerMemoryResources } from './resources';
+import { acceptSubscriptions, onMemoryChanged, registerMemoryResources, wantsUpdate } from './resources';
 import { LineTransport } from './stdio-transport';
 import { registerMemoryTools } from './tools';
 
@@ -20,16 +20,18 @@ export const MAX_MESSAGE_BYTES = DEFAULT_MAX_REQUEST_BODY_SIZE;
 /** A server factory for one agent: every connection (stdio) or request (HTTP) gets a fresh instance. */
 export function mcpServerFactory(engine: Engine, agent?: string): (ctx?: McpRequestContext) => McpServer {
   const agentId = engine.ctx.agentId(agent);
-  return () => {
+  return (ctx) => {
+    const legacy = ctx?.era === 'legacy';
     const server = new McpServer(
       { name: 'cairn', version: engine.ctx.version },
       {
-        capabilities: { tools: { listChanged: false }, resources: { listChanged: true } },
+        capabilities: { tools: { listChanged: false }, resources: { listChanged: true, ...(legacy ? { subscribe: true } : {}) } },
         instructions: 'Cairn: search and read the long-term memory of the assistant (memory_search, then memory_get on a citation it returned).',
       },
     );
     registerMemoryTools(server, engine, agentId);
     registerMemoryResources(server, engine, agentId);
+    if (legacy) acceptSubscriptions(server);
     return server;
   };
 }
@@ -60,7 +62,7 @@ export async function serveMcpStdio(engine: Engine, agent?: string): Promise<voi
     for (const server of live) {
       if (!server.isConnected()) continue;
       server.sendResourceListChanged();
-      for (const uri of uris) void server.server.sendResourceUpdated({ uri }).catch(() => {});
+      for (const uri of uris) if (wantsUpdate(server, uri)) void server.server.sendResourceUpdated({ uri }).catch(() => {});
     }
   });
   watchMemory(engine, agentId);
