@@ -3,10 +3,19 @@
 // after `npm install` on a fresh clone with no build step. When `npm run build` has made a
 // CLI bundle that is still fresh (no source edited since), that runs instead: it skips
 // tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md).
+import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { freshCliBundle } from './cli-bundle.mjs';
+import { nativeModuleProblem } from './native-check.mjs';
 
-const bundle = freshCliBundle(fileURLToPath(new URL('..', import.meta.url)));
+const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+// A Node that cannot load the native module fails here, whatever the command (bin/native-check.mjs).
+const problem = nativeModuleProblem(root);
+if (problem) {
+  process.stderr.write(`${problem}\n`, () => process.exit(1));
+  await new Promise(() => {});
+}
+const bundle = freshCliBundle(root);
 let runCli;
 if (bundle) ({ runCli } = await import(pathToFileURL(bundle).href));
 else {

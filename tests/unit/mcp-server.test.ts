@@ -37,6 +37,20 @@ describe('cairn mcp', () => {
     expect(search.inputSchema.required).toEqual(['query']);
   });
 
+  it('shows the cleaned JSON Schemas and read-only, closed-world annotations', async () => {
+    const client = await connect();
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      const json = JSON.stringify(t.inputSchema);
+      expect(json).not.toContain('$schema');
+      expect(json).not.toContain('exclusiveMinimum');
+      expect(json).not.toContain(String(Number.MAX_SAFE_INTEGER));
+      expect(t.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    }
+    const props = tools.find((t) => t.name === 'memory_search')!.inputSchema.properties as Record<string, Record<string, unknown>>;
+    expect(props.maxResults).toMatchObject({ type: 'integer', minimum: 1 });
+  });
+
   it('describes both tools exactly as the chat loop does (names, descriptions, arguments)', async () => {
     const client = await connect();
     const { tools } = await client.listTools();
@@ -82,20 +96,27 @@ describe('cairn mcp', () => {
     expect(searched).toBe(1);
   });
 
-  it('memory_search returns the result list with citations (CJK too), memory_get reads the cited lines', async () => {
+  it('memory_search answers compact text, citation first; memory_get follows that citation; each text comes once', async () => {
     const client = await connect();
     const res = (await client.callTool({ name: 'memory_search', arguments: { query: 'a1b2c3d', maxResults: 3 } })) as ToolResult;
     expect(res.isError).toBeFalsy();
-    const payload = JSON.parse(res.content[0]!.text) as { results: { path: string; citation: string; startLine: number }[]; mode: string };
-    expect(payload.mode).toBe('fts-only');
-    expect(payload.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', citation: 'memory/2024-05-08.md#L3-L3' }); // the heading line is not cited (search/ranges.ts)
+    // One text block, no structuredContent beside it (a client would show both).
+    expect(res.structuredContent).toBeUndefined();
+    expect(res.content).toHaveLength(1);
+    const first = res.content[0]!.text.split('\n')[0]!;
+    expect(first).toMatch(/^memory\/2024-05-08\.md#L3-L3 \(\d\.\d\d, memory\)$/); // the heading line is not cited (search/ranges.ts)
+    expect(res.content[0]!.text).toContain('Deployed commit a1b2c3d.');
     const cjk = (await client.callTool({ name: 'memory_search', arguments: { query: '予算の会議' } })) as ToolResult;
-    expect(JSON.parse(cjk.content[0]!.text).results[0].path).toBe('memory/2024-05-09.md');
+    expect(cjk.content[0]!.text.split(' ')[0]).toMatch(/^memory\/2024-05-09\.md#L\d+-L\d+$/);
 
+    const citation = first.split(' ')[0]!;
+    const cited = (await client.callTool({ name: 'memory_get', arguments: { path: citation } })) as ToolResult;
+    expect(cited.isError).toBeFalsy();
+    expect(cited.content).toEqual([{ type: 'text', text: 'Deployed commit a1b2c3d.' }]);
+    expect(cited.structuredContent).toBeUndefined();
     const got = (await client.callTool({ name: 'memory_get', arguments: { path: 'MEMORY.md', from: 3, lines: 2 } })) as ToolResult;
-    expect(got.isError).toBeFalsy();
-    expect(got.content[0]!.text).toBe('Prefers dark mode.\nUses neovim.');
-    expect(got.structuredContent).toEqual({ path: 'MEMORY.md', text: 'Prefers dark mode.\nUses neovim.' });
+    expect(got.content).toEqual([{ type: 'text', text: 'Prefers dark mode.\nUses neovim.' }]);
+    expect(((await client.callTool({ name: 'memory_get', arguments: { path: 'MEMORY.md#L4' } })) as ToolResult).content[0]!.text).toBe('Uses neovim.');
   });
 
   it('memory_get refuses paths outside the memory set as a tool error', async () => {

@@ -112,4 +112,29 @@ describe('cairn mcp protocol errors', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('answers a line of 10 MiB or more with a JSON-RPC error, says nothing on stderr, and keeps serving', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-mcp-'));
+    try {
+      const child = spawn(process.execPath, [CAIRN_BIN, 'mcp', '--state-dir', dir], { stdio: ['pipe', 'pipe', 'pipe'] });
+      let out = '';
+      let err = '';
+      child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+      const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+      // 11 MiB in one message, written in pieces as a client would, then a ping.
+      const big = `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"${'a'.repeat(11 * 1024 * 1024)}"}}\n`;
+      for (let i = 0; i < big.length; i += 1 << 20) child.stdin.write(big.slice(i, i + (1 << 20)));
+      child.stdin.write('{"jsonrpc":"2.0","id":2,"method":"ping"}\n');
+      child.stdin.end();
+      expect(await exited).toBe(0);
+      const answers = out.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+      expect(answers).toHaveLength(2);
+      expect(answers[0]).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600, message: expect.stringMatching(/over the limit of \d+ bytes/) } });
+      expect(answers[1]).toMatchObject({ jsonrpc: '2.0', id: 2, result: {} });
+      expect(err).toBe('');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });

@@ -30,17 +30,20 @@ export function register(program: Command, rt: CliRuntime): void {
       const port = o.port === undefined ? 0 : Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
       const engine = await rt.engine(o);
-      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }, { loadOrCreateToken, tokenFilePath }] = await Promise.all([
+      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }, { loadOrCreateToken, tokenFilePath }, { mcpRoute, MCP_PATH }] = await Promise.all([
         import('../../server/server'),
         import('../../server/open-browser'),
         import('../../engine/startup'),
         import('../../server/token-file'),
+        import('../mcp/http'),
       ]);
       const token = loadOrCreateToken(tokenFilePath(engine.ctx.stateDir, engine.ctx.state().createdBy));
-      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port, token });
+      const mcp = mcpRoute(engine);
+      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port, token, mcp });
       startBackgroundWork(engine);
       rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
+      rt.stdout(`MCP: ${server.url}${MCP_PATH}?token=${token}`);
       let closeBrowser: (() => Promise<void>) | undefined;
       if (o.open) {
         const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.state().cairnDir, 'chromium-profile'));
@@ -56,6 +59,7 @@ export function register(program: Command, rt: CliRuntime): void {
       rt.stderr('Stopping…');
       // The window we opened goes with the server: left open it would only show "Disconnected".
       await closeBrowser?.();
+      await mcp.close();
       await server.close();
     });
 }

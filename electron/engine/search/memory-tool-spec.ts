@@ -1,7 +1,7 @@
 /**
  * What the model is told about `memory_search` and `memory_get` (SPEC §8), in one place for
  * both ways it reaches them: the chat loop's tools (chat/tools/memory.ts) and the MCP server
- * (cli/mcp-server.ts). Names, descriptions and limits live here, and so do the arguments: one
+ * (cli/mcp/tools.ts). Names, descriptions and limits live here, and so do the arguments: one
  * zod schema per tool, which the MCP server registers as is and the chat loop both validates
  * with and turns into the JSON Schema it shows the model (`toolJsonSchema`), so a bad
  * `minScore` is refused the same way on both paths.
@@ -27,9 +27,9 @@ export const MEMORY_SEARCH_SPEC = {
 export const MEMORY_GET_SPEC = {
   name: 'memory_get',
   description:
-    'Read a memory file (MEMORY.md, memory/*.md, configured extra paths) by its workspace-relative path, whole or `lines` lines from line `from` (1-based), e.g. after memory_search.',
+    'Read what a memory_search citation names (e.g. "memory/2026-01-31.md#L3-L5", "sessions/<id>.jsonl#L5-L9"), or a memory file (MEMORY.md, memory/*.md, configured extra paths) by its workspace-relative path, whole or `lines` lines from line `from` (1-based).',
   args: {
-    path: 'Workspace-relative path, e.g. "memory/2026-01-31.md"',
+    path: 'A citation from memory_search, or a workspace-relative path, e.g. "memory/2026-01-31.md"',
     from: 'First line (1-based)',
     lines: 'Number of lines',
   },
@@ -53,7 +53,7 @@ export const memoryGetArgs = z.object({
 /**
  * The JSON Schema a chat model is shown for a tool's arguments: zod's, without the `$schema`
  * line and the ±2^53 bounds zod writes for every integer (tokens a small window cannot spare,
- * and no model needs to be told them).
+ * and no model needs to be told them), and a positive integer as `minimum: 1`.
  */
 export function toolJsonSchema(schema: z.ZodType): Record<string, unknown> {
   const { $schema: _drop, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>;
@@ -61,6 +61,12 @@ export function toolJsonSchema(schema: z.ZodType): Record<string, unknown> {
   for (const p of Object.values(props)) {
     if (p.maximum === Number.MAX_SAFE_INTEGER) delete p.maximum;
     if (p.minimum === Number.MIN_SAFE_INTEGER) delete p.minimum;
+    // `positive()` on an integer: `minimum: 1` says the same as `exclusiveMinimum: 0`, and
+    // every JSON Schema reader (draft-04 clients too) knows it.
+    if (p.type === 'integer' && p.exclusiveMinimum === 0) {
+      delete p.exclusiveMinimum;
+      p.minimum = 1;
+    }
   }
   return json;
 }

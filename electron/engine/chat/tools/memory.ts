@@ -28,9 +28,10 @@ export function engineMemoryBackend(ctx: EngineContext, agentId: string): Memory
   return {
     search: (req, signal) => ctx.searchBackend().search(agentId, { ...req, signal }),
     async get(p, from, lines) {
-      // Only the path rules: not the registry, whose first import loads SQLite and the embedder.
-      const [{ memoryGet }, { memoryPathRoots }] = await Promise.all([import('../../index/memory-paths'), import('../../index/agent-settings')]);
-      return memoryGet(memoryPathRoots(ctx, agentId), p, from, lines);
+      // Only the path rules (and the session stores for a session citation): not the
+      // registry, whose first import loads SQLite and the embedder.
+      const { getCited } = await import('../../sessions/cited-get');
+      return getCited(ctx, agentId, p, from, lines);
     },
   };
 }
