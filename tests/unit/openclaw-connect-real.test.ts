@@ -4,7 +4,8 @@
  * --local` turn with a scripted local model (an OpenAI-wire server in this process). The
  * model is offered Cairn's search directly and not OpenClaw's built-in memory_search; its
  * call reaches Cairn, and its next request carries Cairn's result (the citation). Connect
- * changed no file of the OpenClaw dir but openclaw.json, and Cairn wrote none there.
+ * changed no file of the OpenClaw dir but openclaw.json, and Cairn wrote none there. A second
+ * test connects with the real `openclaw` CLI on PATH (`openclaw config patch`).
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -148,5 +149,21 @@ describe.skipIf(!openclaw.command)(`cairn connect openclaw with the real OpenCla
     expect(memoryFiles.length).toBeGreaterThan(1);
     for (const f of memoryFiles) expect(sha256(fs.readFileSync(path.join(oc.stateDir, f), 'utf8')), f).toBe(connected.get(f));
     expect(fs.readdirSync(path.join(oc.dataDir, 'state-dirs')).length).toBe(1);
+  });
+
+  it('writes through OpenClaw\'s own `openclaw config patch` when that CLI is on PATH', { timeout: 600_000 }, async () => {
+    const stateDir = path.join(tmpDir('cairn-occli-'), '.openclaw');
+    fs.mkdirSync(stateDir);
+    fs.copyFileSync(path.join(OC2026_STATE_DIR, 'openclaw.json'), path.join(stateDir, 'openclaw.json'));
+    const bin = tmpDir('cairn-ocbin-');
+    fs.symlinkSync(openclaw.command as string, path.join(bin, 'openclaw'));
+    const env = { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: tmpDir('cairn-ochome-'), CAIRN_DATA_DIR: tmpDir('cairn-data-') };
+    const res = await runCairn(['connect', 'openclaw', '--state-dir', stateDir, '--yes'], { env, timeoutMs: 540_000 });
+    expect(res.stderr).toContain(`with ${path.join(bin, 'openclaw')} config patch`);
+    expect(res.code).toBe(0);
+    const cfg = JSON.parse(fs.readFileSync(path.join(stateDir, 'openclaw.json'), 'utf8')) as { mcp: { servers: { cairn: { command: string } } }; tools: { deny: string[]; toolSearch: boolean } };
+    expect(cfg.mcp.servers.cairn.command).toBe(process.execPath);
+    expect(cfg.tools).toEqual({ deny: ['memory_search', 'memory_get'], toolSearch: false });
+    expect(res.stdout).toContain('+    "toolSearch": false');
   });
 });
