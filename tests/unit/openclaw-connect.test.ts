@@ -9,10 +9,15 @@ import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../electron/engine/engine';
 import { connectOpenClaw, openClawConnection } from '../../electron/engine/openclaw/connect';
-import { runCairn } from '../helpers/cli';
+import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { CAIRN_BIN, runCairn } from '../helpers/cli';
 import { OC2026_STATE_DIR, treeOf } from '../helpers/openclaw-state';
 import { tmpDir } from '../helpers/tmp';
+
+/** The environment's API keys blanked, so the exact diff does not depend on the machine. */
+const NO_KEYS = { OPENAI_API_KEY: '', GEMINI_API_KEY: '', GOOGLE_API_KEY: '', VOYAGE_API_KEY: '', ANTHROPIC_API_KEY: '' };
 
 const launch = { node: process.execPath, bin: '/opt/cairn/bin/cairn.mjs', env: {} };
 
@@ -92,6 +97,29 @@ describe('connecting an OpenClaw dir to Cairn', () => {
   });
 });
 
+describe('the openclaw.* channels (what the app calls)', () => {
+  it('report the connection, dry-run, connect and undo through the engine', async () => {
+    const oc = ocDir(COMMENTED);
+    const engine = createEngine({ stateDir: tmpDir(), deps: { env: { CAIRN_DATA_DIR: oc.dataDir } } });
+    const api = createDirectClient(engine);
+    try {
+      expect(await api['openclaw.connection']({ stateDir: oc.stateDir })).toMatchObject({ stateDir: oc.stateDir, connected: false, canConnect: true });
+      const dry = await api['openclaw.connect']({ stateDir: oc.stateDir, dryRun: true });
+      expect(dry).toMatchObject({ changed: false, diff: expect.stringContaining('+    "toolSearch": false') });
+      expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
+      // (Tests never reach a real openclaw CLI here: the engine's env has no PATH.)
+      const done = await api['openclaw.connect']({ stateDir: oc.stateDir });
+      expect(done).toMatchObject({ changed: true, diff: dry.diff, backupPath: expect.stringContaining(oc.dataDir) });
+      expect(await api['openclaw.connection']({ stateDir: oc.stateDir })).toMatchObject({ connected: true });
+      expect(await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true })).toMatchObject({ changed: true });
+      expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
+      await expect(api['openclaw.connect']({ stateDir: path.join(oc.stateDir, 'nope') })).rejects.toMatchObject({ code: 'not_found' });
+    } finally {
+      await engine.dispose();
+    }
+  });
+});
+
 describe('cairn connect openclaw (CLI)', () => {
   it('--dry-run on the OpenClaw 2026.9.6 fixture prints the exact change and writes nothing', async () => {
     // A read-only copy, as the shared fixture is: a dry run must not need to write.
@@ -105,7 +133,7 @@ describe('cairn connect openclaw (CLI)', () => {
     };
     chmod(0o444);
     try {
-      const r = await runCairn(['connect', 'openclaw', '--state-dir', stateDir, '--dry-run'], { env: { CAIRN_DATA_DIR: dataDir, OPENAI_API_KEY: '' } });
+      const r = await runCairn(['connect', 'openclaw', '--state-dir', stateDir, '--dry-run'], { env: { CAIRN_DATA_DIR: dataDir, XDG_STATE_HOME: '', ...NO_KEYS } });
       expect(r.code).toBe(0);
       const file = path.join(stateDir, 'openclaw.json');
       const added = r.stdout.split('\n').filter((l) => l.startsWith('+') && !l.startsWith('+++'));
@@ -118,7 +146,7 @@ describe('cairn connect openclaw (CLI)', () => {
           '+      "cairn": {',
           `+        "command": ${JSON.stringify(process.execPath)},`,
           '+        "args": [',
-          `+          ${JSON.stringify(path.resolve('bin/cairn.mjs'))},`,
+          `+          ${JSON.stringify(CAIRN_BIN)},`,
           '+          "mcp",',
           '+          "--state-dir",',
           `+          ${JSON.stringify(stateDir)}`,
