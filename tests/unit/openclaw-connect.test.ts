@@ -5,6 +5,7 @@
  * Cairn's data dir and nothing in OpenClaw's; consent is asked for; undo restores the file
  * byte for byte, and refuses when the file changed since; doctor reports the connection.
  */
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
@@ -179,6 +180,25 @@ describe('cairn connect openclaw (CLI)', () => {
     expect(r.stdout).toContain('+    "toolSearch": false');
     expect(r.stderr).toContain('--yes');
     expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
+  });
+
+  it('on a terminal it asks y/N: no leaves the file, yes writes it', () => {
+    const oc = ocDir(COMMENTED);
+    // A real pseudo-terminal (util-linux `script`); the answer waits in its input buffer.
+    const onTty = (answer: string) =>
+      spawnSync('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CAIRN_BIN)} connect openclaw --state-dir ${JSON.stringify(oc.stateDir)}`, '/dev/null'], {
+        input: `${answer}\n`,
+        encoding: 'utf8',
+        env: { ...process.env, CAIRN_DATA_DIR: oc.dataDir },
+      });
+    const no = onTty('n');
+    expect(no.stdout).toContain('[y/N]');
+    expect(no.status).toBe(1);
+    expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
+    const yes = onTty('y');
+    expect(yes.stdout).toContain('Connected');
+    expect(yes.status).toBe(0);
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: true });
   });
 
   it('doctor on an OpenClaw dir says it is not connected and how to connect; --undo puts it back', { timeout: 90_000 }, async () => {
