@@ -9,6 +9,7 @@
  *     cairn.json                      settings changed in Cairn (over the dir's own config)
  *     index/<agentId>.sqlite          the search index
  *     openclaw-snapshots/<agentId>/   copies of OpenClaw's database while it has a -wal open
+ *     openclaw-connect/               openclaw.json as it was before `cairn connect openclaw`
  *     serve-token                     `cairn serve`'s token
  *   <data>/models/                    converted static model, shared by every foreign dir
  *   <data>/worker-bundles/            the embed worker bundled from the sources (0700; embed/worker-bundle.ts)
