@@ -11,7 +11,7 @@ import type { UnreadableFile } from '../../../shared/types/search';
 import type { Embedder } from '../embed/types';
 import { MAX_MEMORY_FILE_BYTES as MAX_SOURCE_BYTES, readRegularFile } from '../util/safe-read';
 import type { Db } from './db';
-import type { SourceFile } from './sources';
+import type { SourceFile, VirtualSource } from './sources';
 import type { ChunkingOptions } from './chunker';
 import { sha256 } from './chunker';
 import { prepareChunks, type PreparedChunk } from './prepare';
@@ -68,7 +68,7 @@ export interface SyncOutcome {
  * Read one source file without letting it stop the sync: an error (EACCES from a chmod 000
  * note, EIO, a path swapped for a FIFO since it was listed) becomes a skipped entry.
  */
-async function readSource(abs: string, shown: string): Promise<{ text: string } | { unreadable: UnreadableFile }> {
+async function readSource(abs: string, shown: string): Promise<{ text: string; lineNumbers?: number[] } | { unreadable: UnreadableFile }> {
   try {
     const r = await readRegularFile(abs, MAX_SOURCE_BYTES);
     if (r.truncated) return { unreadable: { path: shown, reason: `EFBIG: larger than ${MAX_SOURCE_BYTES} bytes` } };
@@ -77,6 +77,32 @@ async function readSource(abs: string, shown: string): Promise<{ text: string } 
     const e = err as NodeJS.ErrnoException;
     const reason = e.code ? `${e.code}: ${e.message.replace(/^\w+: /, '').replace(/, open '.*'$/, '')}` : e.message;
     return { unreadable: { path: shown, reason } };
+  }
+}
+
+/** A listed source's mtime and size: a regular file's, or a store session's fingerprint; undefined when gone. */
+function statSource(src: SourceFile): { mtimeMs: number; size: number } | undefined {
+  if (src.virtual) {
+    try {
+      return src.virtual.stat();
+    } catch {
+      return undefined; // the store cannot be read now: its rows are kept until it can
+    }
+  }
+  try {
+    const st = fs.lstatSync(src.abs);
+    return st.isFile() ? st : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A store session's text, or why it cannot be read (skipped like an unreadable file). */
+function readVirtual(src: SourceFile & { virtual?: VirtualSource }): { text: string; lineNumbers?: number[] } | { unreadable: UnreadableFile } {
+  try {
+    return (src.virtual as VirtualSource).read();
+  } catch (err) {
+    return { unreadable: { path: src.path, reason: (err as Error).message } };
   }
 }
 
@@ -222,13 +248,8 @@ class SyncRun {
   async scan(src: SourceFile): Promise<void> {
     throwIfAborted(this.input.signal);
     this.filesDone++;
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(src.abs);
-    } catch {
-      return; // vanished since listing: handled as removed next time
-    }
-    if (!st.isFile()) return;
+    const st = statSource(src);
+    if (!st) return; // vanished since listing: handled as removed next time
     const prev = this.existing.get(src.path);
     if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
       if (this.filesDone % 256 === 0) {
@@ -237,19 +258,19 @@ class SyncRun {
       }
       return;
     }
-    const got = await readSource(src.abs, src.path);
+    const got = src.virtual ? readVirtual(src) : await readSource(src.abs, src.path);
     if ('unreadable' in got) {
       this.unreadable.push(got.unreadable);
       return;
     }
-    const { text } = got;
+    const { text, lineNumbers } = got;
     const hash = sha256(text);
     const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
     if (prev && prev.hash === hash) {
       this.touched.push(row);
       return;
     }
-    const chunks = prepareChunks(src, text, st.mtimeMs, this.input.chunking);
+    const chunks = prepareChunks(src, text, st.mtimeMs, this.input.chunking, lineNumbers);
     this.chunksSeen += chunks.length;
     this.pending.push({ file: row, chunks });
     this.pendingChunks += chunks.length;
@@ -366,7 +387,7 @@ export async function filesDiffer(db: Db, files: readonly SourceFile[]): Promise
   const GROUP = 64;
   for (let i = 0; i < files.length; i += GROUP) {
     const group = files.slice(i, i + GROUP);
-    const stats = await Promise.all(group.map((f) => fs.promises.lstat(f.abs).catch(() => null)));
+    const stats = await Promise.all(group.map((f) => (f.virtual ? Promise.resolve(statSource(f) ?? null) : fs.promises.lstat(f.abs).catch(() => null))));
     for (let j = 0; j < group.length; j++) {
       const r = byPath.get(group[j]!.path);
       const st = stats[j];
