@@ -4,12 +4,13 @@
  * session in a loop, each insert its own transaction, with busy_timeout 0 — so any lock a
  * reader held against it would surface at once as SQLITE_BUSY, which it counts. Auto-
  * checkpoints run as in OpenClaw (every 1000 pages), here every 64 pages so they happen often.
- * argv: <db> <sessionId>. Prints `committed <n>` after every 20 commits, stops at the line
+ * argv: <db> <sessionId> [ms between two steps of 2 events, default 5]. Prints `committed <n>` after every 20 commits, stops at the line
  * "stop" on stdin and prints `done {"written":n,"busy":k}` before closing its connection.
  */
 import Database from 'better-sqlite3';
 
-const [file, sessionId] = process.argv.slice(2);
+const [file, sessionId, pace] = process.argv.slice(2);
+const PACE_MS = Number(pace ?? 5);
 const db = new Database(file);
 db.pragma('journal_mode = WAL');
 db.pragma('busy_timeout = 0');
@@ -43,6 +44,6 @@ function step() {
       else throw err;
     }
   }
-  setTimeout(step, 5); // a steady pace, as a live agent writes, not a flood
+  setTimeout(step, PACE_MS); // a steady pace, as a live agent writes, not a flood
 }
 step();

@@ -4,7 +4,7 @@
  * checkpoints) while Cairn lists and pages the session over and over. Cairn makes no copy of
  * the database (its data dir holds none), creates nothing in OpenClaw's dir, always counts
  * at least what the writer had committed, and the writer never gets SQLITE_BUSY; once the
- * writer exits, its own close removes its -wal and -shm (Cairn held no connection open).
+ * engine is disposed and the writer exits, the writer's own close removes its -wal and -shm.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -61,7 +61,6 @@ describe("OpenClaw's live WAL store, read in place", () => {
     const engine = createEngine({ stateDir: oc.stateDir });
     const api = createDirectClient(engine);
     let lastSeen = 0;
-    let totals: { written: number; busy: number };
     try {
       for (let round = 0; round < 40; round++) {
         const atLeast = 16 + w.committed();
@@ -76,17 +75,19 @@ describe("OpenClaw's live WAL store, read in place", () => {
       const check = (await runDoctor(engine.ctx, { native: false })).find((c) => c.id === 'session-stores');
       expect(check?.detail).toContain('read in place while OpenClaw writes (WAL)');
     } finally {
-      totals = await w.stop();
+      await engine.dispose(); // closes Cairn's connection
     }
+    const totals = await w.stop();
     expect(totals.busy).toBe(0);
     expect(totals.written).toBeGreaterThan(0);
+    // The writer closed its connection: its -wal and -shm are gone (no Cairn connection kept them).
+    expect(fs.readdirSync(agentDir)).toEqual(['openclaw-agent.sqlite']);
+    const again = createEngine({ stateDir: oc.stateDir });
     try {
-      // The writer closed its connection: its -wal and -shm are gone (no Cairn connection kept them).
-      expect(fs.readdirSync(agentDir)).toEqual(['openclaw-agent.sqlite']);
-      const s3 = (await api['sessions.list']({})).sessions.find((s) => s.id === 's3-gamma');
+      const s3 = (await createDirectClient(again)['sessions.list']({})).sessions.find((s) => s.id === 's3-gamma');
       expect(s3?.messages).toBe(16 + totals.written);
     } finally {
-      await engine.dispose();
+      await again.dispose();
     }
     expect(copiesUnder(oc.dataDir, 'openclaw-agent.sqlite')).toEqual([]);
     expect(fs.readdirSync(agentDir)).toEqual(['openclaw-agent.sqlite']);

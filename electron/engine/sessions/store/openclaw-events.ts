@@ -61,6 +61,21 @@ export function eventText(r: EventRow): { text: string } | { error: string } {
   return { error: 'neither event_json nor event_zstd is set' };
 }
 
+/** The transcript version in the header event (seq 0) of `sessionId`, read alone (not the whole session). */
+export function headerVersion(db: Database.Database, sessionId: string): number | undefined {
+  const sql = EVENTS_SQL.replace('ORDER BY seq', 'AND seq = 0');
+  const r = db.prepare(sql).get({ cap: MAX_EVENT_BYTES, id: sessionId }) as EventRow | undefined;
+  if (!r) return undefined;
+  const t = eventText(r);
+  if ('error' in t) return undefined;
+  try {
+    const v = (JSON.parse(t.text) as { type?: unknown; version?: unknown }) ?? {};
+    return v.type === 'session' && typeof v.version === 'number' ? v.version : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The transcript of `sessionId` from the rows of `db` (`file` names it in messages). */
 export function readTranscriptRows(db: Database.Database, file: string, sessionId: string): Transcript {
   const location = `${file}#${sessionId}`;

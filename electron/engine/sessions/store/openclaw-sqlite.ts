@@ -11,7 +11,7 @@ import path from 'node:path';
 import fs from 'node:fs';
 import type { SessionIndexEntry } from '../../transcript/sessions-index';
 import { fileStamp, openForeignSqlite, type ReadOnlyDb, type ReadOnlyOpenMode } from './sqlite-readonly';
-import { readTranscriptRows } from './openclaw-events';
+import { headerVersion, readTranscriptRows } from './openclaw-events';
 import type { StoreCaches } from './cache';
 import type { SessionStore, StoredSession } from './types';
 
@@ -42,30 +42,44 @@ function openChecked(file: string, snapshotDir: string): ReadOnlyDb {
   return fresh;
 }
 
+/** How long a live WAL connection stays open after its last use (one listing's reads share it). */
+const LIVE_IDLE_MS = 250;
+const idleTimers = new WeakMap<ReadOnlyDb, NodeJS.Timeout>();
+
+/** Is a kept handle still good for a read now? */
+function stillValid(h: ReadOnlyDb, file: string): boolean {
+  // Read in place, SQLite itself sees every commit; the handle is good while OpenClaw's
+  // -wal and -shm are there (gone: OpenClaw exited, and the file is to be read another way).
+  if (h.mode === 'wal-in-place') return fs.existsSync(`${file}-wal`) && fs.existsSync(`${file}-shm`);
+  return h.stamp === fileStamp(file);
+}
+
 /**
- * Run `fn` on a handle on `file`: the engine's kept one (caches.handles) while the file is
- * unchanged, else a fresh one — kept unless it is a live WAL read in place, which is closed
- * at once (a connection held open keeps OpenClaw from removing its -wal when it exits).
+ * Run `fn` on a handle on `file`: the engine's kept one (caches.handles) while it is still
+ * valid, else a fresh one. A live WAL connection is closed once idle for LIVE_IDLE_MS: one
+ * held open would keep OpenClaw from removing its -wal/-shm when it exits, and opening one
+ * per read would parse OpenClaw's large schema each time.
  */
 function withHandle<T>(file: string, snapshotDir: string, handles: Map<string, ReadOnlyDb>, seen: (h: ReadOnlyDb) => void, fn: (h: ReadOnlyDb) => T): T {
-  const open = handles.get(file);
-  if (open && open.stamp === fileStamp(file)) {
-    seen(open);
-    return fn(open);
+  let h = handles.get(file);
+  if (!h || !stillValid(h, file)) {
+    if (h) closeHandle(h, file, handles);
+    h = openChecked(file, snapshotDir);
+    handles.set(file, h);
   }
-  open?.db.close();
-  handles.delete(file);
-  const fresh = openChecked(file, snapshotDir);
-  seen(fresh);
-  if (!fresh.transient) {
-    handles.set(file, fresh);
-    return fn(fresh);
+  seen(h);
+  if (h.transient) {
+    clearTimeout(idleTimers.get(h));
+    const kept = h;
+    idleTimers.set(kept, setTimeout(() => closeHandle(kept, file, handles), LIVE_IDLE_MS).unref());
   }
-  try {
-    return fn(fresh);
-  } finally {
-    fresh.db.close();
-  }
+  return fn(h);
+}
+
+function closeHandle(h: ReadOnlyDb, file: string, handles: Map<string, ReadOnlyDb>): void {
+  clearTimeout(idleTimers.get(h));
+  if (handles.get(file) === h) handles.delete(file);
+  if (h.db.open) h.db.close();
 }
 
 /**
@@ -142,15 +156,16 @@ export function openclawSqliteStore(stateDir: string, agentId: string, snapshotD
     },
     stamp: (s) => use((h) => sessionStamp(h.db, s.sessionId)),
     notes(s) {
-      const v = this.load(s).header?.version;
+      // The header row alone: a listing must not read every session's events again for it.
+      const v = use((h) => headerVersion(h.db, s.sessionId));
       return typeof v === 'number' && v > KNOWN_TRANSCRIPT_VERSION
         ? [`transcript version ${v} is newer than the ${KNOWN_TRANSCRIPT_VERSION} Cairn knows: entries it understands are shown, others are listed as they are`]
         : [];
     },
     readInfo: () => last,
     dispose() {
-      handles.get(file)?.db.close();
-      handles.delete(file);
+      const h = handles.get(file);
+      if (h) closeHandle(h, file, handles);
     },
   };
 }
