@@ -50,7 +50,7 @@ export function createStoreCaches(maxBytes: number): StoreCaches & { dispose(): 
     heldBytes: () => transcripts.calculatedSize,
     dispose() {
       transcripts.clear();
-      for (const h of handles.values()) h.db.close();
+      for (const h of handles.values()) if (h.db.open) h.db.close();
       handles.clear();
     },
   };
