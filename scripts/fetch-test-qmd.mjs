@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 /**
- * The real QMD CLI for the qmd-real tests (issue 5), installed BEFORE the tests run (by
+ * The real QMD CLI for the qmd-real tests, installed BEFORE the tests run (by
  * `.ci/run` and `npm test`'s pretest), never by a test. QMD needs Node ≥ 22 and the project
  * runs on Node 20, so, once per machine, this unpacks a Node 22 from the npm registry's
  * `node-<platform>-<arch>@22` package and installs `@tobilu/qmd` with that Node into a

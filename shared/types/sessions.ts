@@ -140,7 +140,7 @@ export interface SessionEntriesResult {
   contextTokens: number;
   /**
    * Set when this first page was answered from the head of a big file while the whole file
-   * is parsed (issue 14.2): `total`, `malformed`, `contextTokens` and the entries' branch and
+   * is parsed: `total`, `malformed`, `contextTokens` and the entries' branch and
    * context figures cover only the head's lines; the next page answers for the whole file.
    */
   partial?: { bytesRead: number; bytes: number };

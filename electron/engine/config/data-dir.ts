@@ -1,7 +1,7 @@
 /**
  * Cairn's own per-user data dir, outside every state dir: where Cairn keeps its files for a
  * state dir it did not create (an OpenClaw `~/.openclaw`) so that nothing is added to that
- * dir (issue 10.4), and the models it converts once per user.
+ * dir, and the models it converts once per user.
  *
  *   <data>/state-dirs/<key>/          one per foreign state dir (key: sha256 of its real path)
  *     source.json                     which dir this is, for a person looking around

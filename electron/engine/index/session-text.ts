@@ -3,7 +3,7 @@
  * assistant text only — `User: …` / `Assistant: …` — one logical line per JSONL line, so a
  * chunk's startLine/endLine are JSONL line numbers. Compaction summaries are in too, as
  * `Summary: …`: after a compaction they are the only text left of the old part in the
- * model's context, and often the only place a decision is written down (issue 12.7).
+ * model's context, and often the only place a decision is written down.
  * Thinking, tool calls and tool results are left out; secrets are redacted before anything
  * is indexed.
  */

@@ -1,6 +1,6 @@
 /**
  * Opening a session-search citation (`sessions/<id>.jsonl#L5-L45`, SPEC §7's `path#Ls-Le`)
- * — issue 12.7: a hit in a past session names JSONL line numbers, and `cairn get` must show
+ * — a hit in a past session names JSONL line numbers, and `cairn get` must show
  * those lines as the index saw them (`User: …`, `Assistant: …`, `Summary: …`, secrets
  * redacted; session-text.ts), not refuse the path because it is not a memory file. The
  * file name only names the session: it is resolved through the session stores (resolve.ts),

@@ -109,7 +109,7 @@ export function parseNumberedLines(file: string, lines: string[], lineNumbers: n
 
 /**
  * The same parse in slices of `slice` lines, awaiting `yieldNow()` between them, so the
- * engine answers other calls while a 100 MB transcript is parsed (issue 14.2). The result
+ * engine answers other calls while a 100 MB transcript is parsed. The result
  * is the one parseTranscript gives.
  */
 export async function parseTranscriptSliced(file: string, text: string, bytes: number, yieldNow: () => Promise<void>, slice = 1000): Promise<Transcript> {
