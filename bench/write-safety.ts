@@ -14,7 +14,7 @@ import readline from 'node:readline';
 import { writeCompaction } from '../electron/engine/compaction/write';
 import { appendLinesDurable, createTranscriptFile } from '../electron/engine/transcript/append';
 import { readTranscript } from '../electron/engine/transcript/read';
-import { prefixFingerprint } from '../electron/engine/transcript/rewrite';
+import { prefixFingerprint } from '../electron/engine/transcript/prefix';
 import { updateSessionEntry } from '../electron/engine/transcript/sessions-index';
 import type { CompactionEntry } from '../electron/engine/transcript/types';
 import { median } from './lib/stats';

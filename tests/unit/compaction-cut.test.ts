@@ -3,8 +3,10 @@ import { CompactionSchema } from '../../electron/engine/config/schema';
 import { planCompaction, keepBudget } from '../../electron/engine/compaction/plan';
 import { findCutPoint } from '../../electron/engine/compaction/cut-point';
 import { compactionRegion } from '../../electron/engine/compaction/region';
-import { summarySystemPrompt, summaryUserPrompt, STRICT_IDENTIFIER_RULE, SUMMARY_HEADINGS } from '../../electron/engine/compaction/prompt';
-import { serializeConversation } from '../../electron/engine/compaction/serialize';
+import { summarySystemPrompt, summaryUserPrompt, STRICT_IDENTIFIER_RULE } from '../../electron/engine/compaction/prompt';
+import { SECTIONS } from '../../electron/engine/compaction/sections';
+import { serializeMessage } from '../../electron/engine/compaction/serialize';
+import type { Message } from '../../shared/types/messages';
 import { readTranscript } from '../../electron/engine/transcript/read';
 import { makeSession } from '../helpers/sessions';
 import { FIXTURE_TRANSCRIPT } from '../helpers/fixtures';
@@ -94,15 +96,16 @@ describe('summariser prompt and serialisation', () => {
     expect(summarySystemPrompt(settings({ identifierPolicy: 'off' }))).not.toContain('Identifiers:');
     expect(summarySystemPrompt(settings({ identifierPolicy: 'custom', identifierInstructions: 'Keep ticket ids.' }))).toContain('Keep ticket ids.');
     const user = summaryUserPrompt('[User]: hi', undefined);
-    for (const h of SUMMARY_HEADINGS) expect(user).toContain(h);
+    for (const { heading } of SECTIONS) expect(user).toContain(heading);
   });
 
   it('labels roles and cuts tool results at 2,000 chars', () => {
-    const s = serializeConversation([
+    const messages: Message[] = [
       { role: 'user', content: 'hello' },
       { role: 'assistant', content: [{ type: 'thinking', thinking: 'hmm' }, { type: 'text', text: 'hi' }, { type: 'toolCall', id: 'c', name: 'read', arguments: { path: 'a.ts' } }] },
       { role: 'toolResult', toolCallId: 'c', toolName: 'read', content: [{ type: 'text', text: 'y'.repeat(2500) }], isError: false },
-    ]);
+    ] as Message[];
+    const s = messages.map((m) => serializeMessage(m)).join('\n\n');
     expect(s).toBe(`[User]: hello\n\n[Assistant]: hi\n[Assistant tool calls]: read({"path":"a.ts"})\n\n[Tool result]: ${'y'.repeat(2000)}\n[... 500 more characters truncated]`);
   });
 });

@@ -3,8 +3,6 @@ import path from 'node:path';
 import type { LlamaChat } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGgufEmbedder, retrievalPrompts, type GgufEmbedder } from '../../electron/engine/embed/gguf';
-import { CachedEmbedder, MemoryEmbeddingCache } from '../../electron/engine/embed/cache';
-import type { Embedder } from '../../electron/engine/embed/types';
 import { dot } from '../../electron/engine/embed/vector';
 import { tinyGgufPath, TINY_GGUF } from '../helpers/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
@@ -110,44 +108,5 @@ describe('GGUF embedder', () => {
     const bad = path.join(dir, 'bad.gguf');
     fs.writeFileSync(bad, 'this is not a model');
     await expect(createGgufEmbedder({ modelPath: bad })).rejects.toThrow(/cannot load .*bad\.gguf: not a usable GGUF model: not a GGUF file/);
-  });
-});
-
-describe('embedding cache', () => {
-  it('serves repeated texts from the cache with identical vectors, keyed by provider and model', async () => {
-    const store = new MemoryEmbeddingCache();
-    const cached = new CachedEmbedder(embedder, store);
-    const first = await cached.embed(['cat', 'kitten', 'cat']);
-    expect(cached.stats).toEqual({ hits: 0, misses: 3 });
-    expect(store.size).toBe(2); // 'cat' embedded once
-    const second = await cached.embed(['kitten', 'cat', 'dog']);
-    expect(cached.stats).toEqual({ hits: 2, misses: 4 });
-    expect(Array.from(second[0]!)).toEqual(Array.from(first[1]!));
-    expect(Array.from(second[1]!)).toEqual(Array.from(first[0]!));
-    expect(Array.from(first[2]!)).toEqual(Array.from(first[0]!));
-    // Another model never sees these vectors.
-    const other: Embedder = { ...embedder, provider: 'local', model: 'other.gguf', id: 'local:other.gguf', dims: embedder.dims, embed: (t) => embedder.embed(t), dispose: async () => {} };
-    const otherCached = new CachedEmbedder(other, store);
-    await otherCached.embed(['cat']);
-    expect(otherCached.stats).toEqual({ hits: 0, misses: 1 });
-  });
-
-  it('keeps query and document embeddings of the same text apart', async () => {
-    const store = new MemoryEmbeddingCache();
-    const cached = new CachedEmbedder(embedder, store);
-    await cached.embed(['cat'], { kind: 'document' });
-    await cached.embed(['cat'], { kind: 'query' });
-    expect(cached.stats).toEqual({ hits: 0, misses: 2 });
-    await cached.embed(['cat'], { kind: 'query' });
-    expect(cached.stats).toEqual({ hits: 1, misses: 2 });
-  });
-
-  it('evicts the least recently used entries beyond maxEntries', () => {
-    const store = new MemoryEmbeddingCache(2);
-    const v = (x: number): Float32Array => Float32Array.of(x);
-    store.putMany('p', 'm', [{ hash: 'a', vector: v(1) }, { hash: 'b', vector: v(2) }]);
-    store.getMany('p', 'm', ['a']); // a is now the most recent
-    store.putMany('p', 'm', [{ hash: 'c', vector: v(3) }]);
-    expect([...store.getMany('p', 'm', ['a', 'b', 'c']).keys()].sort()).toEqual(['a', 'c']);
   });
 });

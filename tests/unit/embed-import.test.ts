@@ -15,7 +15,7 @@ import { toHalf } from '../../electron/engine/embed/import/gguf-writer';
 import { SafetensorsFile } from '../../electron/engine/embed/import/safetensors';
 import { testModel } from '../helpers/test-models';
 import { tmpDir, writeTree } from '../helpers/tmp';
-import { cosine } from '../../electron/engine/embed/vector';
+import { cosine } from '../helpers/vectors';
 
 const embedder = testModel('embedder');
 const fixture = JSON.parse(fs.readFileSync(path.resolve('tests/fixtures/st-reference/all-MiniLM-L6-v2.json'), 'utf8')) as {

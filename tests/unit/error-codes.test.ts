@@ -16,7 +16,7 @@ import { OpenClawLockedError } from '../../electron/engine/util/openclaw-lock';
 import { NotRegularFileError } from '../../electron/engine/util/safe-read';
 import { FileLockedError } from '../../electron/engine/util/file-lock';
 import { appendFileDurableSync, writeFileAtomicSync } from '../../electron/engine/util/atomic-write';
-import { TranscriptChangedError } from '../../electron/engine/transcript/rewrite';
+import { TranscriptChangedError } from '../../electron/engine/transcript/prefix';
 import { openStateDir } from '../../electron/engine/config/state-dir';
 import { parseJson5File } from '../../electron/engine/config/load';
 import { StreamIdleError } from '../../electron/engine/llm/sse';
@@ -93,6 +93,7 @@ const domainErrors: Record<string, { make: () => Error; code: ErrorCode }> = {
 /** Classes that never leave the module that throws them (so have no contract code), and why. */
 const staysInside: Record<string, string> = {
   RejectedSummaryError: 'compaction/compact.ts catches it itself and falls back to the extract',
+  InflateError: 'sessions/store/openclaw-events.ts catches it and reports the event as unreadable',
 };
 
 /** Every `class X extends <an Error class>` in the engine's source. */
@@ -150,7 +151,7 @@ describe('files the engine cannot use reach the client with a code, not internal
       [() => readSessionIndex(index), 'unavailable', /sessions\.json: not valid JSON/],
       [() => appendLinesDurable(transcript, ['{}']), 'not_found', /transcript not found: .*s\.jsonl/],
       [() => (createTranscriptFile(transcript, { id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: dir }), createTranscriptFile(transcript, { id: 's', timestamp: '2026-01-01T00:00:00Z', cwd: dir })), 'conflict', /transcript already exists/],
-      [() => openForeignSqlite(notDb, path.join(dir, 'snap')), 'unavailable', /openclaw-agent\.sqlite: not an SQLite database/],
+      [() => openForeignSqlite(notDb, path.join(dir, 'snap')), 'unavailable', /openclaw-agent\.sqlite: cannot read the database \(not an SQLite database/],
     ];
     for (const [fn, code, message] of cases) {
       const seen = await clientSees(() => thrownBy(fn));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AnthropicLlm } from '../../electron/engine/llm/anthropic';
-import { AuthError, ContextOverflowError, type StreamEvent } from '../../electron/engine/llm/types';
+import { AuthError, ContextOverflowError } from '../../electron/engine/llm/types';
+import type { StreamEvent } from '../../electron/engine/core/llm';
 import { LlmHttpError } from '../../electron/engine/llm/errors';
 import type { Message } from '../../shared/types/messages';
 import { event, recordingSleep, startFixture } from '../helpers/llm-fixture';

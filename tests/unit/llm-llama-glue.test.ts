@@ -7,7 +7,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LlamaLlm } from '../../electron/engine/llm/llama';
-import { ContextOverflowError, type StreamEvent, type ToolSpec } from '../../electron/engine/llm/types';
+import { ContextOverflowError, type ToolSpec } from '../../electron/engine/llm/types';
+import type { StreamEvent } from '../../electron/engine/core/llm';
 import { llamaRuntimeHolds } from '../../electron/engine/util/llama-runtime';
 import type { Message } from '../../shared/types/messages';
 import { testModel } from '../helpers/test-models';

@@ -2,7 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Message, ToolResultMessage } from '../../shared/types/messages';
 import { ContextPruningSchema, type ContextPruningSettings } from '../../electron/engine/config/schema';
-import { prune, findLastCallAt, currentModel, softTrimText } from '../../electron/engine/pruning';
+import { prune, findLastCallAt, currentModel } from '../../electron/engine/pruning';
+import { softTrimText } from '../../electron/engine/pruning/prune';
 import { readTranscript } from '../../electron/engine/transcript/read';
 import { buildContext } from '../../electron/engine/transcript/context';
 import { createEngine } from '../../electron/engine/engine';

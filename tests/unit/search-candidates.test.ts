@@ -9,12 +9,13 @@ import { describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../electron/engine/index/db';
 import { createBaseSchema, createVectorTable, writeMeta } from '../../electron/engine/index/schema';
 import { createStore, type ChunkRow } from '../../electron/engine/index/store';
-import { keywordCandidates, scanCandidates, vec0Candidates } from '../../electron/engine/search/candidates';
+import { scanCandidates, vec0Candidates, type CandidateFilter } from '../../electron/engine/search/candidates';
+import { lexicalCandidates } from '../../electron/engine/search/lexical';
 import { PRUNE_FROM_CHUNKS } from '../../electron/engine/search/fts-query';
 import type { MemorySource } from '../../shared/types/search';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { tmpDir, writeTree } from '../helpers/tmp';
-import { cosine } from '../../electron/engine/embed/vector';
+import { cosine } from '../helpers/vectors';
 
 const DIMS = 4;
 
@@ -93,7 +94,7 @@ describe('vector candidates', () => {
 });
 
 describe('keyword candidates', () => {
-  const ids = (db: Db, filter: Parameters<typeof keywordCandidates>[3]) => keywordCandidates(db, 'gateway', 10, filter).map((c) => c.id).sort();
+  const ids = (db: Db, filter: CandidateFilter) => lexicalCandidates(db, 'gateway', 10, filter, { calibration: 'absolute', stemWeight: 0 }).map((c) => c.id).sort();
 
   it('filters by source and date, through the covering index and without it', () => {
     const db = build('vec0');

@@ -15,7 +15,7 @@ import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { countMessages } from '../../electron/engine/sessions/exact-tokens';
 import { storeCaches } from '../../electron/engine/sessions/store/cache';
 import { readTranscript } from '../../electron/engine/transcript/read';
-import { parsedFingerprint, prefixFingerprint } from '../../electron/engine/transcript/rewrite';
+import { parsedFingerprint, prefixFingerprint } from '../../electron/engine/transcript/prefix';
 import { parseTranscript } from '../../electron/engine/transcript/parse';
 import { CairnError, type CairnApi } from '../../shared/client';
 import { writeBigSession, type BigSession } from '../helpers/big-inputs';

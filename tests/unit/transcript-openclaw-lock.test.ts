@@ -15,7 +15,7 @@ import { listCheckpoints, writeCompaction } from '../../electron/engine/compacti
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { readTranscript } from '../../electron/engine/transcript/read';
-import { prefixFingerprint } from '../../electron/engine/transcript/rewrite';
+import { prefixFingerprint } from '../../electron/engine/transcript/prefix';
 import type { CompactionEntry } from '../../electron/engine/transcript/types';
 import { OpenClawLockedError } from '../../electron/engine/util/openclaw-lock';
 import { childLines } from '../helpers/child-lines';

@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import type { CompactionSettings } from '../config/schema';
 import type { LLM } from '../llm/types';
 import { readTranscript } from '../transcript/read';
-import { parsedFingerprint, prefixFingerprint } from '../transcript/rewrite';
+import { parsedFingerprint, prefixFingerprint } from '../transcript/prefix';
 import { updateSessionEntry } from '../transcript/sessions-index';
 import { estimateMessageTokens } from '../transcript/tokens';
 import { summaryMessage } from '../transcript/context';

@@ -28,6 +28,9 @@ const CONSTRAINT = /\b(must|never|always|do not|don't|should not|shouldn't|only|
 
 const textOf = (m: Message): string => contentText(m.content);
 
+/** The five headings, as the summary format writes them (sections.ts). */
+const HEADING = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading])) as Record<SectionKey, string>;
+
 function clip(s: string, max = LINE_MAX): string {
   const one = s.replace(/\s+/g, ' ').trim();
   return one.length > max ? `${one.slice(0, max - 1)}…` : one;
@@ -150,13 +153,13 @@ export function buildExtract(input: ExtractInput): string {
   const focusS = how.focus.length ? `${section(`## Focus: ${how.focus.join(', ')}`, items.focus, Math.floor(rest * 0.12))}\n` : '';
   const otherS = other.length ? `\n${section('## Earlier notes', other.map((o) => clip(o)), Math.floor(rest * 0.08))}` : '';
   const fixed = rest - focusS.length - otherS.length;
-  const asksS = section('## Pending user asks', items.asks.slice(-40), Math.floor(fixed * 0.2));
-  const decS = section('## Decisions', items.decisions, Math.floor(fixed * 0.18));
-  const todoS = section('## Open TODOs', items.todos, Math.floor(fixed * 0.16));
-  const conS = section('## Constraints/Rules', items.constraints, Math.floor(fixed * 0.12));
+  const asksS = section(HEADING.asks, items.asks.slice(-40), Math.floor(fixed * 0.2));
+  const decS = section(HEADING.decisions, items.decisions, Math.floor(fixed * 0.18));
+  const todoS = section(HEADING.todos, items.todos, Math.floor(fixed * 0.16));
+  const conS = section(HEADING.constraints, items.constraints, Math.floor(fixed * 0.12));
   const used = asksS.length + decS.length + todoS.length + conS.length;
   // Identifiers get what the other sections leave, but never less than a quarter.
-  const idS = section('## Exact identifiers', idList, Math.max(Math.floor(fixed * 0.25), fixed - used));
+  const idS = section(HEADING.identifiers, idList, Math.max(Math.floor(fixed * 0.25), fixed - used));
   const out = `${head}${focusS}${decS}\n${todoS}\n${conS}\n${asksS}\n${idS}${otherS}`.trimEnd();
   return out.length <= max ? out : out.slice(0, max);
 }

@@ -41,16 +41,6 @@ export function serializeMessage(m: Message, maxToolResultChars = TOOL_RESULT_MA
   return body ? `[Tool result]: ${body}` : '';
 }
 
-/** Serialise messages, blank line between each. */
-export function serializeConversation(messages: readonly Message[]): string {
-  const parts: string[] = [];
-  for (const m of messages) {
-    const s = serializeMessage(m);
-    if (s) parts.push(s);
-  }
-  return parts.join('\n\n');
-}
-
 /** The note that replaces a message too large to summarise (SPEC §4 fallback). */
 export function omittedNote(m: Message, tokens: number): string {
   return `[Large ${m.role} (~${Math.max(1, Math.round(tokens / 1000))}K tokens) omitted from summary]`;

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { appendLinesDurable, serializeLine } from '../transcript/append';
 import { parseTranscript } from '../transcript/parse';
-import { prefixUnchanged, TranscriptChangedError, type ExpectedPrefix } from '../transcript/rewrite';
+import { prefixUnchanged, TranscriptChangedError, type ExpectedPrefix } from '../transcript/prefix';
 import { removeStaleTempsIn } from '../util/stale-temps';
 import { withFileLock } from '../util/file-lock';
 import { assertOpenClawIdle } from '../util/openclaw-lock';

@@ -1,6 +1,6 @@
 /**
  * Small vector helpers shared by every embedder: L2 normalisation that never yields NaN
- * (a zero vector stays zero), and cosine similarity for tests and callers.
+ * (a zero vector stays zero).
  */
 import { throwIfAborted as throwIfAbortedAs } from '../util/abort';
 import type { EmbedOptions } from './types';
@@ -32,16 +32,6 @@ export function dot(a: ArrayLike<number>, b: ArrayLike<number>): number {
   let s = 0;
   for (let i = 0; i < n; i++) s += (a[i] as number) * (b[i] as number);
   return s;
-}
-
-/** Cosine similarity of two vectors of any length (0 when either is zero). */
-export function cosine(a: ArrayLike<number>, b: ArrayLike<number>): number {
-  let na = 0;
-  let nb = 0;
-  for (let i = 0; i < a.length; i++) na += (a[i] as number) ** 2;
-  for (let i = 0; i < b.length; i++) nb += (b[i] as number) ** 2;
-  if (na === 0 || nb === 0) return 0;
-  return dot(a, b) / Math.sqrt(na * nb);
 }
 
 /** Throw a standard AbortError when the signal has fired. */

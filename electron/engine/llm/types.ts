@@ -3,7 +3,7 @@
  * the engine context names it) and the errors its providers throw.
  */
 import { EngineError } from '../core/errors';
-export type { ChatRequest, ChatResult, LLM, StreamEvent, ToolSpec } from '../core/llm';
+export type { ChatRequest, ChatResult, LLM, ToolSpec } from '../core/llm';
 
 /** The provider said the request does not fit the model's context (trigger (c) of SPEC §4). */
 export class ContextOverflowError extends EngineError {

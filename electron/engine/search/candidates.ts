@@ -77,12 +77,6 @@ function docCounts(db: Db): (term: string) => number {
   };
 }
 
-/** BM25 side: ORed terms, ranked by FTS5's bm25(); empty when the query has no term. */
-export function keywordCandidates(db: Db, query: string, limit: number, filter: CandidateFilter): Candidate[] {
-  const match = keywordMatch(db, query);
-  return match ? ftsCandidates(db, 'chunks_fts', match, limit, filter) : [];
-}
-
 /** The keyword side's MATCH expression for `query` (common terms pruned), or null. */
 export function keywordMatch(db: Db, query: string, budget?: number): string | null {
   return buildFtsQuery(query, (terms) => {

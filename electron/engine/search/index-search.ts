@@ -50,7 +50,11 @@ async function searchOnce(index: MemoryIndex, req: SearchRequest): Promise<Searc
   return { ...out, embedder, warnings: [...warnings, ...out.warnings], tookMs: Math.round((performance.now() - started) * 10) / 10 };
 }
 
-/** Whether the index's searches now run their KNN on a worker thread (waits for a start under way). */
+/**
+ * Whether the index's searches now run their KNN on a worker thread (waits for a start under
+ * way). For the tests and benchmarks that must know which path a search took.
+ * @internal
+ */
 export function knnWorkerReady(index: MemoryIndex): Promise<boolean> {
   return knnOf(index).ready();
 }

@@ -52,7 +52,11 @@ export async function acquireLlamaRuntime(): Promise<LlamaRuntimeLease> {
   };
 }
 
-/** How many holds the shared runtime has (0 when none is loaded); for tests and diagnostics. */
+/**
+ * How many holds the shared runtime has (0 when none is loaded); for the tests that check
+ * disposal releases it.
+ * @internal
+ */
 export function llamaRuntimeHolds(): number {
   return shared?.refs ?? 0;
 }

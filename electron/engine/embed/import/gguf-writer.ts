@@ -183,7 +183,11 @@ function encode(type: 'F32' | 'F16', data: Float32Array): Buffer {
   return out;
 }
 
-/** Serialise metadata and F32 tensors into one GGUF v3 file image (in memory; for small models). */
+/**
+ * Serialise metadata and F32 tensors into one GGUF v3 file image (in memory; for small
+ * models): the tests' tiny GGUF models are written with it, the importer streams instead.
+ * @internal
+ */
 export function writeGguf(metadata: Record<string, GgufValue>, tensors: GgufTensor[]): Buffer {
   for (const t of tensors) checkLength(t.name, t.dims, t.data);
   const { head, offsets, dataBytes } = header(metadata, tensors.map((t) => ({ ...t, type: 'F32' as const })));
