@@ -29,21 +29,26 @@ export function register(program: Command, rt: CliRuntime): void {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const port = o.port === undefined ? 0 : Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
-      const engine = await rt.engine(o);
-      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }, { loadOrCreateToken, tokenFilePath }] = await Promise.all([
+      // A host, not a single engine: the window can open another state dir without a restart.
+      const first = await rt.engine(o);
+      const stateDir = first.ctx.stateDir;
+      const { createdBy } = first.ctx.state();
+      await first.dispose();
+      const [{ startServer }, { openInChromiumApp }, { createEngineHost }, { loadOrCreateToken, tokenFilePath }] = await Promise.all([
         import('../../server/server'),
         import('../../server/open-browser'),
-        import('../../engine/startup'),
+        import('../../engine/host'),
         import('../../server/token-file'),
       ]);
-      const token = loadOrCreateToken(tokenFilePath(engine.ctx.stateDir, engine.ctx.state().createdBy));
-      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port, token });
-      startBackgroundWork(engine);
-      rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
+      const host = createEngineHost({ stateDir, deps: rt.deps, create: false });
+      // The token stays the first dir's for the whole run: open windows keep working after a switch.
+      const token = loadOrCreateToken(tokenFilePath(stateDir, createdBy));
+      const server = await startServer({ dispatcher: host.dispatcher, events: host.events, staticDir: rendererDir(), port, token });
+      rt.stdout(`Cairn is serving ${stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
       let closeBrowser: (() => Promise<void>) | undefined;
       if (o.open) {
-        const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.state().cairnDir, 'chromium-profile'));
+        const r = openInChromiumApp(server.openUrl, path.join(host.current().ctx.state().cairnDir, 'chromium-profile'));
         rt.stdout(r.opened ? r.reason : `Not opened (${r.reason}); open the URL above in a browser.`);
         closeBrowser = r.close;
       }
@@ -57,5 +62,6 @@ export function register(program: Command, rt: CliRuntime): void {
       // The window we opened goes with the server: left open it would only show "Disconnected".
       await closeBrowser?.();
       await server.close();
+      await host.dispose();
     });
 }
