@@ -10,7 +10,8 @@ import { createEngineHost, type EngineHost } from '../../electron/engine/host';
 import type { EngineDeps } from '../../electron/engine/context';
 import { startServer, type RunningServer } from '../../electron/server/server';
 import { RENDERER_DIR } from './server';
-import { tmpDir } from './tmp';
+import os from 'node:os';
+import { afterAll } from 'vitest';
 
 const FIXTURE_STATE = path.resolve(__dirname, '..', 'fixtures', 'openclaw-2026.9.6', 'state');
 
@@ -24,9 +25,16 @@ export interface FreshHome {
   env: NodeJS.ProcessEnv;
 }
 
+const homes: string[] = [];
+// Removed after the file's tests (not after each one: a suite's home outlives its first test).
+afterAll(() => {
+  while (homes.length) fs.rmSync(homes.pop() as string, { recursive: true, force: true });
+});
+
 /** A temp HOME, optionally with `~/.openclaw` copied from the OpenClaw 2026.9.6 fixture. */
 export function freshHome(opts: { openclaw?: boolean } = {}): FreshHome {
-  const home = tmpDir('cairn-home-');
+  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-home-'));
+  homes.push(home);
   let openclawDir: string | undefined;
   if (opts.openclaw) {
     openclawDir = path.join(home, '.openclaw');

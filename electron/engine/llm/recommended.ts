@@ -23,7 +23,7 @@ interface CatalogueEntry extends Omit<RecommendedModel, 'uri' | 'downloadedPath'
 }
 
 /** The recommended models, smallest first. */
-export const RECOMMENDED_MODELS: readonly CatalogueEntry[] = [
+const RECOMMENDED_MODELS: readonly CatalogueEntry[] = [
   {
     id: 'qwen2.5-1.5b',
     name: 'Qwen2.5 1.5B Instruct (Q4_K_M)',
@@ -60,7 +60,7 @@ export const RECOMMENDED_MODELS: readonly CatalogueEntry[] = [
 ];
 
 /** Where `entry` is downloaded from: `hf:` normally, `<base>/<repo>/resolve/main/<file>` with a base URL. */
-export function recommendedUri(entry: Pick<CatalogueEntry, 'repo' | 'file'>, baseUrl: string | undefined): string {
+function recommendedUri(entry: Pick<CatalogueEntry, 'repo' | 'file'>, baseUrl: string | undefined): string {
   if (!baseUrl) return `hf:${entry.repo}/${entry.file}`;
   return `${baseUrl.replace(/\/+$/, '')}/${entry.repo}/resolve/main/${entry.file}`;
 }

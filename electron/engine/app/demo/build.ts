@@ -12,7 +12,7 @@ import { seedSessions, type SeededSessions } from './seed-sessions';
 import { seedMemory, type SeededMemory } from './seed-memory';
 
 /** The file that marks a directory as made by the demo builder (only such a dir is ever replaced). */
-export const DEMO_MARK = '.cairn-demo';
+const DEMO_MARK = '.cairn-demo';
 
 /** The small local models the demo uses when they are on disk (null: not available). */
 export interface DemoModels {
