@@ -1,8 +1,8 @@
 /**
  * A local HTTP server (127.0.0.1 only) that serves one model file the way Hugging Face does
  * for a download: any `*.gguf` path answers with the file, `Range` requests with 206 and the
- * slice (so an interrupted download resumes), HEAD with the size. `holdAfter` stops the
- * first full download after that many bytes until `release()` (or the client goes away), so
+ * slice (so an interrupted download resumes), HEAD with the size. `holdAfter` pauses every
+ * response once that many bytes went out in all, until `release()` (or the client goes away), so
  * a test can cancel mid-way without timing; every request is recorded.
  */
 import fs from 'node:fs';
@@ -37,11 +37,12 @@ function parseRange(header: string | undefined, size: number): { start: number; 
 export async function startModelFileServer(file: string, opts: { holdAfter?: number } = {}): Promise<ModelFileServer> {
   const size = fs.statSync(file).size;
   const requests: ServedRequest[] = [];
-  let holding = opts.holdAfter !== undefined;
+  let sent = 0;
   let onHeld: () => void = () => undefined;
   const held = new Promise<void>((resolve) => (onHeld = resolve));
   let releaseHold: () => void = () => undefined;
   const released = new Promise<void>((resolve) => (releaseHold = resolve));
+  let holding = opts.holdAfter !== undefined;
 
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -64,30 +65,44 @@ export async function startModelFileServer(file: string, opts: { holdAfter?: num
       res.end();
       return;
     }
-    const hold = holding && opts.holdAfter !== undefined && start === 0 ? opts.holdAfter : undefined;
-    if (hold === undefined) {
-      fs.createReadStream(file, { start, end }).pipe(res);
-      return;
-    }
-    holding = false;
-    const first = fs.createReadStream(file, { start: 0, end: Math.min(hold, size) - 1 });
-    first.on('end', () => {
-      onHeld();
-      // The rest only after release; a client that cancels meanwhile closes the socket.
-      void released.then(() => {
-        if (!res.destroyed) fs.createReadStream(file, { start: Math.min(hold, size), end }).pipe(res);
-      });
-    });
-    first.pipe(res, { end: false });
+    send(res, fs.createReadStream(file, { start, end }));
   });
+
+  /** Pipe `src` to `res`, pausing every response once `holdAfter` bytes went out in all, until release. */
+  function send(res: http.ServerResponse, src: fs.ReadStream): void {
+    src.on('data', (chunk) => {
+      const n = typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
+      if (holding && opts.holdAfter !== undefined && sent + n > opts.holdAfter) {
+        src.pause();
+        onHeld();
+        void released.then(() => {
+          sent += n;
+          if (!res.destroyed && !res.write(chunk)) res.once('drain', () => src.resume());
+          else src.resume();
+        });
+        return;
+      }
+      sent += n;
+      if (!res.write(chunk)) {
+        src.pause();
+        res.once('drain', () => src.resume());
+      }
+    });
+    src.on('end', () => res.end());
+    res.on('close', () => src.destroy());
+  }
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
     requests,
     held,
-    release: () => releaseHold(),
+    release: () => {
+      holding = false;
+      releaseHold();
+    },
     async close() {
+      holding = false;
       releaseHold();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -85,7 +85,7 @@ export function RecommendedModels({ onSelected, headingLevel = 3 }: { onSelected
                   </button>
                 </div>
               ) : (
-                <button type="button" disabled={busy !== undefined} onClick={() => void get(m)} aria-label={m.downloadedPath ? `Use ${m.name}` : `Download ${m.name}`}>
+                <button type="button" disabled={busy !== undefined} onClick={() => void get(m)} aria-label={m.downloadedPath ? `Use this model: ${m.name}` : `Download and use ${m.name}`}>
                   {m.downloadedPath ? 'Use this model' : 'Download and use'}
                 </button>
               )}
