@@ -7,7 +7,6 @@
 //   npm run demo                 fresh sample, then open
 //   npm run demo -- --no-open    only create it and print where it is
 import { spawn, spawnSync } from 'node:child_process';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,39 +17,22 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const stateDir = path.resolve(process.env.CAIRN_DEMO_DIR ?? path.join(os.tmpdir(), 'cairn-demo'));
 
-// Only ever replace a directory this script made (it leaves a marker file), never user data.
-const MARK = '.cairn-demo';
-if (fs.existsSync(stateDir)) {
-  if (!fs.existsSync(path.join(stateDir, MARK))) {
-    console.error(`${stateDir} exists and was not made by npm run demo; set CAIRN_DEMO_DIR to another path.`);
-    process.exit(1);
-  }
-  fs.rmSync(stateDir, { recursive: true, force: true });
-}
-fs.mkdirSync(stateDir, { recursive: true });
-
-const now = new Date();
-const { seedSessions } = await import('../tests/helpers/seed-sessions.ts');
-const { seedMemory } = await import('../tests/helpers/seed-memory.ts');
-const sessions = seedSessions(stateDir, { now });
-const memory = seedMemory(stateDir, { now });
-fs.writeFileSync(path.join(stateDir, MARK), 'made by npm run demo; removed and re-created on the next run\n');
-// The real small test models (scripts/fetch-test-models.mjs), when fetched: the local chat
-// model answers, flushes and compacts, and the real sentence embedder drives search, all offline.
-// Replies capped at 256 tokens: SmolLM2-135M easily repeats itself up to the 4,096 default.
+// The probe: the real small test models (scripts/fetch-test-models.mjs), when fetched, so the
+// local chat model answers, flushes and compacts, and the real sentence embedder drives search.
 const probe = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json', '--no-fetch'], { encoding: 'utf8' });
 const models = probe.status === 0 ? JSON.parse(probe.stdout) : { chat: null, embedder: null };
-// Search sessions too, so results show both source badges.
-const memorySearch = { sources: ['memory', 'sessions'], ...(models.embedder ? { provider: 'local', local: { modelPath: models.embedder } } : {}) };
-const config = { agents: { defaults: { memorySearch } }, ...(models.chat ? { cairn: { llm: { provider: 'llama', modelPath: models.chat, maxOutputTokens: 256 } } } : {}) };
-fs.writeFileSync(path.join(stateDir, 'cairn.json'), `${JSON.stringify(config, null, 2)}\n`);
-// An empty session named "demo" to talk to (`cairn chat --session demo`): the seeded ones are
-// long, so a first message there would start with a flush and a compaction on SmolLM2's 8k window.
-const { createTranscriptFile } = await import('../electron/engine/transcript/append.ts');
-const { updateSessionEntry } = await import('../electron/engine/transcript/sessions-index.ts');
-const demoFile = path.join(sessions.sessionsDir, 'demo.jsonl');
-createTranscriptFile(demoFile, { id: 'demo', timestamp: now.toISOString(), cwd: path.join(stateDir, 'workspace') });
-updateSessionEntry(path.join(sessions.sessionsDir, 'sessions.json'), 'demo', { sessionFile: demoFile, updatedAt: now.getTime(), compactionCount: 0, totalTokens: 0 });
+// The recipe is the engine's (electron/engine/app/demo/build.ts), shared with the app's "Explore a demo";
+// it only ever replaces a directory it made (a marker file), never user data.
+const { buildDemo, DemoDirTakenError } = await import('../electron/engine/app/demo/build.ts');
+let built;
+try {
+  built = buildDemo(stateDir, { models });
+} catch (err) {
+  if (!(err instanceof DemoDirTakenError)) throw err;
+  console.error(`${stateDir} exists and was not made by npm run demo; set CAIRN_DEMO_DIR to another path.`);
+  process.exit(1);
+}
+const { sessions, memory } = built;
 
 console.log(`Cairn demo state dir: ${stateDir}`);
 console.log(`  ${memory.files.length} memory files (daily notes ${memory.days[0]} … ${memory.days.at(-1)}), ${sessions.sessions.length} sessions:`);

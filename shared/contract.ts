@@ -23,6 +23,8 @@ import { doctorStreamEvents } from './contract/doctor-stream';
 import { memoryOpenChannels } from './contract/memory-open';
 import { tokensChannels } from './contract/tokens';
 import { openclawChannels } from './contract/openclaw';
+import { welcomeChannels, welcomeEvents } from './contract/welcome';
+import { llmRecommendedChannels } from './contract/llm-recommended';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -36,6 +38,7 @@ export * from './contract/search';
 export * from './contract/qmd';
 export * from './contract/session-store';
 export * from './contract/openclaw';
+export * from './contract/welcome';
 
 export const channels = {
   ...sessionsChannels,
@@ -52,6 +55,8 @@ export const channels = {
   ...memoryNotesChannels,
   ...tokensChannels,
   ...openclawChannels,
+  ...welcomeChannels,
+  ...llmRecommendedChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {
@@ -63,6 +68,7 @@ export const events = {
   ...searchEvents,
   ...sessionStoreEvents,
   ...doctorStreamEvents,
+  ...welcomeEvents,
 } satisfies Record<string, EventDef<unknown>>;
 
 export type Channels = typeof channels;

@@ -22,6 +22,8 @@ import { stateInfoHandlers } from './app/state-info';
 import { memoryNotesHandlers } from './index/note-handlers';
 import { tokensHandlers } from './sessions/exact-tokens';
 import { openclawHandlers } from './openclaw/handlers';
+import { welcomeHandlers } from './app/welcome-handlers';
+import { llmRecommendedHandlers } from './llm/recommended';
 
 export interface EngineOptions {
   stateDir: string;
@@ -58,6 +60,8 @@ export function createEngine(opts: EngineOptions): Engine {
     ...memoryNotesHandlers(ctx),
     ...tokensHandlers(ctx),
     ...openclawHandlers(ctx),
+    ...welcomeHandlers(ctx),
+    ...llmRecommendedHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

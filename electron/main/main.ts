@@ -4,17 +4,18 @@
  * events forwarded, single-instance lock, orderly shutdown. All logic lives in the engine.
  */
 import path from 'node:path';
-import { app, BrowserWindow, ipcMain, net, protocol, session, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, net, protocol, screen, session, shell } from 'electron';
 import { pathToFileURL } from 'node:url';
 import { channelNames } from '../../shared/contract';
-import { ipcName, IPC_EVENT } from '../../shared/bridge';
-import { createEngine, type Engine } from '../engine/engine';
+import { ipcName, IPC_EVENT, IPC_PICK_FOLDER } from '../../shared/bridge';
+import { createEngineHost, type EngineHost } from '../engine/host';
 import { resolveStateDir } from '../engine/config/state-dir';
 import { CSP } from '../server/security';
-import { startBackgroundWork } from '../engine/startup';
 import { registerWorkerModule } from '../engine/util/module-worker';
 import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
 import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
+import { cairnDataDir } from '../engine/config/data-dir';
+import { boundsTracker, initialBounds } from './window-bounds';
 import { APP_SCHEME, isAppUrl, isSafeExternalUrl, navigationAction, permissionAllowed } from './policy';
 
 /**
@@ -35,7 +36,7 @@ function stateDirFromArgs(argv: string[]): string | undefined {
 }
 
 const rendererRoot = path.join(__dirname, '..', 'renderer');
-let engine: Engine | undefined;
+let engine: EngineHost | undefined;
 let win: BrowserWindow | undefined;
 
 function serveRenderer(): void {
@@ -51,7 +52,7 @@ function serveRenderer(): void {
   });
 }
 
-function registerIpc(e: Engine): void {
+function registerIpc(e: EngineHost): void {
   for (const channel of channelNames) {
     ipcMain.handle(ipcName(channel), (event, request: unknown, opId?: string) => {
       // Only our own renderer may call the engine.
@@ -64,12 +65,22 @@ function registerIpc(e: Engine): void {
   e.events.onAny((name, payload) => {
     if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT, name, payload);
   });
+  // "Open folder…": the system's folder picker; the renderer then asks the engine to open the path.
+  ipcMain.handle(IPC_PICK_FOLDER, async (event) => {
+    if (!event.senderFrame || !isAppUrl(event.senderFrame.url) || !win) return undefined;
+    const r = await dialog.showOpenDialog(win, { title: 'Open a Cairn or OpenClaw folder', properties: ['openDirectory', 'showHiddenFiles'] });
+    return r.canceled ? undefined : r.filePaths[0];
+  });
 }
 
 function createWindow(): void {
+  // Sized to the screen's work area the first time, then where the person left it.
+  const boundsFile = path.join(cairnDataDir(), 'window.json');
+  const bounds = initialBounds(boundsFile, screen.getPrimaryDisplay().workArea, screen.getAllDisplays().map((d) => d.workArea));
   win = new BrowserWindow({
-    width: 1280,
-    height: 820,
+    ...bounds,
+    minWidth: 720,
+    minHeight: 480,
     title: 'Cairn',
     backgroundColor: '#16171a',
     webPreferences: {
@@ -86,6 +97,7 @@ function createWindow(): void {
     if (isSafeExternalUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };
   });
+  boundsTracker(win, boundsFile);
   void win.loadURL(`${APP_SCHEME}://app/index.html`);
 }
 
@@ -116,7 +128,7 @@ if (!app.requestSingleInstanceLock()) {
     session.defaultSession.setPermissionRequestHandler((wc, perm, cb) => cb(permissionAllowed(perm, wc.getURL())));
     session.defaultSession.setPermissionCheckHandler((_wc, perm, origin) => permissionAllowed(perm, origin));
     registerWorkers();
-    engine = createEngine({
+    engine = createEngineHost({
       stateDir: resolveStateDir({ flag: stateDirFromArgs(process.argv) }),
       // "Open in editor" / "Show in folder" on memory files (memory.locate).
       deps: {
@@ -130,7 +142,6 @@ if (!app.requestSingleInstanceLock()) {
     registerIpc(engine);
     serveRenderer();
     createWindow();
-    startBackgroundWork(engine);
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {

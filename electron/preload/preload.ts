@@ -1,10 +1,10 @@
 /**
  * Preload (sandboxed): exposes `window.cairnBridge` — one named method per contract channel
- * and an event subscription limited to contract events. No generic invoke, no ipcRenderer.
+ * an event subscription limited to contract events, and `pickFolder` (the folder dialog). No generic invoke, no ipcRenderer.
  */
 import { contextBridge, ipcRenderer, type IpcRendererEvent } from 'electron';
 import { channelNames, isEventName, type EventName } from '../../shared/contract';
-import { ipcName, IPC_EVENT } from '../../shared/bridge';
+import { ipcName, IPC_EVENT, IPC_PICK_FOLDER } from '../../shared/bridge';
 
 const bridge: Record<string, unknown> = {};
 for (const channel of channelNames) {
@@ -18,5 +18,7 @@ bridge.on = (event: EventName, listener: (payload: unknown) => void) => {
   ipcRenderer.on(IPC_EVENT, handler);
   return () => ipcRenderer.removeListener(IPC_EVENT, handler);
 };
+
+bridge.pickFolder = () => ipcRenderer.invoke(IPC_PICK_FOLDER) as Promise<string | undefined>;
 
 contextBridge.exposeInMainWorld('cairnBridge', bridge);

@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { windowSizeArgs } from './window-size';
 
 const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge'];
 
@@ -44,8 +45,10 @@ export function openInChromiumApp(url: string, profileDir: string, env: NodeJS.P
   if (process.platform === 'linux' && !env.DISPLAY && !env.WAYLAND_DISPLAY) {
     return { opened: false, reason: 'no display (DISPLAY/WAYLAND_DISPLAY unset)' };
   }
+  const size = windowSizeArgs(profileDir, env);
   fs.mkdirSync(profileDir, { recursive: true });
   const args = [
+    ...size,
     `--app=${url}`,
     `--user-data-dir=${profileDir}`,
     '--no-first-run',

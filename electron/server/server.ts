@@ -16,8 +16,9 @@ import { checkRequest, newToken, TOKEN_COOKIE } from './security';
 import { serveStatic } from './static';
 
 export interface ServerOptions {
+  /** The engine's, or an engine host's (which follows a switch of state dir). */
   dispatcher: Dispatcher;
-  events: EventBus;
+  events: Pick<EventBus, 'onAny'>;
   /** Directory of the built renderer (index.html + assets). */
   staticDir: string;
   /** 0 or absent: a free port. */

@@ -11,6 +11,7 @@ const SettingsPage = lazyPage(() => import('./pages/settings/SettingsPage'), (m)
 const MemoryPage = lazyPage(() => import('./pages/memory/MemoryPage'), (m) => m.MemoryPage);
 const SearchPage = lazyPage(() => import('./pages/search/SearchPage'), (m) => m.SearchPage);
 const ChatPage = lazyPage(() => import('./pages/chat/ChatPage'), (m) => m.ChatPage);
+const WelcomePage = lazyPage(() => import('./pages/welcome/WelcomePage'), (m) => m.WelcomePage);
 import { useSearchShortcut } from './components/useSearchShortcut';
 import { api } from './api';
 import { useStateInfo } from './stores/state';
@@ -19,6 +20,7 @@ import { ConnectionBanner } from './components/ConnectionBanner';
 import { ShortcutSheet, SkipLink } from './components/Shortcuts';
 import { lazyPage } from './lazy-page';
 import { useConnection } from './stores/connection';
+import { useWelcome } from './stores/welcome';
 
 function Banner() {
   const status = useApp((s) => s.summary);
@@ -54,6 +56,11 @@ export function App() {
   const loadSummary = useApp((s) => s.loadSummary);
   // Bumped on reconnect: the open page remounts and reloads its data (nothing stale shown as current).
   const epoch = useConnection((s) => s.epoch);
+  // An empty folder opens on the welcome instead of an empty session list.
+  const welcome = useWelcome((s) => (s.info ? s.info.empty && !s.dismissed : s.error ? false : undefined));
+  useEffect(() => {
+    void useWelcome.getState().load();
+  }, [epoch]);
   useSearchShortcut();
   useEffect(() => {
     document.documentElement.dataset.theme = theme;
@@ -75,7 +82,8 @@ export function App() {
         <DraftsBanner />
         <Suspense key={epoch} fallback={<p className="page muted">Loading…</p>}>
           {page === 'status' && <StatusPage />}
-          {page === 'sessions' && <SessionsPage />}
+          {page === 'sessions' && (welcome === undefined ? <p className="page muted">Loading…</p> : welcome ? <WelcomePage /> : <SessionsPage />)}
+          {page === 'welcome' && <WelcomePage />}
           {page === 'memory' && <MemoryPage />}
           {page === 'search' && <SearchPage />}
           {page === 'chat' && <ChatPage />}

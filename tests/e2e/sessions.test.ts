@@ -225,15 +225,18 @@ describe('Sessions in Chromium over cairn serve', () => {
     await page.close();
   });
 
-  it('empty state dir: says where it looked and how to point Cairn elsewhere', async () => {
+  it('empty state dir: the welcome first; past it, the list says where it looked, in plain words', async () => {
     const stateDir = tmpDir();
     served = await serveStateDir(stateDir);
     const { page, errors } = await openPage(browser, `${served.server.openUrl}#/sessions`);
+    await page.getByRole('button', { name: 'Start a new assistant' }).click();
+    await page.getByRole('button', { name: 'Sessions' }).click();
     const empty = page.getByTestId('sessions-empty');
     await empty.waitFor();
     const text = (await empty.textContent()) ?? '';
     expect(text).toContain(stateDir);
-    expect(text).toContain('--state-dir');
+    expect(text).not.toContain('--state-dir');
+    expect(await empty.getByRole('button', { name: 'Open another folder' }).count()).toBe(1);
     await screenshot(page, 'sessions-empty');
     expect(errors).toEqual([]);
     await page.close();

@@ -4,17 +4,14 @@
  * page shortcuts, arrow keys in the calendar). axe is injected in tests only, past the CSP
  * (`bypassCSP`). Every page is saved at 1440 and 800 px in both themes into test-results/.
  */
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
 import { describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
+import { axe, newPage, type Violation } from '../helpers/axe';
 import { screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
 import { seedSessions } from '../helpers/seed-sessions';
 import { FakeEmbedder } from '../helpers/fake-embedder';
-
-const AXE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 const env = e2eEnv(
   'cairn-e2e-a11y-',
@@ -25,32 +22,6 @@ const env = e2eEnv(
   },
   { createEmbedder: async () => new FakeEmbedder() },
 );
-
-interface Violation {
-  id: string;
-  impact: string;
-  nodes: string[];
-}
-
-async function newPage(browser: Browser, width: number, theme: 'light' | 'dark'): Promise<{ page: Page; errors: string[] }> {
-  const ctx = await browser.newContext({ bypassCSP: true, viewport: { width, height: 900 }, colorScheme: theme });
-  const page = await ctx.newPage();
-  const errors: string[] = [];
-  page.on('console', (m) => m.type() === 'error' && errors.push(`console: ${m.text()}`));
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  return { page, errors };
-}
-
-async function axe(page: Page): Promise<Violation[]> {
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: AXE });
-  return page.evaluate(async () => {
-    const w = window as unknown as { axe: { run(ctx: Document, o: unknown): Promise<{ violations: { id: string; impact: string; nodes: { target: string[]; failureSummary?: string }[] }[] }> } };
-    const r = await w.axe.run(document, { resultTypes: ['violations'] });
-    return r.violations
-      .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-      .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.slice(0, 3).map((n) => `${n.target.join(' ')}: ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 160)}`) }));
-  });
-}
 
 /** Each page, opened and waited on until its content is there. */
 const PAGES: { name: string; hash: (s: { sessionId: string }) => string; ready: (p: Page) => Promise<unknown> }[] = [

@@ -18,6 +18,9 @@ describe('First run', () => {
     const seeded = await serveStateDir(seededDir);
     try {
       const { page, errors } = await openPage(browser, `${empty.server.openUrl}#/sessions`);
+      // An empty dir opens on the welcome; past it, the empty list.
+      await page.getByRole('button', { name: 'Start a new assistant' }).click();
+      await page.getByRole('button', { name: 'Sessions' }).click();
       await page.getByTestId('sessions-none').waitFor();
       expect(await page.getByText(/Pick a session on the left/).count()).toBe(0);
       await page.close();

@@ -29,24 +29,37 @@ export function register(program: Command, rt: CliRuntime): void {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
       const port = o.port === undefined ? 0 : Number(o.port);
       if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port: expected 0-65535, got ${JSON.stringify(o.port)}`);
-      const engine = await rt.engine(o);
-      const [{ startServer }, { openInChromiumApp }, { startBackgroundWork }, { loadOrCreateToken, tokenFilePath }, { mcpRoute, MCP_PATH }] = await Promise.all([
+      // A host, not a single engine: the window can open another state dir without a restart.
+      const first = await rt.engine(o);
+      const stateDir = first.ctx.stateDir;
+      const { createdBy } = first.ctx.state();
+      await first.dispose();
+      const [{ startServer }, { openInChromiumApp }, { createEngineHost }, { loadOrCreateToken, tokenFilePath }, { mcpRoute, MCP_PATH }] = await Promise.all([
         import('../../server/server'),
         import('../../server/open-browser'),
-        import('../../engine/startup'),
+        import('../../engine/host'),
         import('../../server/token-file'),
         import('../mcp/http'),
       ]);
-      const token = loadOrCreateToken(tokenFilePath(engine.ctx.stateDir, engine.ctx.state().createdBy));
-      const mcp = mcpRoute(engine);
-      const server = await startServer({ dispatcher: engine.dispatcher, events: engine.events, staticDir: rendererDir(), port, token, mcp });
-      startBackgroundWork(engine);
-      rt.stdout(`Cairn is serving ${engine.ctx.stateDir}`);
+      const host = createEngineHost({ stateDir, deps: rt.deps, create: false });
+      // The token stays the first dir's for the whole run: open windows keep working after a switch.
+      const token = loadOrCreateToken(tokenFilePath(stateDir, createdBy));
+      // /mcp follows the window: a switch of state dir serves the new engine's memory there too.
+      let route = mcpRoute(host.current());
+      host.events.onAny((event) => {
+        if (event !== 'state.switched') return;
+        const old = route;
+        route = mcpRoute(host.current());
+        void old.close();
+      });
+      const mcp = { handle: (req: Parameters<typeof route.handle>[0], res: Parameters<typeof route.handle>[1]) => route.handle(req, res), close: () => route.close() };
+      const server = await startServer({ dispatcher: host.dispatcher, events: host.events, staticDir: rendererDir(), port, token, mcp });
+      rt.stdout(`Cairn is serving ${stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
       rt.stdout(`MCP: ${server.url}${MCP_PATH}?token=${token}`);
       let closeBrowser: (() => Promise<void>) | undefined;
       if (o.open) {
-        const r = openInChromiumApp(server.openUrl, path.join(engine.ctx.state().cairnDir, 'chromium-profile'));
+        const r = openInChromiumApp(server.openUrl, path.join(host.current().ctx.state().cairnDir, 'chromium-profile'));
         rt.stdout(r.opened ? r.reason : `Not opened (${r.reason}); open the URL above in a browser.`);
         closeBrowser = r.close;
       }
@@ -61,5 +74,6 @@ export function register(program: Command, rt: CliRuntime): void {
       await closeBrowser?.();
       await mcp.close();
       await server.close();
+      await host.dispose();
     });
 }

@@ -101,6 +101,9 @@ function foreignMarker(stateDir: string, env: NodeJS.ProcessEnv): StateMarker | 
   return readMarker(stateDir, path.join(foreignStateHome(stateDir, env), 'state.json')) ?? readMarker(stateDir);
 }
 
+/** The MEMORY.md a new state dir starts with (the welcome counts a dir holding only it as empty). */
+export const STARTER_MEMORY = '# Long-term memory\n\nDurable facts, preferences and decisions go here.\n';
+
 /**
  * Open (and, with `create`, on first run create) the state dir. A new or empty directory
  * gets `workspace/MEMORY.md`, `workspace/memory/`, `agents/main/sessions/` and Cairn's
@@ -119,7 +122,7 @@ export function openStateDir(stateDir: string, opts: { create?: boolean; env?: N
   fs.mkdirSync(path.join(stateDir, 'agents', DEFAULT_AGENT_ID, 'sessions'), { recursive: true });
   const memoryFile = path.join(stateDir, 'workspace', 'MEMORY.md');
   if (!fs.existsSync(memoryFile)) {
-    writeFileAtomicSync(memoryFile, '# Long-term memory\n\nDurable facts, preferences and decisions go here.\n');
+    writeFileAtomicSync(memoryFile, STARTER_MEMORY);
   }
   writeMarker(markerPath(stateDir), { createdBy: 'cairn', writable: true, createdAt: new Date().toISOString() });
   return ownInfo(stateDir, true, true);

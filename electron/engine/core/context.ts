@@ -49,6 +49,16 @@ export interface EngineDeps {
    * the default app, `folder` reveals it in the file manager. Absent under `cairn serve`.
    */
   openPath?: (absPath: string, how: 'editor' | 'folder') => Promise<void>;
+  /**
+   * Serve another state dir from now on (the host swaps the engine: engine/host.ts); absent
+   * in a one-shot CLI engine, where `state.open` and `demo.open` answer `unavailable`.
+   */
+  switchStateDir?: (dir: string) => Promise<import('../../../shared/contract/state-info').StateInfo>;
+  /**
+   * Where the recommended chat models are downloaded from instead of Hugging Face (a URL
+   * laid out like huggingface.co: `<base>/<user>/<repo>/resolve/main/<file>`); tests serve one locally.
+   */
+  modelDownloadBaseUrl?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ const ITEMS: { page: Page; label: string; icon: string }[] = [
   { page: 'chat', label: 'Chat', icon: '✉' },
   { page: 'settings', label: 'Settings', icon: '⚙' },
   { page: 'status', label: 'Status', icon: '♥' },
+  { page: 'welcome', label: 'Folders', icon: '⌂' },
 ];
 
 export function Rail() {

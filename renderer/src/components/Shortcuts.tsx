@@ -1,5 +1,5 @@
 /**
- * Keyboard paths of the shell: a skip link to the main pane, Alt+1…6 to
+ * Keyboard paths of the shell: a skip link to the main pane, Alt+1…7 to
  * switch pages (Ctrl+digits belong to the browser's tabs), and `?` for a sheet listing every
  * shortcut (a modal <dialog>: focus is trapped and Esc closes it).
  */
@@ -13,6 +13,7 @@ const LABELS: Record<(typeof PAGES)[number], string> = {
   chat: 'Chat',
   settings: 'Settings',
   status: 'Status',
+  welcome: 'Folders',
 };
 
 function typing(target: EventTarget | null): boolean {

@@ -3,7 +3,7 @@ import { create } from 'zustand';
 import type { AppStatus, DoctorCheck } from '../../../shared/contract';
 import { api } from '../api';
 
-export const PAGES = ['sessions', 'memory', 'search', 'chat', 'settings', 'status'] as const;
+export const PAGES = ['sessions', 'memory', 'search', 'chat', 'settings', 'status', 'welcome'] as const;
 export type Page = (typeof PAGES)[number];
 export type Theme = 'light' | 'dark';
 

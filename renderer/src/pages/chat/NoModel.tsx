@@ -1,6 +1,6 @@
 /**
  * The Chat page without a model: instead of a dead end, the ways out in
- * place — use a GGUF chat model found on this computer (the models dir, the demo model when
+ * place — download a recommended model (RecommendedModels), use a GGUF chat model found on this computer (the models dir, the demo model when
  * fetched) with one click, give a GGUF file path, or set up a provider in Settings. Says once
  * what is missing; a misconfiguration's own problem is shown only when it adds something.
  */
@@ -9,6 +9,7 @@ import type { LlmStatus } from '../../../../shared/types/llm';
 import type { LocalChatModels } from '../../../../shared/types/llm-local';
 import { api } from '../../api';
 import { useApp } from '../../stores/app';
+import { RecommendedModels } from '../../components/RecommendedModels';
 
 function mb(bytes: number): string {
   return `${(bytes / 1e6).toFixed(bytes < 1e7 ? 1 : 0)} MB`;
@@ -62,13 +63,18 @@ export function NoModel({ llm, onChosen }: { llm: LlmStatus; onChosen: (status: 
         Chat needs a chat model. {problem ? <span data-testid="chat-model-problem">{problem}. </span> : null}
         <span className="muted">/compact works without one: it writes the deterministic extract.</span>
       </p>
+      <RecommendedModels onSelected={onChosen} />
       <div className="nomodel-options">
         <div>
           <h3>Use a model on this computer</h3>
           {listError && <p className="error">Could not look for models: {listError}</p>}
           {local && local.models.length === 0 && (
             <p className="muted">
-              No GGUF chat model found in <code>{local.modelsDir}</code>.
+              No GGUF chat model found in{' '}
+              <code className="path" title={local.modelsDir}>
+                {local.modelsDir}
+              </code>
+              .
             </p>
           )}
           {local && local.models.length > 0 && (

@@ -6,6 +6,7 @@
 import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useSessions, visibleSessions, type SessionRow, type SortKey } from '../../stores/sessions';
 import { ago, bytes, compact, num, pct } from './format';
+import { useApp } from '../../stores/app';
 
 function Meter({ row }: { row: SessionRow }) {
   // The system prompt is sent on every call but is in no transcript line: counted where
@@ -39,6 +40,7 @@ function Meter({ row }: { row: SessionRow }) {
 }
 
 export function SessionList() {
+  const go = useApp((st) => st.go);
   const list = useSessions((s) => s.list);
   const query = useSessions((s) => s.query);
   const sort = useSessions((s) => s.sort);
@@ -114,8 +116,21 @@ export function SessionList() {
       {list.loading && !list.value && <p className="muted" style={{ padding: '0 10px' }}>Loading sessions…</p>}
       {list.value && list.value.sessions.length === 0 && (
         <div className="empty" style={{ margin: 10 }} data-testid="sessions-empty">
-          No sessions in <code>{list.value.sessionsDir}</code>. Point Cairn at a state dir that has some with{' '}
-          <code>--state-dir DIR</code> (or <code>CAIRN_STATE_DIR</code>), e.g. <code>cairn serve --state-dir ~/.openclaw</code>, or start one in Chat.
+          <p>
+            No conversations in this folder yet (
+            <code className="path" title={list.value.sessionsDir}>
+              {list.value.sessionsDir}
+            </code>
+            ).
+          </p>
+          <div className="row">
+            <button type="button" onClick={() => go('chat')}>
+              Start one in Chat
+            </button>
+            <button type="button" onClick={() => go('welcome')}>
+              Open another folder
+            </button>
+          </div>
         </div>
       )}
       {list.value && list.value.sessions.length > 0 && rows.length === 0 && <p className="muted" style={{ padding: '0 10px' }}>No session matches “{query}”.</p>}

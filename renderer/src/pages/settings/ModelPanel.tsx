@@ -9,6 +9,7 @@ import type { LlmDownloadProgress, LlmStatus, LlmTestResult } from '../../../../
 import { api } from '../../api';
 import { DownloadProgress, mb } from './DownloadProgress';
 import { useModelDownload, type ModelDownloadSource } from './useModelDownload';
+import { RecommendedModels } from '../../components/RecommendedModels';
 
 const llmSource: ModelDownloadSource<LlmStatus, LlmDownloadProgress> = {
   loadStatus: () => api['llm.status']({}),
@@ -112,6 +113,7 @@ export function ModelPanel() {
           {test.message}
         </p>
       )}
+      <RecommendedModels />
     </section>
   );
 }
