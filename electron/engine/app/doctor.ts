@@ -10,6 +10,7 @@ import { embedderDoctorCheck } from '../embed/handlers';
 import { llmDoctorCheck } from '../llm/handlers';
 import { qmdDoctorCheck } from '../qmd/doctor';
 import { passedCheck } from '../util/passed-checks';
+import { workspaceCheck } from '../config/workspace';
 import { sessionStoresCheck } from '../sessions/store/doctor';
 import { acquireLlamaRuntime } from '../util/llama-runtime';
 
@@ -122,6 +123,7 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean; on
       };
     }),
     check('session-stores', 'Session stores', () => sessionStoresCheck(ctx)),
+    check('workspace', 'Workspaces', () => workspaceCheck(ctx.agents(), (id) => ctx.paths(id).workspaceWarning)),
   ];
   if (native) {
     checks.push(check('sqlite', 'better-sqlite3 + FTS5', sqliteCheck));

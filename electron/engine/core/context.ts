@@ -142,7 +142,11 @@ export function createContext(opts: {
       opts.events.emit('config.changed', { warnings: loaded.warnings });
       return loaded;
     },
-    paths: (agentId = DEFAULT_AGENT_ID) => agentPaths(opts.stateDir, loaded.config, agentId, info),
+    paths(agentId = DEFAULT_AGENT_ID) {
+      const p = agentPaths(opts.stateDir, loaded.config, agentId, info, { env });
+      if (p.workspaceWarning) ctx.warn(p.workspaceWarning);
+      return p;
+    },
     agents: () => listAgentIds(opts.stateDir, loaded.config),
     agentId(requested) {
       const id = requested ?? DEFAULT_AGENT_ID;
