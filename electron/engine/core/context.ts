@@ -111,7 +111,7 @@ export function createContext(opts: {
   const deps = opts.deps ?? {};
   const env = deps.env ?? process.env;
   let info = openStateDir(opts.stateDir, { create: opts.create ?? true, env });
-  let loaded = loadConfig(opts.stateDir, info.settingsDir);
+  let loaded = loadConfig(opts.stateDir, info.settingsDir, env);
   const warnings: string[] = [];
   const disposers: (() => void | Promise<void>)[] = [];
   const members = new Map<ContextSlot<unknown>, unknown>();
@@ -138,7 +138,7 @@ export function createContext(opts: {
     },
     config: () => loaded,
     reloadConfig() {
-      loaded = loadConfig(opts.stateDir, info.settingsDir);
+      loaded = loadConfig(opts.stateDir, info.settingsDir, env);
       opts.events.emit('config.changed', { warnings: loaded.warnings });
       return loaded;
     },
