@@ -20,7 +20,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureNode22, errText, npmCli, publish, run } from './fetch-test-qmd.mjs';
+import { QMD_CACHE } from './fetch-test-qmd.mjs';
+import { ensureNode, errText, npmCli, publish, run } from './lib/private-npm.mjs';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -64,7 +65,9 @@ export function ensureConformance() {
     fs.mkdirSync(CONFORMANCE_CACHE, { recursive: true });
     const npm = npmCli();
     if (!npm) return { skip: 'npm (npm-cli.js) not found: cannot fetch Node 22 and @modelcontextprotocol/conformance' };
-    const node = ensureNode22(npm);
+    // The Node 22 that the QMD tests unpack, shared: one copy per checkout.
+    fs.mkdirSync(QMD_CACHE, { recursive: true });
+    const node = ensureNode(npm, QMD_CACHE, 22);
     const runners = {};
     for (const [line, version] of Object.entries(CONFORMANCE_VERSIONS)) runners[line] = { version, entry: ensureRunner(npm, node, line, version) };
     return { node, runners };

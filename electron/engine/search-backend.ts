@@ -1,5 +1,5 @@
 /**
- * Where the engine chooses its search backend (issue 11's seam): `memory.backend` "builtin"
+ * Where the engine chooses its search backend (the search-backend seam): `memory.backend` "builtin"
  * → the built-in index answers; "qmd" → QMD answers, falling back to the built-in index
  * (qmd/search-backend.ts). Read at each search, so `config.set memory.backend` takes effect
  * at the next one. A root module, above every floor: it is the one place that knows both

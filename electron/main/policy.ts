@@ -1,5 +1,5 @@
 /**
- * The Electron window's security policy as pure functions (issue 10 item 11), kept apart from
+ * The Electron window's security policy as pure functions, kept apart from
  * main.ts so it can be tested without Electron: which URLs the app window may show, which
  * links may leave for the system browser, and which web permissions the renderer gets (none:
  * Cairn needs no camera, microphone, notifications, geolocation or clipboard reads).

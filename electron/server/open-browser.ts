@@ -32,7 +32,7 @@ export interface OpenResult {
   /**
    * Close the window this call opened (its whole process group); resolves when the browser
    * has exited. `cairn serve` calls it when it stops, so the window does not outlive the
-   * server (issue 14 item 13: it stayed open, dead, after `npm run demo` stopped).
+   * server (it stayed open, dead, after `npm run demo` stopped).
    */
   close?: () => Promise<void>;
 }

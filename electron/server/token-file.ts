@@ -1,7 +1,7 @@
 /**
  * The access token of `cairn serve`, kept in a file readable only by the user, one per state
  * dir, so a restart (on the same port) keeps the token an open window already holds and the
- * window reconnects by itself (issue 14.3). A token file anyone else can read, or one that is
+ * window reconnects by itself. A token file anyone else can read, or one that is
  * not a token, is replaced by a new one (a token someone else may have seen is worthless).
  */
 import crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-/** Channels to create, rename and delete memory notes (issue 14.11); each refused when the state dir is read-only. */
+/** Channels to create, rename and delete memory notes; each refused when the state dir is read-only. */
 import { z } from 'zod';
 import { ch } from './define';
 import type { MemoryFileText } from '../types/search';

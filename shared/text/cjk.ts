@@ -1,6 +1,6 @@
 /**
  * CJK characters and weighted length: the one definition that pruning, chunking, the
- * keyword index, MMR and the renderer's highlighting share (issue 11). Pure string code, no
+ * keyword index, MMR and the renderer's highlighting share. Pure string code, no
  * Node or DOM, so engine and renderer import the same file.
  *
  * Why weights: Latin text is about 4 characters per token, a CJK character about one token,

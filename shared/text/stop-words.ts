@@ -1,6 +1,6 @@
 /**
  * English stop words: the one list the keyword query builder, the static word-vector
- * embedder and the renderer's highlighting share (issue 11; they held three lists that
+ * embedder and the renderer's highlighting share (they held three lists that
  * disagreed). Function words only: content words like "not" stay, because memory is full of
  * "do not use X"; a few query fillers ("please", "tell", "remember") are here because people
  * type them at a memory search and they match every note.

@@ -45,10 +45,21 @@ export interface SessionSummary {
   name: string | undefined;
 }
 
+/** A session store (or one session of it) that could not be read: its sessions are not listed. */
+export interface UnreadableStore {
+  store: SessionStoreKind;
+  /** The file or directory that could not be read (an OpenClaw database, a transcript). */
+  source: string;
+  /** What is wrong with it (truncated, not an SQLite database, a directory in its place…). */
+  error: string;
+}
+
 export interface SessionsListResult {
   agentId: string;
   sessionsDir: string;
   sessions: SessionSummary[];
+  /** Stores or sessions that could not be read, with the cause; empty when all were read. */
+  unreadable: UnreadableStore[];
 }
 
 export interface MalformedLineView {
@@ -129,7 +140,7 @@ export interface SessionEntriesResult {
   contextTokens: number;
   /**
    * Set when this first page was answered from the head of a big file while the whole file
-   * is parsed (issue 14.2): `total`, `malformed`, `contextTokens` and the entries' branch and
+   * is parsed: `total`, `malformed`, `contextTokens` and the entries' branch and
    * context figures cover only the head's lines; the next page answers for the whole file.
    */
   partial?: { bytesRead: number; bytes: number };

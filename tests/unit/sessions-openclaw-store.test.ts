@@ -131,7 +131,7 @@ describe('OpenClaw 2026.9 SQLite session store', () => {
     expect([...oc.tree().keys()].filter((p) => p.includes('openclaw-agent.sqlite-'))).toEqual([]);
   });
 
-  it('while OpenClaw holds a WAL open, reads a snapshot in Cairn\'s data dir and opens nothing in OpenClaw\'s', async () => {
+  it("while OpenClaw holds a WAL open, reads it in place: no copy in Cairn's data dir, nothing new in OpenClaw's", async () => {
     const oc = copyOpenClawState();
     const w = openclawWrites(oc.dbFile, 's3-gamma', 'written through the WAL', 'wal');
     try {
@@ -146,18 +146,39 @@ describe('OpenClaw 2026.9 SQLite session store', () => {
         expect(page.entries.map((e) => e.preview)).toEqual(['written through the WAL']);
       });
       expect([...oc.tree().keys()].sort()).toEqual([...withWal.keys()].sort());
-      const [home] = fs.readdirSync(path.join(oc.dataDir, 'state-dirs'));
-      expect(fs.readdirSync(path.join(oc.dataDir, 'state-dirs', home as string, 'openclaw-snapshots', 'main'))).toContain('openclaw-agent.sqlite');
+      const copies = (fs.readdirSync(oc.dataDir, { recursive: true }) as string[]).filter((p) => p.includes('openclaw-agent.sqlite'));
+      expect(copies).toEqual([]);
     } finally {
       w.child.stdin.end();
       await w.exited;
     }
-    // OpenClaw stopped (its -wal checkpointed away): the next read needs no copy, and the old one is gone.
+    // OpenClaw stopped (its -wal checkpointed away): read from the main file alone.
     await withEngine(oc.stateDir, async (_e, api) => {
       expect((await api['sessions.entries']({ sessionId: 's3-gamma', offset: 28 })).entries.map((e) => e.preview)).toEqual(['written through the WAL']);
     });
-    const [home] = fs.readdirSync(path.join(oc.dataDir, 'state-dirs'));
-    expect(fs.readdirSync(path.join(oc.dataDir, 'state-dirs', home as string, 'openclaw-snapshots', 'main'))).toEqual([]);
+    expect([...oc.tree().keys()].filter((p) => p.includes('openclaw-agent.sqlite-'))).toEqual([]);
+  });
+
+  it("a -wal without its -shm (SQLite would create the -shm) is read from a copy in Cairn's data dir, and doctor says why", async () => {
+    const oc = copyOpenClawState();
+    const w = openclawWrites(oc.dbFile, 's3-gamma', 'only in the -wal', 'wal');
+    await w.written;
+    // A crashed OpenClaw's leftovers as another tool would leave them: the -wal, no -shm.
+    fs.copyFileSync(`${oc.dbFile}-wal`, path.join(oc.dataDir, 'wal'));
+    fs.copyFileSync(oc.dbFile, path.join(oc.dataDir, 'db'));
+    w.child.stdin.end();
+    await w.exited;
+    fs.copyFileSync(path.join(oc.dataDir, 'db'), oc.dbFile);
+    fs.copyFileSync(path.join(oc.dataDir, 'wal'), `${oc.dbFile}-wal`);
+    fs.rmSync(path.join(oc.dataDir, 'db'));
+    fs.rmSync(path.join(oc.dataDir, 'wal'));
+    const before = oc.tree();
+    await withEngine(oc.stateDir, async (engine, api) => {
+      expect((await api['sessions.entries']({ sessionId: 's3-gamma', offset: 28 })).entries.map((e) => e.preview)).toEqual(['only in the -wal']);
+      const check = (await runDoctor(engine.ctx, { native: false })).find((c) => c.id === 'session-stores');
+      expect(check?.detail).toContain("read from a copy in Cairn's data dir because a -wal without its -shm is beside it");
+    });
+    expect(oc.tree()).toEqual(before);
   });
 
   it('a WAL-mode store of a stopped OpenClaw (no -wal left) is read without creating its -wal or -shm', async () => {

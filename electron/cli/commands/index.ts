@@ -12,6 +12,7 @@ import { register as llm } from './llm';
 import { register as models } from './models';
 import { register as sessions } from './sessions';
 import { register as qmd } from './qmd';
+import { register as connect } from './connect';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
@@ -24,5 +25,6 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   models,
   sessions,
   qmd,
+  connect,
   serve,
 ];

@@ -82,7 +82,7 @@ export function register(program: Command, rt: CliRuntime): void {
       }
       rt.stdout(formatResults(res));
       const emb = res.embedder ? `${res.embedder.provider}/${res.embedder.model}` : 'no embedder';
-      // Says so when QMD answered (issue 5); a QMD fallback to the built-in index is in the warnings.
+      // Says so when QMD answered; a QMD fallback to the built-in index is in the warnings.
       rt.stderr(`(${res.mode} · ${emb} · ${res.tookMs} ms${res.backend === 'qmd' ? ' · served by QMD' : ''})`);
       for (const w of res.warnings) rt.stderr(`warning: ${w}`);
     });

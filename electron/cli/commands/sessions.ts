@@ -42,6 +42,9 @@ export function register(program: Command, rt: CliRuntime): void {
     .action(async (o: Opts) => {
       const g = opts(o);
       const r = await call(async () => (await api(g))['sessions.list']({ agentId: g.agent }));
+      // A store that cannot be read is said on stderr in both forms (and is in the JSON too):
+      // its sessions are missing from the list, which must not look like "no sessions".
+      for (const u of r.unreadable) rt.stderr(`warning: ${u.source}: ${u.error} (its sessions are not listed)`);
       if (g.json) rt.json(r);
       else rt.stdout(formatSessionList(r.sessions));
     });

@@ -8,6 +8,7 @@ import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../core/context';
 import { embedderDoctorCheck } from '../embed/handlers';
 import { llmDoctorCheck } from '../llm/handlers';
+import { openclawConnectionCheck } from '../openclaw/doctor';
 import { qmdDoctorCheck } from '../qmd/doctor';
 import { passedCheck } from '../util/passed-checks';
 import { workspaceCheck } from '../config/workspace';
@@ -24,6 +25,7 @@ const contributors: DoctorContributor[] = [
     const c = await qmdDoctorCheck(ctx);
     return c ? [c] : [];
   },
+  (ctx) => [openclawConnectionCheck(ctx)].filter((c): c is DoctorCheck => c !== null),
 ];
 
 async function check(id: string, label: string, fn: () => Promise<Omit<DoctorCheck, 'id' | 'label'>> | Omit<DoctorCheck, 'id' | 'label'>): Promise<DoctorCheck> {

@@ -7,7 +7,7 @@
  *
  * A previous summary (a model's or an earlier extract) is carried forward section by section:
  * its Decisions, TODOs, Constraints, asks and identifiers come first under the same headings,
- * merged with the new part's and deduplicated (issue 10 item 2); what it holds under other
+ * merged with the new part's and deduplicated; what it holds under other
  * headings is kept under `## Earlier notes`. Instructions are followed where an extract can
  * (instructions.ts) and the rest is refused in a visible note. Every text is redacted before
  * it is read, so no secret reaches the summary (which is later sent to a model).

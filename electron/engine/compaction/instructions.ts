@@ -1,6 +1,5 @@
 /**
- * What the deterministic extract can do with a user's compaction instructions (issue 10
- * item 2). Without a model, "keep every port number" or "focus on the database" cannot be
+ * What the deterministic extract can do with a user's compaction instructions. Without a model, "keep every port number" or "focus on the database" cannot be
  * followed by understanding, but some instructions map onto what an extract does anyway:
  * a class of identifiers to keep first (and, for ports, to look for harder), or words whose
  * lines get their own section. Everything else is refused visibly — the note goes into the

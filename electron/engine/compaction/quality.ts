@@ -1,5 +1,5 @@
 /**
- * Judging what a model returned as a compaction summary (issue 15 item 5). Weak local models
+ * Judging what a model returned as a compaction summary. Weak local models
  * fail in a few recognisable ways: nothing at all, the same line over and over, no summary
  * structure, or simply carrying on the conversation ("Sure! Here is the fix…") as if the
  * transcript were addressed to them. Such a text must not replace the history it stands for:

@@ -1,5 +1,5 @@
 /**
- * Identifier retention (SPEC §4 "Beyond", issue 15 item 5): the share of the old part's
+ * Identifier retention (SPEC §4 "Beyond"): the share of the old part's
  * identifiers — found by the extract's own finder (identifiers.ts) — that a model's summary
  * still contains, and the completion that makes every one of them survive: the model's text
  * is kept as it is and the missing identifiers are added under `## Exact identifiers`.

@@ -1,7 +1,7 @@
 /**
  * Reading a compaction summary back into its sections (SPEC §4): the five headings every
  * summary uses, their bullet items, and whatever else it holds. The deterministic extract uses
- * it to carry a previous summary forward section by section (issue 10 item 2) instead of
+ * it to carry a previous summary forward section by section instead of
  * pasting it whole or dropping it; the summary judge uses it to see whether a model's text
  * has the required shape at all.
  */

@@ -1,7 +1,7 @@
 /**
  * Cairn's own per-user data dir, outside every state dir: where Cairn keeps its files for a
  * state dir it did not create (an OpenClaw `~/.openclaw`) so that nothing is added to that
- * dir (issue 10.4), and the models it converts once per user.
+ * dir, and the models it converts once per user.
  *
  *   <data>/state-dirs/<key>/          one per foreign state dir (key: sha256 of its real path)
  *     source.json                     which dir this is, for a person looking around
@@ -9,6 +9,7 @@
  *     cairn.json                      settings changed in Cairn (over the dir's own config)
  *     index/<agentId>.sqlite          the search index
  *     openclaw-snapshots/<agentId>/   copies of OpenClaw's database while it has a -wal open
+ *     openclaw-connect/               openclaw.json as it was before `cairn connect openclaw`
  *     serve-token                     `cairn serve`'s token
  *   <data>/models/                    converted static model, shared by every foreign dir
  *   <data>/worker-bundles/            the embed worker bundled from the sources (0700; embed/worker-bundle.ts)

@@ -35,7 +35,7 @@ function setIn(obj: Json, parts: string[], value: unknown): Json {
   const last = parts[parts.length - 1] as string;
   if (value === undefined) {
     delete cur[last];
-    // A reset leaves no empty `contextPruning: {}` behind (issue 14.13): drop emptied parents.
+    // A reset leaves no empty `contextPruning: {}` behind: drop emptied parents.
     for (let depth = parts.length - 1; depth > 0; depth--) {
       let parent: Json = out;
       for (const p of parts.slice(0, depth - 1)) parent = parent[p] as Json;

@@ -60,9 +60,10 @@ export function hardSplit(line: string, maxWeight: number): string[] {
 
 /**
  * Bumped whenever the chunker's output changes for the same settings, so existing indexes
- * are rebuilt (2: a final newline no longer adds an empty last line).
+ * are rebuilt (2: a final newline no longer adds an empty last line; 3: session transcripts
+ * render compaction summaries as `Summary: …` lines, which an index built before lacks).
  */
-export const CHUNKER_VERSION = 2;
+export const CHUNKER_VERSION = 3;
 
 /** Chunk logical lines (Markdown lines or rendered transcript lines). */
 export function chunkLines(lines: readonly SourceLine[], opts: ChunkingOptions): TextChunk[] {

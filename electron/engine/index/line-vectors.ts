@@ -1,5 +1,5 @@
 /**
- * Line-level vectors ("turn isolation", issue 13): besides one vector per ~1,600-char chunk,
+ * Line-level vectors ("turn isolation"): besides one vector per ~1,600-char chunk,
  * the index may keep one vector per line unit of the chunk (a dialogue turn, a bullet, a
  * paragraph line; short lines merged with the next), so that the vector side scores a chunk
  * by its *best line* (max-sim) instead of one averaged vector in which the one line that

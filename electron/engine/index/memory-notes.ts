@@ -1,5 +1,5 @@
 /**
- * New, rename and delete for memory notes (issue 14.11), under the same path rules as reads
+ * New, rename and delete for memory notes, under the same path rules as reads
  * and writes (memory-paths.ts). Each step is atomic and never overwrites: a new note is
  * written to a temp file and hard-linked into place (link fails if the name exists), a rename
  * links the new name then unlinks the old one, a delete first checks the version the user

@@ -6,7 +6,7 @@ import type { ChunkRow } from './store';
 import type { SourceFile } from './sources';
 import { chunkLines, chunkMarkdown, sha256, type ChunkingOptions } from './chunker';
 import { contextLine, dateFromPath, headingsByLine } from './chunk-context';
-import { renderSession } from './session-text';
+import { renderSessionLines } from './session-text';
 
 /** A chunk row before embedding, with the hash of its body (the embedding cache key). */
 export type PreparedChunk = Omit<ChunkRow, 'vector'> & { bodyHash: string };
@@ -23,11 +23,12 @@ export function chunkBody(day: string | null, dated: boolean, heading: string | 
 }
 
 /** Chunk a file and attach its context. */
-export function prepareChunks(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions): PreparedChunk[] {
-  return prepareRows(file, text, mtime, chunking).map((c) => ({ ...c, bodyHash: sha256(c.body) }));
+export function prepareChunks(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions, lineNumbers?: number[]): PreparedChunk[] {
+  return prepareRows(file, text, mtime, chunking, lineNumbers).map((c) => ({ ...c, bodyHash: sha256(c.body) }));
 }
 
-function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions): Omit<ChunkRow, 'vector'>[] {
+/** `lineNumbers`: the transcript line of each line of `text`, for a store session whose lines are not 1, 2, 3… */
+function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions, lineNumbers?: number[]): Omit<ChunkRow, 'vector'>[] {
   type Chunked = { startLine: number; endLine: number; hash: string; text: string };
   /** One row: `day` dates the chunk (a real date when `dated`, else the file's mtime day). */
   const row = (c: Chunked, heading: string | null, day: string, dated: boolean, evergreen: boolean): Omit<ChunkRow, 'vector'> => ({
@@ -45,7 +46,7 @@ function prepareRows(file: SourceFile, text: string, mtime: number, chunking: Ch
     body: chunkBody(day, dated, heading, c.text),
   });
   if (file.source === 'sessions') {
-    const { lines, dayByLine } = renderSession(text);
+    const { lines, dayByLine } = renderSessionLines(text.split('\n'), lineNumbers);
     return chunkLines(lines, chunking).map((c) => {
       const msgDay = dayByLine.get(c.startLine) ?? null;
       return row(c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);

@@ -3,7 +3,7 @@
  * assistant text only — `User: …` / `Assistant: …` — one logical line per JSONL line, so a
  * chunk's startLine/endLine are JSONL line numbers. Compaction summaries are in too, as
  * `Summary: …`: after a compaction they are the only text left of the old part in the
- * model's context, and often the only place a decision is written down (issue 12.7).
+ * model's context, and often the only place a decision is written down.
  * Thinking, tool calls and tool results are left out; secrets are redacted before anything
  * is indexed.
  */
@@ -33,9 +33,16 @@ export interface RenderedSession {
 
 /** Render a transcript's text; lines that do not parse are skipped (they stay in the file). */
 export function renderSession(jsonl: string): RenderedSession {
+  return renderSessionLines(jsonl.split('\n'));
+}
+
+/**
+ * Render transcript lines; `lineNumbers[i]` is the line of `raw[i]` when they are not
+ * numbered 1, 2, 3… (OpenClaw's SQLite store, where a line is seq + 1).
+ */
+export function renderSessionLines(raw: readonly string[], lineNumbers?: readonly number[]): RenderedSession {
   const lines: SourceLine[] = [];
   const dayByLine = new Map<number, string>();
-  const raw = jsonl.split('\n');
   for (let i = 0; i < raw.length; i++) {
     const line = raw[i]!.trim();
     if (!line.startsWith('{')) continue;
@@ -59,7 +66,7 @@ export function renderSession(jsonl: string): RenderedSession {
     }
     const text = body.replace(/\s*\n\s*/g, ' ').trim();
     if (!text) continue;
-    const lineNo = i + 1;
+    const lineNo = lineNumbers ? (lineNumbers[i] ?? i + 1) : i + 1;
     lines.push({ text: `${label}: ${redactSecrets(text)}`, lineNo });
     const ts = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
     if (ts && /^\d{4}-\d{2}-\d{2}/.test(ts)) dayByLine.set(lineNo, ts.slice(0, 10));

@@ -9,6 +9,19 @@ import path from 'node:path';
 import type { MemorySource } from '../../../shared/types/search';
 import { walkMarkdown } from '../util/markdown-walk';
 import { abortError } from '../util/abort';
+import type { ContextSlot } from '../core/context';
+
+/**
+ * A source that is not a file of its own: a session in OpenClaw's SQLite store. Its
+ * "mtime" and "size" are what the sync compares to find it changed (a fingerprint of the
+ * session's rows, not bytes on disk); its text is one line per event, `lineNumbers[i]`
+ * being the transcript line (seq + 1) of line i, so citations name the same lines as a
+ * JSONL export of the session.
+ */
+export interface VirtualSource {
+  stat(): { mtimeMs: number; size: number } | undefined;
+  read(): { text: string; lineNumbers: number[] };
+}
 
 /** A file to index: its absolute location and the path shown in results. */
 export interface SourceFile {
@@ -16,6 +29,8 @@ export interface SourceFile {
   /** Workspace-relative (`memory/2024-05-08.md`), `sessions/<file>.jsonl`, or absolute for extraPaths outside the workspace. */
   path: string;
   source: MemorySource;
+  /** Set for a source read through a store rather than from `abs` (which then only names it). */
+  virtual?: VirtualSource;
 }
 
 export interface SourceRoots {
@@ -23,7 +38,15 @@ export interface SourceRoots {
   sessionsDir: string;
   extraPaths: readonly string[];
   sources: readonly MemorySource[];
+  /** Sessions of stores other than the sessions dir (OpenClaw's SQLite store), when the sessions source is on. */
+  storeSessions?: () => SourceFile[];
 }
+
+/**
+ * Where the engine puts the provider of store sessions (the sessions layer sets it: the
+ * index sits below it and must not import it).
+ */
+export const storeSessionsSlot: ContextSlot<{ provide?: (agentId: string) => SourceFile[] }> = { name: 'store sessions for the index', create: () => ({}) };
 
 /** Forward-slash path of `abs` relative to the workspace, or the absolute path when outside it. */
 export function displayPath(workspace: string, abs: string): string {
@@ -54,6 +77,11 @@ class Listing {
   constructor(private readonly workspace: string) {}
   add(abs: string, source: MemorySource, shown?: string): void {
     if (!this.seen.has(abs)) this.seen.set(abs, { abs, path: shown ?? displayPath(this.workspace, abs), source });
+  }
+  /** A store session, unless a file already shows under its path (the JSONL copy wins, as in the session list). */
+  addVirtual(f: SourceFile): void {
+    if (this.seen.has(f.abs) || [...this.seen.values()].some((x) => x.path === f.path)) return;
+    this.seen.set(f.abs, f);
   }
   sorted(): SourceFile[] {
     return [...this.seen.values()].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -106,6 +134,7 @@ export async function listSourceFiles(roots: SourceRoots, signal?: AbortSignal):
       await tick();
       if (isTranscript(e)) out.add(path.join(roots.sessionsDir, e.name), 'sessions', `sessions/${e.name}`);
     }
+    for (const f of roots.storeSessions?.() ?? []) out.addVirtual(f);
   }
   const files = out.sorted();
   await new Promise<void>((resolve) => setImmediate(resolve));

@@ -3,14 +3,16 @@
  * regular file) or writing it to the index. Either way the file is skipped and named with
  * a reason in the sync's `unreadable` list, and the rest of the files are indexed.
  */
+import fs from 'node:fs';
 import type { UnreadableFile } from '../../../shared/types/search';
+import type { SourceFile, VirtualSource } from './sources';
 import { MAX_MEMORY_FILE_BYTES as MAX_SOURCE_BYTES, readRegularFile } from '../util/safe-read';
 
 /**
  * Read one source file without letting it stop the sync: an error (EACCES from a chmod 000
  * note, EIO, a path swapped for a FIFO since it was listed) becomes a skipped entry.
  */
-export async function readSource(abs: string, shown: string): Promise<{ text: string } | { unreadable: UnreadableFile }> {
+export async function readSource(abs: string, shown: string): Promise<{ text: string; lineNumbers?: number[] } | { unreadable: UnreadableFile }> {
   try {
     const r = await readRegularFile(abs, MAX_SOURCE_BYTES);
     if (r.truncated) return { unreadable: { path: shown, reason: `EFBIG: larger than ${MAX_SOURCE_BYTES} bytes` } };
@@ -27,4 +29,30 @@ export function writeFailure(err: unknown): string {
   const e = err as { code?: unknown; message?: unknown };
   const message = typeof e.message === 'string' ? e.message : String(err);
   return `not indexed: ${typeof e.code === 'string' ? `${e.code}: ` : ''}${message}`;
+}
+
+/** A listed source's mtime and size: a regular file's, or a store session's fingerprint; undefined when gone. */
+export function statSource(src: SourceFile): { mtimeMs: number; size: number } | undefined {
+  if (src.virtual) {
+    try {
+      return src.virtual.stat();
+    } catch {
+      return undefined; // the store cannot be read now: its rows are kept until it can
+    }
+  }
+  try {
+    const st = fs.lstatSync(src.abs);
+    return st.isFile() ? st : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A store session's text, or why it cannot be read (skipped like an unreadable file). */
+export function readVirtual(src: SourceFile & { virtual?: VirtualSource }): { text: string; lineNumbers?: number[] } | { unreadable: UnreadableFile } {
+  try {
+    return (src.virtual as VirtualSource).read();
+  } catch (err) {
+    return { unreadable: { path: src.path, reason: (err as Error).message } };
+  }
 }

@@ -18,7 +18,7 @@ import type { ChunkRow, FileRow, Store } from './store';
 import { VectorPipeline, type PrestartedWorker, type VectorJob } from './embed-jobs';
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
 import { abortError } from '../util/abort';
-import { readSource, writeFailure } from './sync-files';
+import { readSource, readVirtual, statSource, writeFailure } from './sync-files';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -209,13 +209,8 @@ class SyncRun {
   async scan(src: SourceFile): Promise<void> {
     throwIfAborted(this.input.signal);
     this.filesDone++;
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(src.abs);
-    } catch {
-      return; // vanished since listing: handled as removed next time
-    }
-    if (!st.isFile()) return;
+    const st = statSource(src);
+    if (!st) return; // vanished since listing: handled as removed next time
     const prev = this.existing.get(src.path);
     if (prev && prev.mtime === Math.round(st.mtimeMs) && prev.size === st.size) {
       if (this.filesDone % 256 === 0) {
@@ -224,19 +219,19 @@ class SyncRun {
       }
       return;
     }
-    const got = await readSource(src.abs, src.path);
+    const got = src.virtual ? readVirtual(src) : await readSource(src.abs, src.path);
     if ('unreadable' in got) {
       this.unreadable.push(got.unreadable);
       return;
     }
-    const { text } = got;
+    const { text, lineNumbers } = got;
     const hash = sha256(text);
     const row: FileRow = { path: src.path, source: src.source, hash, mtime: st.mtimeMs, size: st.size };
     if (prev && prev.hash === hash) {
       this.touched.push(row);
       return;
     }
-    const chunks = prepareChunks(src, text, st.mtimeMs, this.input.chunking);
+    const chunks = prepareChunks(src, text, st.mtimeMs, this.input.chunking, lineNumbers);
     this.chunksSeen += chunks.length;
     this.pending.push({ file: row, chunks });
     this.pendingChunks += chunks.length;
@@ -379,7 +374,7 @@ export async function filesDiffer(db: Db, files: readonly SourceFile[]): Promise
   const GROUP = 64;
   for (let i = 0; i < files.length; i += GROUP) {
     const group = files.slice(i, i + GROUP);
-    const stats = await Promise.all(group.map((f) => fs.promises.lstat(f.abs).catch(() => null)));
+    const stats = await Promise.all(group.map((f) => (f.virtual ? Promise.resolve(statSource(f) ?? null) : fs.promises.lstat(f.abs).catch(() => null))));
     for (let j = 0; j < group.length; j++) {
       const r = byPath.get(group[j]!.path);
       const st = stats[j];

@@ -1,5 +1,5 @@
 /**
- * OpenClaw's own model choice as Cairn's chat model (issue 12.7). An OpenClaw state dir
+ * OpenClaw's own model choice as Cairn's chat model. An OpenClaw state dir
  * names its model in `openclaw.json`: `agents.defaults.model.primary` ("<provider>/<model>")
  * and, for custom providers, `models.providers.<provider>` with `baseUrl`, `api`
  * ("openai-completions" / "openai-responses" / "anthropic-messages"), `apiKey` and the

@@ -1,14 +1,16 @@
 /**
- * The `openclaw.*` channels: whether an OpenClaw state dir is connected to Cairn, and
- * connecting it. Placeholder until the connection is built: both answer `unavailable`.
+ * The `openclaw.*` channels: whether an OpenClaw state dir's agent recalls through Cairn, and
+ * connecting it (or undoing that) — the same engine functions `cairn connect openclaw` calls.
+ * The app's button asks for consent itself before it calls `openclaw.connect` without `dryRun`.
  */
-import { EngineError } from '../core/errors';
 import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
+import { connectOpenClaw, openClawConnection } from './connect';
 
-export function openclawHandlers(_ctx: EngineContext): Pick<Handlers, 'openclaw.connection' | 'openclaw.connect'> {
-  const unavailable = (): never => {
-    throw new EngineError('unavailable', 'Connecting to OpenClaw is not available in this build.');
+export function openclawHandlers(ctx: EngineContext): Pick<Handlers, 'openclaw.connection' | 'openclaw.connect'> {
+  const env = (): NodeJS.ProcessEnv => ctx.deps.env ?? process.env;
+  return {
+    'openclaw.connection': (req) => openClawConnection(req.stateDir),
+    'openclaw.connect': (req) => connectOpenClaw(req.stateDir, { dryRun: req.dryRun, undo: req.undo }, { env: env(), now: () => ctx.now() }),
   };
-  return { 'openclaw.connection': unavailable, 'openclaw.connect': unavailable };
 }

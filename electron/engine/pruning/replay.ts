@@ -1,5 +1,5 @@
 /**
- * OpenClaw's pruning replay (issue 12.2). OpenClaw 2026.9 writes two kinds of
+ * OpenClaw's pruning replay. OpenClaw 2026.9 writes two kinds of
  * `custom:openclaw.cache-ttl` entries: a timestamped "model call" marker
  * (`{timestamp, provider, modelId}`, Anthropic-wire routes only) and, before every call on
  * every route, a *projection* marker without a timestamp

@@ -1,5 +1,5 @@
 /**
- * Request validation errors as fields a form can mark (issue 14.6): the zod issue's path, and
+ * Request validation errors as fields a form can mark: the zod issue's path, and
  * a message for a person instead of the validator's wording ("Too big: expected number to be
  * <=1" becomes "must be at most 1").
  */

@@ -1,5 +1,5 @@
 /**
- * Relative dates in a query (issue 13: dates as first-class data). "what did I decide last
+ * Relative dates in a query (dates as first-class data). "what did I decide last
  * week about X" names a time span the words cannot match: BM25 sees "week" and the vectors a
  * vague direction. The span is resolved to note days against an anchor — the request's
  * `--before` when given (the day the question is asked "from"), else now — and chunks whose

@@ -1,5 +1,5 @@
 /**
- * The keyword side of the hybrid search over two FTS5 tables (issue 13): exact tokens
+ * The keyword side of the hybrid search over two FTS5 tables: exact tokens
  * (`chunks_fts`) and the same text stemmed (`chunks_fts_stem`, Porter). Stemming finds
  * "camping" for "camped" — the largest single gain measured on LoCoMo — but alone it let
  * stem-only hits ("plans" for "planned") outrank the vector side's paraphrase answers. So the

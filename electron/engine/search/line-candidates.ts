@@ -1,5 +1,5 @@
 /**
- * The vector side over line vectors (index/line-vectors.ts, issue 13 "turn isolation"): each
+ * The vector side over line vectors (index/line-vectors.ts "turn isolation"): each
  * candidate chunk is scored by its *best line* as well as by its own vector, so a chunk of
  * fifteen dialogue turns of which one answers the question is not judged by one averaged
  * vector in which the answer is a fifteenth.

@@ -1,5 +1,5 @@
 /**
- * Dates written out in a query (issue 13: dates as first-class data): "What movie did Joanna
+ * Dates written out in a query (dates as first-class data): "What movie did Joanna
  * watch on 1 May, 2022?", "Where did she travel in July 2022?". Daily notes carry their date
  * in the file name, so such a question names the notes to prefer. The span runs a little past
  * the named day or month: what happened on a day is usually written down that day or in the

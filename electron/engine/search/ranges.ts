@@ -1,5 +1,5 @@
 /**
- * The line ranges that results cite (issue 13: "lines per query" is the reader's cost, and
+ * The line ranges that results cite ("lines per query" is the reader's cost, and
  * the model's too: `memory_get` reads what a citation names).
  *
  * - **Trim:** a result cites the chunk's lines without the blank lines and Markdown headings

@@ -53,7 +53,7 @@ export const DEFAULT_WEIGHTS: Record<string, MergeWeights> = {
   // and the committed eval's tuning half is flat at hit@6 91.2% from 0.2 to 0.7 with its
   // best MRR (0.785) from 0.4 to 0.7. Averaged GloVe wanted 0.2: its vector side was weak.
   static: { vector: 0.5, text: 0.5 },
-  // Local GGUF models, measured with all-MiniLM-L6-v2 (issue 13, docs/benchmarks.md): with the
+  // Local GGUF models, measured with all-MiniLM-L6-v2 (docs/benchmarks.md): with the
   // stemmed keyword side and line vectors LoCoMo turn recall peaks at 0.4 (0.852; 0.851 at
   // 0.5, 0.822 at 0.7) and 0.4 keeps lines/query under 64 (63.8 vs 64.1); the committed eval
   // is flat from 0.1 to 0.8. Remote models are unmeasured here and keep the compat 0.7/0.3.

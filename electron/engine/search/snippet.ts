@@ -1,6 +1,6 @@
 /**
  * Result snippets (SPEC §7): at most 700 characters of the chunk, in whole lines that always
- * include the line of the first query match (issue 14 item 10: a snippet cut mid-line hid the
+ * include the line of the first query match (a snippet cut mid-line hid the
  * match's sentence). Never cuts a surrogate pair; an ellipsis marks a cut and counts toward
  * the limit.
  */

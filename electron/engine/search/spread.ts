@@ -1,5 +1,5 @@
 /**
- * Spreading the top results over distinct files (issue 13, multi-hop): a question whose
+ * Spreading the top results over distinct files (multi-hop): a question whose
  * answer is told in several sessions ("what did X do in May and June?") needs one hit per
  * session, while BM25 tends to fill the k slots with neighbouring chunks of the one file
  * that repeats the query's words. Each slot still goes to the best remaining result, unless

@@ -1,6 +1,6 @@
 /**
  * Opening a session-search citation (`sessions/<id>.jsonl#L5-L45`, SPEC §7's `path#Ls-Le`)
- * — issue 12.7: a hit in a past session names JSONL line numbers, and `cairn get` must show
+ * — a hit in a past session names JSONL line numbers, and `cairn get` must show
  * those lines as the index saw them (`User: …`, `Assistant: …`, `Summary: …`, secrets
  * redacted; session-text.ts), not refuse the path because it is not a memory file. The
  * file name only names the session: it is resolved through the session stores (resolve.ts),
@@ -8,7 +8,7 @@
  * (line = seq + 1 there), and `..` or other names are refused.
  */
 import type { EngineContext } from '../core/context';
-import { renderSession } from '../index/session-text';
+import { renderSessionLines } from '../index/session-text';
 import { EngineError } from '../core/errors';
 import { resolveSession } from './resolve';
 import { isTranscriptName } from './store/jsonl';
@@ -37,7 +37,7 @@ export function sessionCitation(ctx: EngineContext, agentId: string | undefined,
   }
   if (to !== undefined && to < from) throw new EngineError('bad_request', `${JSON.stringify(input)}: the range ends (L${to}) before it starts (L${from})`);
   const t = resolveSession(ctx, name.slice(0, -'.jsonl'.length), agentId).load();
-  const { lines } = renderSession(t.rawLines.join('\n'));
+  const { lines } = renderSessionLines(t.rawLines, t.lineNumbers);
   const picked = lines.filter((l) => l.lineNo >= from && (to === undefined || l.lineNo <= to));
   return { path: `sessions/${name}`, from, to, text: picked.map((l) => `L${l.lineNo} ${l.text}`).join('\n') };
 }

@@ -80,7 +80,7 @@ export function turnError(message: Message | undefined): string | undefined {
   return typeof m.errorMessage === 'string' && m.errorMessage.trim() ? m.errorMessage : 'the model call failed (no error message recorded)';
 }
 
-/** A one-line description of an `openclaw.cache-ttl` entry: a model-call marker or a projection marker (issue 12.2). */
+/** A one-line description of an `openclaw.cache-ttl` entry: a model-call marker or a projection marker. */
 function cacheTtlPreview(data: unknown): string {
   const d = (data ?? {}) as { timestamp?: unknown; provider?: unknown; modelId?: unknown; prunedToolResults?: unknown; frozenToolResults?: unknown };
   if (typeof d.timestamp === 'number') return `model call recorded (prompt cache touched) · ${String(d.provider ?? '')}/${String(d.modelId ?? '')}`;

@@ -11,6 +11,7 @@ import { prunePreview, pruneText, type PreviewOptions } from './preview';
 import { resolveSession, type ResolvedSession } from './resolve';
 import { systemPromptFacts } from './system-prompt';
 import { followOpenclawStore } from './store/follow';
+import { provideStoreSessions } from './store/search-sources';
 
 /** The preview's options from a `prune.preview` / `prune.text` request. */
 function previewOptions(
@@ -28,6 +29,8 @@ function previewOptions(
 }
 
 export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'sessions.entryText' | 'prune.preview' | 'prune.text' | 'compact.plan' | 'compact.run'> {
+  // Sessions in OpenClaw's SQLite store are searchable with the sessions source, as JSONL ones.
+  provideStoreSessions(ctx);
   return {
     'sessions.list': (req) => {
       // Whoever lists sessions sees OpenClaw's new ones: `sessions.changed` from now on.

@@ -3,7 +3,7 @@
  * OpenClaw's SQLite store, store/), with its size in messages and tokens and which store
  * holds it.
  */
-import type { SessionSummary, SessionsListResult } from '../../../shared/types/sessions';
+import type { SessionSummary, SessionsListResult, UnreadableStore } from '../../../shared/types/sessions';
 import { LRUCache } from 'lru-cache';
 import type { ContextSlot, EngineContext } from '../core/context';
 import { buildContext } from '../transcript/context';
@@ -70,7 +70,10 @@ async function facts(ctx: EngineContext, store: SessionStore, s: StoredSession):
   const hit = factsCache.get(s.location);
   if (hit && hit.stamp === stamp) return hit;
   // A big file is parsed in slices (load-soft.ts): the engine keeps answering meanwhile.
-  const f = factsOf(await loadSoftly(ctx, { store: s.store, file: s.location, load: () => store.load(s) }), stamp);
+  // An OpenClaw database's transcripts are not kept by a listing (their facts are): memory
+  // stays that of one session, whatever the size of the store.
+  const keep = s.store !== 'openclaw-sqlite';
+  const f = factsOf(await loadSoftly(ctx, { store: s.store, file: s.location, load: () => store.load(s, { keep }) }), stamp);
   factsCache.set(s.location, f);
   return f;
 }
@@ -79,13 +82,19 @@ async function facts(ctx: EngineContext, store: SessionStore, s: StoredSession):
 export async function listSessions(ctx: EngineContext, agentId?: string): Promise<SessionsListResult> {
   const paths = ctx.paths(agentId);
   const sessions: SessionSummary[] = [];
+  const unreadable: UnreadableStore[] = [];
   const seen = new Set<string>();
+  const fail = (store: SessionStore, source: string, err: unknown) => {
+    const error = (err as Error).message.replace(`${source}: `, '');
+    unreadable.push({ store: store.kind, source, error });
+    ctx.warn(`sessions in ${source} cannot be read: ${error}`);
+  };
   for (const store of sessionStores(ctx, paths.agentId)) {
     let stored: StoredSession[];
     try {
       stored = store.list();
     } catch (err) {
-      ctx.warn(`sessions in ${store.source} cannot be listed: ${(err as Error).message}`);
+      fail(store, store.source, err);
       continue;
     }
     for (const s of stored) {
@@ -97,7 +106,7 @@ export async function listSessions(ctx: EngineContext, agentId?: string): Promis
         f = await facts(ctx, store, s);
         notes = store.notes(s);
       } catch (err) {
-        ctx.warn(`${s.location}: ${(err as Error).message}`);
+        fail(store, s.location, err);
         continue;
       }
       seen.add(s.sessionId);
@@ -125,5 +134,5 @@ export async function listSessions(ctx: EngineContext, agentId?: string): Promis
     }
   }
   sessions.sort((a, b) => (b.lastActivity ?? '').localeCompare(a.lastActivity ?? ''));
-  return { agentId: paths.agentId, sessionsDir: paths.sessionsDir, sessions };
+  return { agentId: paths.agentId, sessionsDir: paths.sessionsDir, sessions, unreadable };
 }

@@ -1,5 +1,5 @@
 /**
- * Reading a big JSONL transcript without holding the engine thread (issue 14.2): the whole
+ * Reading a big JSONL transcript without holding the engine thread: the whole
  * parse of a 100 MB file takes 1–4 s, and a synchronous one stops every other call (the
  * session list, Status, search) for that long. Files of 8 MB or more are read
  * asynchronously and parsed in slices that yield to the event loop, once — callers during

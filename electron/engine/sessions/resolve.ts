@@ -37,14 +37,18 @@ export function contextWindowFor(ctx: EngineContext, entry: SessionIndexEntry | 
   return cfg.cairn.llm.contextWindow ?? (typeof entry?.contextTokens === 'number' && entry.contextTokens > 0 ? entry.contextTokens : cfg.agents.defaults.contextTokens);
 }
 
-/** The first store that holds `sessionId`; a store that cannot be read is a warning, not an error. */
-function findIn(ctx: EngineContext, stores: SessionStore[], sessionId: string) {
+/**
+ * The first store that holds `sessionId`. A store that cannot be read is a warning, and its
+ * error is kept: when no other store has the session, it is the answer's cause.
+ */
+function findIn(ctx: EngineContext, stores: SessionStore[], sessionId: string, failures: string[]) {
   for (const store of stores) {
     try {
       const s = store.find(sessionId);
       if (s) return { store, s };
     } catch (err) {
       ctx.warn((err as Error).message);
+      failures.push((err as Error).message);
     }
   }
   return undefined;
@@ -55,7 +59,11 @@ export function resolveSession(ctx: EngineContext, sessionId: string, agentId?: 
   if (!SESSION_ID.test(sessionId) || sessionId.length > 200) throw new EngineError('bad_request', `not a session id: ${JSON.stringify(sessionId)}`);
   const paths = ctx.paths(agentId);
   const stores = sessionStores(ctx, paths.agentId);
-  const hit = findIn(ctx, stores, sessionId);
+  const failures: string[] = [];
+  const hit = findIn(ctx, stores, sessionId, failures);
+  if (!hit && failures.length) {
+    throw new EngineError('unavailable', `session ${sessionId} may be in a session store that cannot be read: ${failures.join('; ')}`);
+  }
   if (!hit) {
     const where = stores.filter((s) => s.present()).map((s) => s.source);
     throw new EngineError('not_found', `no transcript for session ${sessionId} in ${where.length ? where.join(' or ') : paths.sessionsDir}`);

@@ -1,5 +1,5 @@
 /**
- * What a session's system prompt weighs, where OpenClaw recorded it (issue 12.6). OpenClaw
+ * What a session's system prompt weighs, where OpenClaw recorded it. OpenClaw
  * 2026.9 stores a `systemPromptReport` on the session's index entry (sessions.json /
  * `session_nodes.entry_json`): the system prompt's chars — SOUL.md, AGENTS.md, the other
  * bootstrap files and the skills list included — and which workspace files it injected.

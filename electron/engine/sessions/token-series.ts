@@ -33,7 +33,7 @@ export function tokenLife(t: Transcript, tokensAt?: readonly number[]): TokenLif
       const before = total;
       // Kept: the messages at or after firstKeptEntryId on the branch, as buildContext()
       // keeps them. OpenClaw points it at a non-message entry (a cache-ttl marker), so the
-      // match is by position in the file, not by a message's own id (issue 12.5).
+      // match is by position in the file, not by a message's own id.
       const keptFrom = t.byId.get(e.firstKeptEntryId);
       const from = keptFrom === undefined || !path.includes(keptFrom) ? -1 : live.findIndex((m) => m.i >= keptFrom);
       live = from >= 0 ? live.slice(from) : [];

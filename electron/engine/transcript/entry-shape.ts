@@ -1,6 +1,6 @@
 /**
- * Shape checks for a parsed transcript line beyond "is an object with a type and an id"
- * (issue 10 item 7): a message whose content is neither text nor a list of blocks, or a value
+ * Shape checks for a parsed transcript line beyond "is an object with a type and an id":
+ * a message whose content is neither text nor a list of blocks, or a value
  * nested deeper than any real entry, would crash the code that walks it later ("m.content is
  * not iterable", "Maximum call stack size exceeded"). Such a line is reported as malformed
  * like any other bad line: kept in the file byte for byte, skipped in the context.

@@ -19,6 +19,14 @@ function lineParser(file: string, text: string, bytes: number) {
   const endsWithNewline = text.length === 0 || text.endsWith('\n');
   // "a\nb\n".split gives a trailing "" that is not a line.
   if (endsWithNewline) rawLines.pop();
+  return linesParser(file, rawLines, endsWithNewline, bytes, undefined);
+}
+
+/**
+ * The parser over `rawLines`; `lineNumbers[i]` is the line of `rawLines[i]` when the lines
+ * are not numbered 1, 2, 3… (a store whose line numbers have gaps).
+ */
+function linesParser(file: string, rawLines: string[], endsWithNewline: boolean, bytes: number, lineNumbers: number[] | undefined) {
   const entries: Entry[] = [];
   const entryLines: number[] = [];
   const bad: MalformedLine[] = [];
@@ -29,7 +37,7 @@ function lineParser(file: string, text: string, bytes: number) {
   const run = (from: number, to: number) => {
     for (let i = from; i < to; i++) {
       const raw = rawLines[i] as string;
-      const lineNo = i + 1;
+      const lineNo = lineNumbers ? (lineNumbers[i] as number) : i + 1;
       let value: unknown;
       try {
         value = JSON.parse(raw);
@@ -72,10 +80,11 @@ function lineParser(file: string, text: string, bytes: number) {
     }
   };
   const finish = (): Transcript => {
-    if (header === undefined && rawLines.length > 0 && bad[0]?.line !== 1) {
-      bad.unshift(malformed(file, 1, 'line 1 is not a session header ({"type":"session",...})', rawLines[0] ?? ''));
+    const first = lineNumbers ? (lineNumbers[0] ?? 1) : 1;
+    if (header === undefined && rawLines.length > 0 && bad[0]?.line !== first) {
+      bad.unshift(malformed(file, first, `line ${first} is not a session header ({"type":"session",...})`, rawLines[0] ?? ''));
     }
-    return { file, header, entries, entryLines, rawLines, malformed: bad, endsWithNewline, bytes, byId };
+    return { file, header, entries, entryLines, rawLines, ...(lineNumbers ? { lineNumbers } : {}), malformed: bad, endsWithNewline, bytes, byId };
   };
   return { lines: rawLines.length, run, finish };
 }
@@ -88,8 +97,19 @@ export function parseTranscript(file: string, text: string, bytes = Buffer.byteL
 }
 
 /**
+ * Parse lines that carry their own line numbers (`lineNumbers[i]` for `lines[i]`, ascending,
+ * gaps allowed): a gap costs nothing, where padding it with blank lines would cost a line
+ * each. The transcript's `lineNumbers` keeps them (rawLines[i] is not line i + 1 then).
+ */
+export function parseNumberedLines(file: string, lines: string[], lineNumbers: number[], bytes: number): Transcript {
+  const p = linesParser(file, lines, true, bytes, lineNumbers);
+  p.run(0, p.lines);
+  return p.finish();
+}
+
+/**
  * The same parse in slices of `slice` lines, awaiting `yieldNow()` between them, so the
- * engine answers other calls while a 100 MB transcript is parsed (issue 14.2). The result
+ * engine answers other calls while a 100 MB transcript is parsed. The result
  * is the one parseTranscript gives.
  */
 export async function parseTranscriptSliced(file: string, text: string, bytes: number, yieldNow: () => Promise<void>, slice = 1000): Promise<Transcript> {

@@ -89,6 +89,11 @@ export interface Transcript {
   entryLines: number[];
   /** Every line's original text (without its "\n"), header and malformed lines included. */
   rawLines: string[];
+  /**
+   * The line number of each of `rawLines` when they are not 1, 2, 3… (OpenClaw's SQLite
+   * store: line = seq + 1, and seq may have gaps); absent for a JSONL file.
+   */
+  lineNumbers?: number[];
   malformed: MalformedLine[];
   /** False when the last line has no newline (a torn append). */
   endsWithNewline: boolean;

@@ -1,5 +1,5 @@
 /**
- * AbortErrors built one way (issue 11.5): every cancelled operation of the engine throws an
+ * AbortErrors built one way: every cancelled operation of the engine throws an
  * Error named 'AbortError' — what fetch throws — so the dispatcher maps each to `cancelled`
  * and callers test one name. Not plain `signal.throwIfAborted()`: that throws the signal's
  * reason as is (a DOMException saying "This operation was aborted" when there is none), and

@@ -1,5 +1,5 @@
 /**
- * Bounding the nesting depth of parsed JSON values (issue 10 item 7). JSON.parse accepts a
+ * Bounding the nesting depth of parsed JSON values. JSON.parse accepts a
  * 100,000-deep value, but the recursive walkers after it do not: JSON.stringify with an
  * indent, structuredClone, deep merges and renderers all overflow the stack long before
  * that. Files Cairn reads (transcripts, cairn.json) are checked once, where they enter, with

@@ -1,5 +1,5 @@
 /**
- * The one secret-redaction rule of the engine (issue 10 item 8, STYLE "Arrows point one
+ * The one secret-redaction rule of the engine (STYLE "Arrows point one
  * way"): transcripts, notes and settings often hold pasted API keys and tokens. Every place a
  * text leaves for somewhere it may be shown or sent — the index (a search would surface it,
  * a remote embedder would receive it), the deterministic compaction extract (later sent to a

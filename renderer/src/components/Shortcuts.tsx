@@ -1,5 +1,5 @@
 /**
- * Keyboard paths of the shell (issue 14.5/14.12): a skip link to the main pane, Alt+1…6 to
+ * Keyboard paths of the shell: a skip link to the main pane, Alt+1…6 to
  * switch pages (Ctrl+digits belong to the browser's tabs), and `?` for a sheet listing every
  * shortcut (a modal <dialog>: focus is trapped and Esc closes it).
  */

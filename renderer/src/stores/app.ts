@@ -58,7 +58,7 @@ export const useApp = create<AppState>((set, get) => ({
   },
   async loadStatus() {
     // The facts first (fast), then the checks one by one as they complete: the native ones
-    // take seconds, and "Checking…" alone for 2–3 s said nothing (issue 14 item 13).
+    // take seconds, and "Checking…" alone for 2–3 s said nothing.
     set({ statusLoading: true, liveChecks: [] });
     const opId = globalThis.crypto.randomUUID();
     // A newer run (Re-run, a config change) replaces an older one still streaming.

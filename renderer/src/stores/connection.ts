@@ -1,5 +1,5 @@
 /**
- * The engine connection as the whole app sees it (issue 14.3): online, unreachable, or
+ * The engine connection as the whole app sees it: online, unreachable, or
  * refusing our token. While it is not online a probe (`app.status` without checks) retries
  * with backoff (0.5 s doubling to 8 s, or at once by "Retry now"); when it answers again
  * `epoch` goes up, so the shell remounts the open page and every page reloads its data

@@ -159,13 +159,14 @@ export type { RawEntry };
 import { api } from '../api';
 import type { CallOptions } from '../../../shared/client';
 import type { SessionOverview as WireOverview } from '../../../shared/types/session-view';
-import type { EntryView } from '../../../shared/types/sessions';
+import type { EntryView, UnreadableStore } from '../../../shared/types/sessions';
 
 /** The list of sessions of the default agent. */
-export async function fetchList(): Promise<{ sessionsDir: string; sessions: SessionRow[] }> {
+export async function fetchList(): Promise<{ sessionsDir: string; sessions: SessionRow[]; unreadable: UnreadableStore[] }> {
   const r = await api['sessions.list']({});
   return {
     sessionsDir: r.sessionsDir,
+    unreadable: r.unreadable,
     sessions: r.sessions.map((s) => {
       const t = s.lastActivity ? Date.parse(s.lastActivity) : NaN;
       return {

@@ -8,7 +8,7 @@
 import { create } from 'zustand';
 import { api } from '../api';
 import type { RawEntry } from '../pages/sessions/entry-types';
-import type { MalformedLineView } from '../../../shared/types/sessions';
+import type { MalformedLineView, UnreadableStore } from '../../../shared/types/sessions';
 import { CairnError } from '../../../shared/client';
 import type { FieldError } from '../../../shared/contract/define';
 import {
@@ -53,7 +53,7 @@ export interface CompactRun {
 }
 
 interface SessionsState {
-  list: Async<{ sessionsDir: string; sessions: SessionRow[] }>;
+  list: Async<{ sessionsDir: string; sessions: SessionRow[]; unreadable: UnreadableStore[] }>;
   query: string;
   sort: SortKey;
   selectedId: string | undefined;

@@ -1,5 +1,5 @@
 /**
- * The session stores' per-engine caches (issue 11.4): parsed transcripts, stamped with the
+ * The session stores' per-engine caches: parsed transcripts, stamped with the
  * store's stamp (size and mtime, or the database's stamp) so a changed file is re-read, and
  * the open read-only handles on OpenClaw databases. A context member: each engine has its
  * own, bounded by bytes rather than by count (two 100 MB transcripts and two tiny ones are
@@ -50,7 +50,7 @@ export function createStoreCaches(maxBytes: number): StoreCaches & { dispose(): 
     heldBytes: () => transcripts.calculatedSize,
     dispose() {
       transcripts.clear();
-      for (const h of handles.values()) h.db.close();
+      for (const h of handles.values()) if (h.db.open) h.db.close();
       handles.clear();
     },
   };

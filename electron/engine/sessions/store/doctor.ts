@@ -9,6 +9,20 @@ import { sessionStores } from '.';
 
 const NAMES = { jsonl: 'JSONL', 'openclaw-sqlite': "OpenClaw's SQLite store (read-only)" } as const;
 
+/** How OpenClaw's database was read, in words (a copy only when SQLite cannot read it in place). */
+const HOW: Record<string, string> = {
+  direct: 'read in place',
+  'wal-in-place': 'read in place while OpenClaw writes (WAL)',
+  'in-memory': 'read into memory (WAL mode, OpenClaw stopped)',
+  snapshot: "read from a copy in Cairn's data dir",
+};
+
+function howRead(store: ReturnType<typeof sessionStores>[number]): string {
+  const info = store.readInfo?.();
+  if (!info) return '';
+  return `; ${HOW[info.mode] ?? info.mode}${info.reason ? ` because ${info.reason}` : ''}`;
+}
+
 /** One line per agent and store that exists; warn when a store cannot be read. */
 export function sessionStoresCheck(ctx: EngineContext): Omit<DoctorCheck, 'id' | 'label'> {
   const lines: string[] = [];
@@ -18,7 +32,7 @@ export function sessionStoresCheck(ctx: EngineContext): Omit<DoctorCheck, 'id' |
       if (!store.present()) continue;
       try {
         const n = store.list().length;
-        lines.push(`${agentId}: ${NAMES[store.kind]}: ${n} session${n === 1 ? '' : 's'} (${store.source})`);
+        lines.push(`${agentId}: ${NAMES[store.kind]}: ${n} session${n === 1 ? '' : 's'} (${store.source}${howRead(store)})`);
       } catch (err) {
         problems.push(`${agentId}: ${NAMES[store.kind]} cannot be read: ${(err as Error).message}`);
       }

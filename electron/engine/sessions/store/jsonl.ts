@@ -20,13 +20,13 @@ export function isTranscriptName(name: string): boolean {
 }
 
 /** The parsed transcript of `file`, re-read only when its size or mtime changed. */
-function loadTranscriptCached(file: string, caches: StoreCaches): Transcript {
+function loadTranscriptCached(file: string, caches: StoreCaches, keep: boolean): Transcript {
   const st = fs.statSync(file);
   const stamp = `${st.size}:${st.mtimeMs}`;
   const hit = caches.transcript(file, stamp);
   if (hit) return hit;
   const transcript = readTranscript(file);
-  caches.keep(file, stamp, transcript, st.size);
+  if (keep) caches.keep(file, stamp, transcript, st.size);
   return transcript;
 }
 
@@ -76,7 +76,7 @@ export function jsonlStore(paths: AgentPaths, onIndexError: (message: string) =>
       const file = candidates.find((f) => isTranscriptName(path.basename(f)) && fs.existsSync(f));
       return file ? stored(sessionId, file, idx) : undefined;
     },
-    load: (s) => loadTranscriptCached(s.location, caches),
+    load: (s, opts) => loadTranscriptCached(s.location, caches, opts?.keep !== false),
     stamp(s) {
       const st = fs.statSync(s.location);
       return `${st.size}:${st.mtimeMs}`;

@@ -9,12 +9,9 @@
  */
 import path from 'node:path';
 import fs from 'node:fs';
-import { decompress } from 'fzstd';
-import type Database from 'better-sqlite3';
-import { parseTranscript } from '../../transcript/parse';
 import type { SessionIndexEntry } from '../../transcript/sessions-index';
-import type { Transcript } from '../../transcript/types';
-import { fileStamp, openForeignSqlite, type ReadOnlyDb } from './sqlite-readonly';
+import { fileStamp, openForeignSqlite, type ReadOnlyDb, type ReadOnlyOpenMode } from './sqlite-readonly';
+import { headerVersion, readTranscriptRows } from './openclaw-events';
 import type { StoreCaches } from './cache';
 import type { SessionStore, StoredSession } from './types';
 import { EngineError } from '../../core/errors';
@@ -27,12 +24,14 @@ export function openclawDbFile(stateDir: string, agentId: string): string {
   return path.join(stateDir, 'agents', agentId, 'agent', 'openclaw-agent.sqlite');
 }
 
-/** The engine's open handle on `file` (caches.handles), reopened when the file changes. */
-function handle(file: string, snapshotDir: string, handles: Map<string, ReadOnlyDb>): ReadOnlyDb {
-  const open = handles.get(file);
-  if (open && open.stamp === fileStamp(file)) return open;
-  open?.db.close();
-  handles.delete(file);
+/** How the store was last read, for doctor. */
+export interface StoreReadInfo {
+  mode: ReadOnlyOpenMode;
+  reason?: string;
+}
+
+/** A fresh handle on `file`, checked to hold OpenClaw 2026.9's two tables. */
+function openChecked(file: string, snapshotDir: string): ReadOnlyDb {
   const fresh = openForeignSqlite(file, snapshotDir);
   for (const t of ['session_nodes', 'transcript_events']) {
     const has = fresh.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(t);
@@ -41,56 +40,64 @@ function handle(file: string, snapshotDir: string, handles: Map<string, ReadOnly
       throw new EngineError('unavailable', `${file}: no "${t}" table — not an OpenClaw 2026.9 session store`);
     }
   }
-  handles.set(file, fresh);
   return fresh;
 }
 
+/** How long a live WAL connection stays open after its last use (one listing's reads share it). */
+const LIVE_IDLE_MS = 250;
+const idleTimers = new WeakMap<ReadOnlyDb, NodeJS.Timeout>();
 
-interface EventRow {
-  seq: number;
-  event_json: string | null;
-  event_zstd: Buffer | null;
+/** Is a kept handle still good for a read now? */
+function stillValid(h: ReadOnlyDb, file: string): boolean {
+  // Read in place, SQLite itself sees every commit; the handle is good while OpenClaw's
+  // -wal and -shm are there (gone: OpenClaw exited, and the file is to be read another way).
+  if (h.mode === 'wal-in-place') return fs.existsSync(`${file}-wal`) && fs.existsSync(`${file}-shm`);
+  return h.stamp === fileStamp(file);
 }
 
-/** Decode one event row to its JSON text, or say why it cannot be. */
-function eventText(r: EventRow): { text: string } | { error: string } {
-  if (typeof r.event_json === 'string') return { text: r.event_json };
-  if (r.event_zstd) {
-    try {
-      return { text: new TextDecoder('utf-8', { fatal: true }).decode(decompress(r.event_zstd)) };
-    } catch (err) {
-      return { error: `event_zstd does not decompress: ${(err as Error).message}` };
-    }
+/**
+ * Run `fn` on a handle on `file`: the engine's kept one (caches.handles) while it is still
+ * valid, else a fresh one. A live WAL connection is closed once idle for LIVE_IDLE_MS: one
+ * held open would keep OpenClaw from removing its -wal/-shm when it exits, and opening one
+ * per read would parse OpenClaw's large schema each time.
+ */
+function withHandle<T>(file: string, snapshotDir: string, handles: Map<string, ReadOnlyDb>, seen: (h: ReadOnlyDb) => void, fn: (h: ReadOnlyDb) => T): T {
+  let h = handles.get(file);
+  if (!h || !stillValid(h, file)) {
+    if (h) closeHandle(h, file, handles);
+    h = openChecked(file, snapshotDir);
+    handles.set(file, h);
   }
-  return { error: 'neither event_json nor event_zstd is set' };
+  seen(h);
+  if (h.transient) {
+    clearTimeout(idleTimers.get(h));
+    const kept = h;
+    idleTimers.set(kept, setTimeout(() => closeHandle(kept, file, handles), LIVE_IDLE_MS).unref());
+  }
+  return fn(h);
 }
 
-function readTranscriptRows(db: Database.Database, file: string, sessionId: string): Transcript {
-  const rows = db.prepare('SELECT seq, event_json, event_zstd FROM transcript_events WHERE session_id = ? ORDER BY seq').all(sessionId) as EventRow[];
-  const location = `${file}#${sessionId}`;
-  const lines: string[] = [];
-  const undecodable: { line: number; error: string }[] = [];
-  let bytes = 0;
-  for (const r of rows) {
-    if (!Number.isInteger(r.seq) || r.seq < 0 || r.seq > 10_000_000) {
-      undecodable.push({ line: lines.length + 1, error: `seq ${String(r.seq)} is not a small non-negative integer` });
-      continue;
-    }
-    while (lines.length < r.seq) lines.push(''); // a gap in seq: blank lines carry nothing
-    const t = eventText(r);
-    if ('error' in t) {
-      undecodable.push({ line: r.seq + 1, error: t.error });
-      lines.push('');
-      continue;
-    }
-    // One event is one line; a newline inside would shift every later line number.
-    lines[r.seq] = t.text.replace(/\n/g, '\\n');
-    bytes += Buffer.byteLength(t.text, 'utf8') + 1;
-  }
-  const transcript = parseTranscript(location, lines.length ? `${lines.join('\n')}\n` : '', bytes);
-  for (const u of undecodable) transcript.malformed.push({ file: location, line: u.line, error: u.error, preview: '' });
-  transcript.malformed.sort((a, b) => a.line - b.line);
-  return transcript;
+function closeHandle(h: ReadOnlyDb, file: string, handles: Map<string, ReadOnlyDb>): void {
+  clearTimeout(idleTimers.get(h));
+  if (handles.get(file) === h) handles.delete(file);
+  if (h.db.open) h.db.close();
+}
+
+/**
+ * What changes when a session's events may have changed — its event count, last seq, the
+ * node's updated_at and its rewrite generation — read from the primary-key index and two
+ * small rows: a write to one session leaves the others' cached facts valid.
+ */
+function sessionStamp(db: ReadOnlyDb['db'], sessionId: string): string {
+  const hasWatermarks = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'transcript_rewrite_watermarks'").get() !== undefined;
+  const r = db
+    .prepare(
+      `SELECT (SELECT count(*) FROM transcript_events WHERE session_id = :id) AS n, (SELECT max(seq) FROM transcript_events WHERE session_id = :id) AS m,
+        (SELECT max(updated_at) FROM session_nodes WHERE current_session_id = :id) AS u` +
+        (hasWatermarks ? ', (SELECT generation FROM transcript_rewrite_watermarks WHERE session_id = :id) AS g' : ", NULL AS g"),
+    )
+    .get({ id: sessionId }) as { n: number; m: unknown; u: unknown; g: unknown };
+  return `${r.n}:${String(r.m)}:${String(r.u)}:${String(r.g)}`;
 }
 
 function parseEntry(json: string): SessionIndexEntry | undefined {
@@ -104,50 +111,62 @@ function parseEntry(json: string): SessionIndexEntry | undefined {
 
 /**
  * The OpenClaw SQLite store of one agent. `snapshotDir` is in Cairn's own data dir: it is
- * used only while OpenClaw holds a -wal/-journal open (see sqlite-readonly.ts).
+ * used only when SQLite cannot read the database in place (see sqlite-readonly.ts).
  */
-export function openclawSqliteStore(stateDir: string, agentId: string, snapshotDir: string, caches: StoreCaches): SessionStore {
+export function openclawSqliteStore(stateDir: string, agentId: string, snapshotDir: string, caches: StoreCaches): SessionStore & { readInfo(): StoreReadInfo | undefined } {
   const file = openclawDbFile(stateDir, agentId);
   const { handles } = caches;
-  const rows = (): StoredSession[] => {
-    const { db } = handle(file, snapshotDir, handles);
-    const nodes = db.prepare('SELECT session_key, current_session_id, entry_json FROM session_nodes ORDER BY session_key').all() as {
-      session_key: string;
-      current_session_id: string;
-      entry_json: string;
-    }[];
-    return nodes.map((n) => ({
-      sessionId: n.current_session_id,
-      key: n.session_key,
-      entry: parseEntry(n.entry_json),
-      store: 'openclaw-sqlite' as const,
-      location: `${file}#${n.current_session_id}`,
-    }));
-  };
+  let last: StoreReadInfo | undefined;
+  const seen = (h: ReadOnlyDb) => (last = { mode: h.mode, ...(h.reason ? { reason: h.reason } : {}) });
+  const use = <T>(fn: (h: ReadOnlyDb) => T): T => withHandle(file, snapshotDir, handles, seen, fn);
+  const rows = (): StoredSession[] =>
+    use(({ db }) => {
+      const nodes = db.prepare('SELECT session_key, current_session_id, entry_json FROM session_nodes ORDER BY session_key').all() as {
+        session_key: string;
+        current_session_id: string;
+        entry_json: string;
+      }[];
+      return nodes.map((n) => ({
+        sessionId: n.current_session_id,
+        key: n.session_key,
+        entry: parseEntry(n.entry_json),
+        store: 'openclaw-sqlite' as const,
+        location: `${file}#${n.current_session_id}`,
+      }));
+    });
+  // A directory or any other file in the database's place is there (and is reported), not absent.
+  const present = () => fs.existsSync(file);
   return {
     kind: 'openclaw-sqlite',
     source: file,
-    present: () => fs.existsSync(file),
-    list: () => (fs.existsSync(file) ? rows() : []),
-    find: (sessionId) => (fs.existsSync(file) ? rows().find((s) => s.sessionId === sessionId) : undefined),
-    load(s) {
-      const h = handle(file, snapshotDir, handles);
-      const hit = caches.transcript(s.location, h.stamp);
-      if (hit) return hit;
-      const transcript = readTranscriptRows(h.db, file, s.sessionId);
-      caches.keep(s.location, h.stamp, transcript, Math.max(0, transcript.bytes));
-      return transcript;
+    present,
+    list: () => (present() ? rows() : []),
+    find: (sessionId) => (present() ? rows().find((s) => s.sessionId === sessionId) : undefined),
+    load(s, opts) {
+      return use((h) =>
+        h.db.transaction(() => {
+          // Stamp and rows in one read transaction: the rows are those the stamp names.
+          const stamp = sessionStamp(h.db, s.sessionId);
+          const hit = caches.transcript(s.location, stamp);
+          if (hit) return hit;
+          const transcript = readTranscriptRows(h.db, file, s.sessionId);
+          if (opts?.keep !== false) caches.keep(s.location, stamp, transcript, Math.max(0, transcript.bytes));
+          return transcript;
+        })(),
+      );
     },
-    stamp: () => fileStamp(file),
+    stamp: (s) => use((h) => sessionStamp(h.db, s.sessionId)),
     notes(s) {
-      const v = this.load(s).header?.version;
+      // The header row alone: a listing must not read every session's events again for it.
+      const v = use((h) => headerVersion(h.db, s.sessionId));
       return typeof v === 'number' && v > KNOWN_TRANSCRIPT_VERSION
         ? [`transcript version ${v} is newer than the ${KNOWN_TRANSCRIPT_VERSION} Cairn knows: entries it understands are shown, others are listed as they are`]
         : [];
     },
+    readInfo: () => last,
     dispose() {
-      handles.get(file)?.db.close();
-      handles.delete(file);
+      const h = handles.get(file);
+      if (h) closeHandle(h, file, handles);
     },
   };
 }

@@ -37,8 +37,12 @@ export interface SessionStore {
   list(): StoredSession[];
   /** The session `sessionId`, or undefined when this store does not hold it. */
   find(sessionId: string): StoredSession | undefined;
-  /** The parsed transcript, re-read only when the store changed (cheap to call per page). */
-  load(session: StoredSession): Transcript;
+  /**
+   * The parsed transcript, re-read only when the store changed (cheap to call per page).
+   * `keep: false` reads it without keeping it in the engine's cache (a listing needs only
+   * its facts: keeping every transcript would grow memory with the store).
+   */
+  load(session: StoredSession, opts?: { keep?: boolean }): Transcript;
   /**
    * A value that changes whenever the session's transcript may have changed (size/mtime):
    * listings cache per-session facts under it, and followers poll it.
@@ -46,6 +50,8 @@ export interface SessionStore {
   stamp(session: StoredSession): string;
   /** Human notes about the session (e.g. a transcript version newer than Cairn knows). */
   notes(session: StoredSession): string[];
+  /** How the store was last read (OpenClaw's database: in place, in memory, or from a copy and why), for doctor. */
+  readInfo?(): { mode: string; reason?: string } | undefined;
   /** Release file handles / in-memory copies. */
   dispose(): void;
 }

@@ -41,7 +41,7 @@ export function ChatPage() {
   const noModel = llm !== undefined && !llm.configured;
   const isCommand = text.trim().startsWith('/compact');
   const canSend = !sending && text.trim() !== '' && (!noModel || isCommand);
-  // Why Enter did nothing: said next to the box instead of silence (issue 14 item 8).
+  // Why Enter did nothing: said next to the box instead of silence.
   const [hint, setHint] = useState<string | undefined>();
 
   function submit() {

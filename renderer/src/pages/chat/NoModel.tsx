@@ -1,5 +1,5 @@
 /**
- * The Chat page without a model (issue 14 item 8): instead of a dead end, the ways out in
+ * The Chat page without a model: instead of a dead end, the ways out in
  * place — use a GGUF chat model found on this computer (the models dir, the demo model when
  * fetched) with one click, give a GGUF file path, or set up a provider in Settings. Says once
  * what is missing; a misconfiguration's own problem is shown only when it adds something.

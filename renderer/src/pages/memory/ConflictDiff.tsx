@@ -1,6 +1,6 @@
 /**
  * What differs between the file on disk and the unsaved edit, when the file changed on disk
- * while it was being edited (issue 14.11): a line diff (jsdiff `diffLines`), unchanged runs
+ * while it was being edited: a line diff (jsdiff `diffLines`), unchanged runs
  * folded to their first and last lines, so the user can decide to reload or overwrite.
  */
 import { useEffect, useState } from 'react';

@@ -2,7 +2,7 @@
  * A memory file shown two ways: rendered Markdown (react-markdown + remark-gfm; raw HTML is
  * never rendered) with each block's source line number in a gutter, or the source with every
  * line numbered. Blocks/lines inside the cited range are highlighted and scrolled into view.
- * A big file (issue 14.2: a 6 MB note was 60k DOM nodes and hung the window) is shown as
+ * A big file (a 6 MB note was 60k DOM nodes and hung the window) is shown as
  * source in a virtual list (BigSourceView): only the lines in view are in the DOM.
  */
 import { createElement, useEffect, useMemo, useRef, type ReactNode } from 'react';

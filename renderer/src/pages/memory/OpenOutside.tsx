@@ -1,5 +1,5 @@
 /**
- * Open the memory file outside Cairn (issue 14 item 12): in the desktop app, "Open in editor"
+ * Open the memory file outside Cairn: in the desktop app, "Open in editor"
  * (the system's default app) and "Show in folder" through memory.locate; in the browser UI of
  * `cairn serve`, which cannot reach the desktop, "Copy path" with the file's absolute path.
  */

@@ -1,5 +1,5 @@
 /**
- * Citing any line of the open memory file (issue 14 item 12): a click on a line (source) or a
+ * Citing any line of the open memory file: a click on a line (source) or a
  * block (rendered) picks its lines, Shift+click extends the pick, and a text selection picks
  * the lines it spans. Works on every view through event delegation on `[data-line]`
  * (blocks add `data-end`), so no per-line buttons are added to the DOM of a long file.

@@ -1,5 +1,5 @@
 /**
- * Near-identical hits folded together (issue 14.10): daily notes often repeat the same line
+ * Near-identical hits folded together: daily notes often repeat the same line
  * ("- Standing: backups run at 02:30"), which filled the first page with one fact. Hits whose
  * snippets are the same once dates, numbers, case and spacing are ignored become one group:
  * the best-scored hit leads, the others are listed under it.

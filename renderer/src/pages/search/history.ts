@@ -1,5 +1,5 @@
 /**
- * Search history (issue 14.12): the last queries that found something, newest first, kept in
+ * Search history: the last queries that found something, newest first, kept in
  * localStorage and offered when the search box is empty.
  */
 const KEY = 'cairn.search.history';

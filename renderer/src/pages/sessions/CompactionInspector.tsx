@@ -48,6 +48,7 @@ export function CompactionInspector() {
   const fastWritable = useStateInfo((s) => s.info?.writable);
   const statusWritable = useApp((s) => s.summary?.writable);
   const writable = fastWritable ?? statusWritable;
+  const store = useSessions((s) => s.list.value?.sessions.find((r) => r.sessionId === s.selectedId)?.store);
   useEffect(() => {
     if (useStateInfo.getState().info === undefined) void useStateInfo.getState().load();
   }, []);
@@ -55,9 +56,11 @@ export function CompactionInspector() {
   // The new compaction as the reloaded history has it (with tokens after), else as run returned it.
   const newest = run.result ? (compactions.find((c) => c.id === run.result?.compaction.id) ?? run.result.compaction) : undefined;
   const blocked =
-    writable === false
-      ? 'The state dir is read-only (Cairn did not create it): turn writing on in Settings to compact.'
-      : p?.blockedReason;
+    store === 'openclaw-sqlite'
+      ? "This session is in OpenClaw's SQLite session store, which Cairn only reads: compact it in OpenClaw (/compact there). The plan above shows what a compaction would do."
+      : writable === false
+        ? 'The state dir is read-only (Cairn did not create it): turn writing on in Settings to compact.'
+        : p?.blockedReason;
   return (
     <div className="pane-scroll" data-testid="compaction-inspector">
       {plan.error && (

@@ -1,5 +1,5 @@
 /**
- * Find inside the open session (issue 14.12): the timeline is virtualised, so the browser's
+ * Find inside the open session: the timeline is virtualised, so the browser's
  * Ctrl+F sees only the rows in view. This searches every loaded entry's text (messages,
  * thinking, tool calls and results, summaries) and jumps the timeline to each match in turn
  * (Enter: next, Shift+Enter: previous).

@@ -1,5 +1,5 @@
 /**
- * Collapsing the session list (issue 14.9: it took 45% of an 800 px window). The choice is
+ * Collapsing the session list (it took 45% of an 800 px window). The choice is
  * kept in localStorage; without one, a window narrower than 1000 px opens with the list
  * hidden while a session is open.
  */

@@ -106,6 +106,11 @@ export function SessionList() {
           Could not list sessions: {list.error}
         </p>
       )}
+      {list.value?.unreadable.map((u) => (
+        <div key={u.source} role="alert" className="notice notice-warn" style={{ margin: 10 }} data-testid="store-unreadable">
+          Sessions in <code>{u.source}</code> cannot be read, so they are not listed: {u.error}
+        </div>
+      ))}
       {list.loading && !list.value && <p className="muted" style={{ padding: '0 10px' }}>Loading sessions…</p>}
       {list.value && list.value.sessions.length === 0 && (
         <div className="empty" style={{ margin: 10 }} data-testid="sessions-empty">

@@ -4,7 +4,7 @@
  * config) drawn as lines. Clicking the chart jumps the timeline to that turn. Loaded lazily:
  * uPlot is not needed for the first paint of the page. A session far past its window (28M
  * tokens against 200k) would flatten the thresholds onto zero: above twice the window the
- * y-axis is clipped at 1.3x the window and the peak is stated (issue 14.14); the flush and
+ * y-axis is clipped at 1.3x the window and the peak is stated; the flush and
  * compaction lines carry their own labels, moved apart when they would overlap.
  */
 import { useEffect, useRef, useState } from 'react';

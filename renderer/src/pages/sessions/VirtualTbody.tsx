@@ -1,5 +1,5 @@
 /**
- * A table body that keeps only the rows in view in the DOM (issue 14.2: the pruning view of a
+ * A table body that keeps only the rows in view in the DOM (the pruning view of a
  * 10,000-entry session drew 3,579 rows at once for 18.6 s). The table scrolls with its pane,
  * so the virtualiser is given the pane as scroll element and the body's offset in it as
  * scroll margin; spacer rows above and below keep the scrollbar true. Rows are measured.

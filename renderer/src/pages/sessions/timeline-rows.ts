@@ -1,6 +1,6 @@
 /**
  * The timeline's rows: the session's entries with the lines that did not parse put back where
- * they are in the file (issue 14.4), so a broken line is seen in place instead of silently
+ * they are in the file, so a broken line is seen in place instead of silently
  * missing. Entries load in file order; a bad line waits until the entry after it has loaded
  * (or the session is complete) so it never lands in the wrong place.
  */
