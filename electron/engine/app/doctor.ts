@@ -11,6 +11,7 @@ import { llmDoctorCheck } from '../llm/handlers';
 import { openclawConnectionCheck } from '../openclaw/doctor';
 import { qmdDoctorCheck } from '../qmd/doctor';
 import { passedCheck } from '../util/passed-checks';
+import { workspaceCheck } from '../config/workspace';
 import { sessionStoresCheck } from '../sessions/store/doctor';
 import { acquireLlamaRuntime } from '../util/llama-runtime';
 
@@ -124,6 +125,7 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean; on
       };
     }),
     check('session-stores', 'Session stores', () => sessionStoresCheck(ctx)),
+    check('workspace', 'Workspaces', () => workspaceCheck(ctx.agents(), (id) => ctx.paths(id).workspaceWarning)),
   ];
   if (native) {
     checks.push(check('sqlite', 'better-sqlite3 + FTS5', sqliteCheck));

@@ -7,6 +7,7 @@ import type { Handlers } from '../rpc/dispatcher';
 import { opCancelHandler } from '../rpc/dispatcher';
 import { runDoctor } from './doctor';
 import { setConfigKey, validateKey, readOwnConfig } from '../config/edit';
+import { withSecretRefs } from '../config/secrets';
 
 /** The config's JSON Schema, built once per engine (zod's conversion takes a few ms). */
 const jsonSchemaSlot: ContextSlot<Record<string, unknown>> = {
@@ -17,7 +18,7 @@ const jsonSchemaSlot: ContextSlot<Record<string, unknown>> = {
 export function configView(ctx: EngineContext): ConfigView {
   const loaded = ctx.config();
   return {
-    config: loaded.config as unknown as Record<string, unknown>,
+    config: withSecretRefs(loaded.config as unknown as Record<string, unknown>, loaded.raw, loaded.secretPaths ?? []),
     raw: loaded.raw,
     defaults: defaultConfig() as unknown as Record<string, unknown>,
     schema: ctx.member(jsonSchemaSlot),

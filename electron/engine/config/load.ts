@@ -13,6 +13,7 @@ import { describeSafely, redactSecrets } from '../util/redact';
 import type { z } from 'zod';
 import { ConfigSchema, type CairnConfig } from './schema';
 import { EngineError } from '../core/errors';
+import { resolveSecretRefs } from './secrets';
 
 /** One problem found while loading the config; shown in Status and the CLI. */
 export interface ConfigWarning {
@@ -28,8 +29,10 @@ export interface LoadedConfig {
   warnings: ConfigWarning[];
   /** The files that were read, in merge order (later wins). */
   files: string[];
-  /** The raw (merged) object as written by the user, before defaults. */
+  /** The raw (merged) object as written by the user, before defaults (secret references unresolved). */
   raw: Record<string, unknown>;
+  /** Key paths whose secret reference was resolved into `config` (secrets.ts); never shown or written. */
+  secretPaths?: string[];
 }
 
 export const CONFIG_FILE = 'cairn.json';
@@ -145,10 +148,10 @@ export function validateConfig(raw: unknown, file: string): { config: CairnConfi
 /**
  * Read `openclaw.json` (if present, read-only) then `cairn.json` from the state dir, then the
  * `cairn.json` of `settingsDir` when settings are kept elsewhere (a foreign state dir's home
- * in Cairn's data dir), merge them (later wins) and validate. Never throws for bad content:
- * problems become warnings.
+ * in Cairn's data dir), merge them (later wins), resolve the secret references Cairn reads
+ * (from `env`; secrets.ts) and validate. Never throws for bad content: problems become warnings.
  */
-export function loadConfig(stateDir: string, settingsDir: string = stateDir): LoadedConfig {
+export function loadConfig(stateDir: string, settingsDir: string = stateDir, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const warnings: ConfigWarning[] = [];
   const files: string[] = [];
   let merged: Json = {};
@@ -176,6 +179,7 @@ export function loadConfig(stateDir: string, settingsDir: string = stateDir): Lo
     }
   }
   const primary = files.at(-1) ?? path.join(settingsDir, CONFIG_FILE);
-  const { config, warnings: vw } = validateConfig(merged, primary);
-  return { config, warnings: [...warnings, ...vw], files, raw: merged };
+  const secrets = resolveSecretRefs(merged, primary, env);
+  const { config, warnings: vw } = validateConfig(secrets.config, primary);
+  return { config, warnings: [...warnings, ...secrets.warnings, ...vw], files, raw: merged, secretPaths: secrets.resolved };
 }

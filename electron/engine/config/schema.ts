@@ -196,7 +196,7 @@ export const MemorySearchSchema = z.looseObject({
 });
 
 export const AgentDefaultsSchema = z.looseObject({
-  /** The agent's workspace; default `<state>/workspace`. */
+  /** The agent's workspace; default `<state>/workspace` (resolution per agent: config/workspace.ts). */
   workspace: z.string().optional(),
   /** Context window (tokens) used for pruning and compaction when the model does not report one. */
   contextTokens: posInt.default(200000),

@@ -17,6 +17,7 @@ import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { ensureForeignStateHome, foreignStateHome, sharedModelsDir } from './data-dir';
 import type { CairnConfig } from './schema';
+import { resolveAgentWorkspace, type WorkspaceEnv } from './workspace';
 import { EngineError } from '../core/errors';
 
 export const DEFAULT_AGENT_ID = 'main';
@@ -153,19 +154,27 @@ export interface AgentPaths {
   sessionsIndex: string;
   indexFile: string;
   modelsDir: string;
+  /** Set when the configured workspace is missing: relocated into the state dir, or not found (workspace.ts). */
+  workspaceWarning?: string;
 }
 
 /**
- * `own` says where Cairn's own files go (StateDirInfo.cairnDir/modelsDir); without it,
+ * The workspace follows OpenClaw's rules (workspace.ts); `where` gives the env and current
+ * directory it resolves against. `own` says where Cairn's own files go (StateDirInfo.cairnDir/modelsDir); without it,
  * `<state>/cairn` as for a dir Cairn created.
  */
-export function agentPaths(stateDir: string, config: CairnConfig, agentId = DEFAULT_AGENT_ID, own?: { cairnDir: string; modelsDir: string }): AgentPaths {
-  const entry = config.agents.list.find((a) => a.id === agentId);
-  const ws = entry?.workspace ?? config.agents.defaults.workspace;
-  const workspace = ws ? path.resolve(stateDir, expandHome(ws)) : path.join(stateDir, 'workspace');
+export function agentPaths(
+  stateDir: string,
+  config: CairnConfig,
+  agentId = DEFAULT_AGENT_ID,
+  own?: { cairnDir: string; modelsDir: string },
+  where: WorkspaceEnv = {},
+): AgentPaths {
+  const { workspace, warning } = resolveAgentWorkspace(stateDir, config, agentId, where);
   const sessionsDir = path.join(stateDir, 'agents', agentId, 'sessions');
   return {
     agentId,
+    ...(warning ? { workspaceWarning: warning } : {}),
     workspace,
     memoryDir: path.join(workspace, 'memory'),
     sessionsDir,

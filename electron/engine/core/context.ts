@@ -121,7 +121,7 @@ export function createContext(opts: {
   const deps = opts.deps ?? {};
   const env = deps.env ?? process.env;
   let info = openStateDir(opts.stateDir, { create: opts.create ?? true, env });
-  let loaded = loadConfig(opts.stateDir, info.settingsDir);
+  let loaded = loadConfig(opts.stateDir, info.settingsDir, env);
   const warnings: string[] = [];
   const disposers: (() => void | Promise<void>)[] = [];
   const members = new Map<ContextSlot<unknown>, unknown>();
@@ -148,11 +148,15 @@ export function createContext(opts: {
     },
     config: () => loaded,
     reloadConfig() {
-      loaded = loadConfig(opts.stateDir, info.settingsDir);
+      loaded = loadConfig(opts.stateDir, info.settingsDir, env);
       opts.events.emit('config.changed', { warnings: loaded.warnings });
       return loaded;
     },
-    paths: (agentId = DEFAULT_AGENT_ID) => agentPaths(opts.stateDir, loaded.config, agentId, info),
+    paths(agentId = DEFAULT_AGENT_ID) {
+      const p = agentPaths(opts.stateDir, loaded.config, agentId, info, { env });
+      if (p.workspaceWarning) ctx.warn(p.workspaceWarning);
+      return p;
+    },
     agents: () => listAgentIds(opts.stateDir, loaded.config),
     agentId(requested) {
       const id = requested ?? DEFAULT_AGENT_ID;

@@ -48,7 +48,7 @@ export function openClawModel(config: CairnConfig): OpenClawModel | undefined {
   const entry = Array.isArray(provider.models) ? provider.models.map(obj).find((m) => m?.id === modelId) : undefined;
   const settings: LlmSettings = { provider: wire, model: modelId, maxOutputTokens: posInt(entry?.maxTokens) ?? 4096 };
   if (typeof provider.baseUrl === 'string' && provider.baseUrl) settings.baseUrl = provider.baseUrl;
-  // A plain-string key only: OpenClaw's secret references are resolved by OpenClaw, not here.
+  // A string key: OpenClaw's env/file secret references were resolved when the config was loaded (config/secrets.ts).
   const keyFrom = typeof provider.apiKey === 'string' && provider.apiKey ? `openclaw.json models.providers.${providerId}.apiKey` : undefined;
   if (keyFrom) settings.apiKey = provider.apiKey as string;
   const cw = posInt(entry?.contextWindow);
