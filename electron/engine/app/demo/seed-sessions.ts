@@ -216,7 +216,9 @@ export function seedSessions(stateDir: string, opts: SeedOptions = {}): SeededSe
 /**
  * Write one session of exactly `entries` entries (user / assistant with thinking and tool
  * calls / tool results of 1–6k chars / cache-ttl markers, a compaction every ~2,500 entries),
- * for the "open a 10,000-entry session" bench. Returns the seeded session.
+ * for the "open a 10,000-entry session" bench and the big-input tests; the demo does not use it.
+ * Returns the seeded session.
+ * @internal
  */
 export function seedLargeSession(stateDir: string, entries = 10_000, opts: SeedOptions = {}): SeededSession {
   const now = (opts.now ?? new Date()).getTime();
