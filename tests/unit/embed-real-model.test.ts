@@ -81,9 +81,8 @@ describe.skipIf(!embedder.path)(`real embedder through cairn import/index/search
     try {
       const res = (await client.callTool({ name: 'memory_search', arguments: { query: 'food intolerance' } })) as { isError?: boolean; content: { text: string }[] };
       expect(res.isError).toBeFalsy();
-      const payload = JSON.parse(res.content[0]!.text) as { mode: string; results: { path: string }[] };
-      expect(payload.mode).toBe('hybrid');
-      expect(payload.results[0]?.path).toBe('memory/2026-11-03.md');
+      // Citation first: the best result's `path#Lx-Ly (score, source)` opens the text.
+      expect(res.content[0]?.text.split('\n')[0]).toMatch(/^memory\/2026-11-03\.md#L\d+-L\d+ \(/);
     } finally {
       await client.close();
     }
