@@ -16,6 +16,8 @@ import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
 import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
 import { cairnDataDir } from '../engine/config/data-dir';
 import { boundsTracker, initialBounds } from './window-bounds';
+import { hostMcpRoute, listenMcp, type McpListener } from '../cli/mcp/http';
+import { loadOrCreateToken, tokenFilePath } from '../server/token-file';
 import { APP_SCHEME, isAppUrl, isSafeExternalUrl, navigationAction, permissionAllowed } from './policy';
 
 /**
@@ -37,6 +39,19 @@ function stateDirFromArgs(argv: string[]): string | undefined {
 
 const rendererRoot = path.join(__dirname, '..', 'renderer');
 let engine: EngineHost | undefined;
+let mcp: McpListener | undefined;
+
+/**
+ * MCP over Streamable HTTP for the assistant's other clients, as `cairn serve` offers it at
+ * `/mcp`: on 127.0.0.1 only, behind the state dir's private token and the Host/Origin checks,
+ * following the window's state dir. The URL (token included) is printed on start.
+ */
+async function startMcp(host: EngineHost): Promise<void> {
+  const state = host.current().ctx.state();
+  const token = loadOrCreateToken(tokenFilePath(state.stateDir, state.createdBy));
+  mcp = await listenMcp(hostMcpRoute(host), { port: 0, token });
+  console.log(`Cairn MCP (Streamable HTTP): ${mcp.url}`);
+}
 let win: BrowserWindow | undefined;
 
 function serveRenderer(): void {
@@ -142,6 +157,7 @@ if (!app.requestSingleInstanceLock()) {
     registerIpc(engine);
     serveRenderer();
     createWindow();
+    startMcp(engine).catch((err: Error) => console.error(`Cairn MCP over HTTP is off: ${err.message}`));
   });
   app.on('window-all-closed', () => app.quit());
   app.on('before-quit', (event) => {
@@ -149,6 +165,10 @@ if (!app.requestSingleInstanceLock()) {
     event.preventDefault();
     const e = engine;
     engine = undefined;
-    void e.dispose().finally(() => app.quit());
+    const m = mcp;
+    mcp = undefined;
+    void (m?.close() ?? Promise.resolve())
+      .then(() => e.dispose())
+      .finally(() => app.quit());
   });
 }

@@ -34,7 +34,7 @@ export function register(program: Command, rt: CliRuntime): void {
       const stateDir = first.ctx.stateDir;
       const { createdBy } = first.ctx.state();
       await first.dispose();
-      const [{ startServer }, { openInChromiumApp }, { createEngineHost }, { loadOrCreateToken, tokenFilePath }, { mcpRoute, MCP_PATH }] = await Promise.all([
+      const [{ startServer }, { openInChromiumApp }, { createEngineHost }, { loadOrCreateToken, tokenFilePath }, { hostMcpRoute, MCP_PATH }] = await Promise.all([
         import('../../server/server'),
         import('../../server/open-browser'),
         import('../../engine/host'),
@@ -45,14 +45,7 @@ export function register(program: Command, rt: CliRuntime): void {
       // The token stays the first dir's for the whole run: open windows keep working after a switch.
       const token = loadOrCreateToken(tokenFilePath(stateDir, createdBy));
       // /mcp follows the window: a switch of state dir serves the new engine's memory there too.
-      let route = mcpRoute(host.current());
-      host.events.onAny((event) => {
-        if (event !== 'state.switched') return;
-        const old = route;
-        route = mcpRoute(host.current());
-        void old.close();
-      });
-      const mcp = { handle: (req: Parameters<typeof route.handle>[0], res: Parameters<typeof route.handle>[1]) => route.handle(req, res), close: () => route.close() };
+      const mcp = hostMcpRoute(host);
       const server = await startServer({ dispatcher: host.dispatcher, events: host.events, staticDir: rendererDir(), port, token, mcp });
       rt.stdout(`Cairn is serving ${stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);

@@ -15,6 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import type { Engine } from '../../engine/engine';
+import type { EngineHost } from '../../engine/host';
 import { checkRequest } from '../../server/security';
 import { loadOrCreateToken, tokenFilePath } from '../../server/token-file';
 import { onMemoryChanged } from './resources';
@@ -58,14 +59,42 @@ export interface McpHttpOptions {
   print(line: string): void;
 }
 
-/** `cairn mcp --http`: serve until SIGINT/SIGTERM or `signal`; prints the URL with the token. */
-export async function serveMcpHttp(engine: Engine, opts: McpHttpOptions): Promise<void> {
-  const token = loadOrCreateToken(tokenFilePath(engine.ctx.stateDir, engine.ctx.state().createdBy));
-  const route = mcpRoute(engine, opts.agent);
+/**
+ * An MCP route that follows a host's engine: when the window switches state dir
+ * (`state.switched`), the route serves the new engine's memory from then on.
+ */
+export function hostMcpRoute(host: Pick<EngineHost, 'current' | 'events'>): McpRoute {
+  let route = mcpRoute(host.current());
+  const off = host.events.onAny((event) => {
+    if (event !== 'state.switched') return;
+    const old = route;
+    route = mcpRoute(host.current());
+    void old.close();
+  });
+  return {
+    handle: (req, res) => route.handle(req, res),
+    async close() {
+      off();
+      await route.close();
+    },
+  };
+}
+
+/** A listening MCP-only endpoint: its URL (token included) and how to stop it. */
+export interface McpListener {
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Serve `route` alone at `/mcp` on 127.0.0.1:`port` (0: a free one), behind `cairn serve`'s
+ * checks with `token`. `cairn mcp --http` and the desktop app use it.
+ */
+export async function listenMcp(route: McpRoute, opts: { port: number; token: string }): Promise<McpListener> {
   let port = 0;
   const server = http.createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const { refusal } = checkRequest(req, url, { port, token });
+    const { refusal } = checkRequest(req, url, { port, token: opts.token });
     if (refusal) {
       res.writeHead(refusal.status, { 'content-type': 'text/plain; charset=utf-8' }).end(refusal.message);
       return;
@@ -84,14 +113,26 @@ export async function serveMcpHttp(engine: Engine, opts: McpHttpOptions): Promis
     server.listen(opts.port, '127.0.0.1', () => resolve());
   });
   port = (server.address() as AddressInfo).port;
-  opts.print(`MCP (Streamable HTTP) for ${engine.ctx.stateDir}: http://127.0.0.1:${port}${MCP_PATH}?token=${token}`);
+  return {
+    url: `http://127.0.0.1:${port}${MCP_PATH}?token=${opts.token}`,
+    async close() {
+      await route.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** `cairn mcp --http`: serve until SIGINT/SIGTERM or `signal`; prints the URL with the token. */
+export async function serveMcpHttp(engine: Engine, opts: McpHttpOptions): Promise<void> {
+  const token = loadOrCreateToken(tokenFilePath(engine.ctx.stateDir, engine.ctx.state().createdBy));
+  const listener = await listenMcp(mcpRoute(engine, opts.agent), { port: opts.port, token });
+  opts.print(`MCP (Streamable HTTP) for ${engine.ctx.stateDir}: ${listener.url}`);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
     opts.signal.addEventListener('abort', stop, { once: true });
   });
-  await route.close();
-  server.closeAllConnections();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await listener.close();
 }
