@@ -29,11 +29,21 @@ async function call<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-export function register(program: Command, rt: CliRuntime): void {
-  const api = (o: GlobalOptions) => rt.api(o);
-  const opts = (o: Opts) => ({ ...program.opts<GlobalOptions>(), ...o });
-  const sessions = program.command('sessions').description('list sessions and show their entries');
+type Api = (o: GlobalOptions) => ReturnType<CliRuntime['api']>;
+type WithGlobals = (o: Opts) => Opts;
 
+export function register(program: Command, rt: CliRuntime): void {
+  const api: Api = (o) => rt.api(o);
+  const opts: WithGlobals = (o) => ({ ...program.opts<GlobalOptions>(), ...o });
+  const sessions = program.command('sessions').description('list sessions and show their entries');
+  registerList(sessions, rt, api, opts);
+  registerShow(sessions, rt, api, opts);
+  registerPrune(program, rt, api, opts);
+  registerCompact(program, rt, api, opts);
+}
+
+/** `cairn sessions list`. */
+function registerList(sessions: Command, rt: CliRuntime, api: Api, opts: WithGlobals): void {
   sessions
     .command('list')
     .description('every session: messages, estimated tokens, compactions, last activity')
@@ -48,7 +58,10 @@ export function register(program: Command, rt: CliRuntime): void {
       if (g.json) rt.json(r);
       else rt.stdout(formatSessionList(r.sessions));
     });
+}
 
+/** `cairn sessions show <id>`: every entry, paged in from the engine. */
+function registerShow(sessions: Command, rt: CliRuntime, api: Api, opts: WithGlobals): void {
   sessions
     .command('show')
     .description("a session's entries with type, role and tokens; compactions with their summary")
@@ -76,7 +89,10 @@ export function register(program: Command, rt: CliRuntime): void {
       for (const e of entries) rt.stdout(formatEntry(e));
       for (const m of first.malformed) rt.stderr(`warning: ${first.file}:${m.line}: ${m.error}`);
     });
+}
 
+/** `cairn prune <id>`: what pruning would send the model; never writes. */
+function registerPrune(program: Command, rt: CliRuntime, api: Api, opts: WithGlobals): void {
   program
     .command('prune')
     .description('what pruning would send the model for a session (the diff); never writes')
@@ -100,7 +116,10 @@ export function register(program: Command, rt: CliRuntime): void {
       if (g.json) rt.json(r);
       else rt.stdout(formatPrune(r));
     });
+}
 
+/** `cairn compact <id>` (`--dry-run`: the plan and the exact prompt). */
+function registerCompact(program: Command, rt: CliRuntime, api: Api, opts: WithGlobals): void {
   program
     .command('compact')
     .description('compact a session now (model summary, or the deterministic extract without a model)')
