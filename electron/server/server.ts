@@ -86,6 +86,61 @@ function readBody(req: http.IncomingMessage): Promise<string> {
   });
 }
 
+/** `POST /api/call/<channel>`: one contract call, its JSON body validated by the dispatcher. */
+async function handleCall(req: http.IncomingMessage, res: http.ServerResponse, url: URL, dispatcher: ServerOptions['dispatcher']): Promise<void> {
+  if (req.method !== 'POST') {
+    res.writeHead(405, { allow: 'POST' }).end();
+    return;
+  }
+  // A JSON content type cannot be sent cross-site without a CORS preflight we never grant.
+  if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
+    sendJson(res, 415, { ok: false, error: { code: 'bad_request', message: 'expected application/json' } });
+    return;
+  }
+  let channel: string;
+  try {
+    channel = decodeURIComponent(url.pathname.slice('/api/call/'.length));
+  } catch {
+    sendJson(res, 400, { ok: false, error: { code: 'bad_request', message: `malformed percent-escape in the channel name ${JSON.stringify(url.pathname.slice('/api/call/'.length, 200))}` } });
+    return;
+  }
+  if (!isChannel(channel)) {
+    sendJson(res, 404, { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(channel)}` } });
+    return;
+  }
+  let body: { request?: unknown; opId?: unknown };
+  try {
+    body = JSON.parse((await readBody(req)) || '{}') as typeof body;
+  } catch (err) {
+    if (err instanceof BodyTooLargeError) {
+      res.setHeader('connection', 'close');
+      sendJson(res, 413, { ok: false, error: { code: 'bad_request', message: err.message } });
+      return;
+    }
+    sendJson(res, 400, { ok: false, error: { code: 'bad_request', message: `invalid JSON body: ${(err as Error).message}` } });
+    return;
+  }
+  const opId = typeof body.opId === 'string' ? body.opId : undefined;
+  const result: Result<unknown> = await dispatcher.dispatch(channel, body.request ?? {}, opId);
+  sendJson(res, 200, result);
+}
+
+/** `GET /api/events`: the engine's events as server-sent events, with a keep-alive ping. */
+function openEventStream(req: http.IncomingMessage, res: http.ServerResponse, clients: Set<http.ServerResponse>): void {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-store',
+    connection: 'keep-alive',
+  });
+  res.write(': connected\n\n');
+  clients.add(res);
+  const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
+  req.on('close', () => {
+    clearInterval(ping);
+    clients.delete(res);
+  });
+}
+
 export async function startServer(opts: ServerOptions): Promise<RunningServer> {
   const token = opts.token ?? newToken();
   const sseClients = new Set<http.ServerResponse>();
@@ -115,56 +170,11 @@ export async function startServer(opts: ServerOptions): Promise<RunningServer> {
       return;
     }
     if (url.pathname.startsWith('/api/call/')) {
-      if (req.method !== 'POST') {
-        res.writeHead(405, { allow: 'POST' }).end();
-        return;
-      }
-      // A JSON content type cannot be sent cross-site without a CORS preflight we never grant.
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) {
-        sendJson(res, 415, { ok: false, error: { code: 'bad_request', message: 'expected application/json' } });
-        return;
-      }
-      let channel: string;
-      try {
-        channel = decodeURIComponent(url.pathname.slice('/api/call/'.length));
-      } catch {
-        sendJson(res, 400, { ok: false, error: { code: 'bad_request', message: `malformed percent-escape in the channel name ${JSON.stringify(url.pathname.slice('/api/call/'.length, 200))}` } });
-        return;
-      }
-      if (!isChannel(channel)) {
-        sendJson(res, 404, { ok: false, error: { code: 'unknown_channel', message: `unknown channel ${JSON.stringify(channel)}` } });
-        return;
-      }
-      let body: { request?: unknown; opId?: unknown };
-      try {
-        body = JSON.parse((await readBody(req)) || '{}') as typeof body;
-      } catch (err) {
-        if (err instanceof BodyTooLargeError) {
-          res.setHeader('connection', 'close');
-          sendJson(res, 413, { ok: false, error: { code: 'bad_request', message: err.message } });
-          return;
-        }
-        sendJson(res, 400, { ok: false, error: { code: 'bad_request', message: `invalid JSON body: ${(err as Error).message}` } });
-        return;
-      }
-      const opId = typeof body.opId === 'string' ? body.opId : undefined;
-      const result: Result<unknown> = await opts.dispatcher.dispatch(channel, body.request ?? {}, opId);
-      sendJson(res, 200, result);
+      await handleCall(req, res, url, opts.dispatcher);
       return;
     }
     if (url.pathname === '/api/events') {
-      res.writeHead(200, {
-        'content-type': 'text/event-stream; charset=utf-8',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-      });
-      res.write(': connected\n\n');
-      sseClients.add(res);
-      const ping = setInterval(() => res.write(': ping\n\n'), 15_000);
-      req.on('close', () => {
-        clearInterval(ping);
-        sseClients.delete(res);
-      });
+      openEventStream(req, res, sseClients);
       return;
     }
     if (url.pathname.startsWith('/api/')) {
