@@ -28,6 +28,7 @@ import { LlmHttpError } from '../../electron/engine/llm/errors';
 import { RemoteEmbedError } from '../../electron/engine/embed/remote/http';
 import { MemoryPathError } from '../../electron/engine/index/memory-paths';
 import { MemoryConflictError } from '../../electron/engine/index/memory-files';
+import { DemoDirTakenError } from '../../electron/engine/app/demo/build';
 import { readSessionIndex } from '../../electron/engine/transcript/sessions-index';
 import { appendLinesDurable, createTranscriptFile } from '../../electron/engine/transcript/append';
 import { openForeignSqlite } from '../../electron/engine/sessions/store/sqlite-readonly';
@@ -88,6 +89,7 @@ const domainErrors: Record<string, { make: () => Error; code: ErrorCode }> = {
   RemoteEmbedError: { make: () => new RemoteEmbedError('openai', 503, 'openai embeddings answered 503'), code: 'unavailable' },
   MemoryPathError: { make: () => new MemoryPathError('forbidden', '"../x": outside the workspace'), code: 'forbidden' },
   MemoryConflictError: { make: () => new MemoryConflictError('MEMORY.md changed on disk since it was opened'), code: 'conflict' },
+  DemoDirTakenError: { make: () => new DemoDirTakenError('/home/me/.local/state/cairn/demo'), code: 'conflict' },
 };
 
 /** Classes that never leave the module that throws them (so have no contract code), and why. */

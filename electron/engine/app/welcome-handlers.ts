@@ -11,7 +11,7 @@ import { EngineError } from '../core/errors';
 import type { Handlers } from '../rpc/dispatcher';
 import { expandHome } from '../config/state-dir';
 import { countNotes, countSessions, demoStateDir, findOpenClawDirs, readRecent } from './state-dirs';
-import { buildDemo, DemoDirTakenError } from './demo/build';
+import { buildDemo } from './demo/build';
 import { findLocalChatModels, demoModelsDir } from '../llm/local-models';
 
 function switcher(ctx: EngineContext): (dir: string) => Promise<StateInfo> {
@@ -59,12 +59,8 @@ export function welcomeHandlers(ctx: EngineContext): Pick<Handlers, 'welcome.inf
       const dir = demoStateDir(env);
       // The small local chat model when it is on this computer; otherwise chat offers a download.
       const chat = findLocalChatModels([{ dir: demoModelsDir(env), source: 'demo' }])[0]?.path ?? null;
-      try {
-        buildDemo(dir, { now: ctx.now(), models: { chat, embedder: null } });
-      } catch (err) {
-        if (err instanceof DemoDirTakenError) throw new EngineError('conflict', `${err.message}; the demo was not built.`);
-        throw err;
-      }
+      // A dir there that the demo did not make is refused (DemoDirTakenError, a conflict).
+      buildDemo(dir, { now: ctx.now(), models: { chat, embedder: null } });
       return sw(dir);
     },
   };

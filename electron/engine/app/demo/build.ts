@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { EngineError } from '../../core/errors';
 import { createTranscriptFile } from '../../transcript/append';
 import { updateSessionEntry } from '../../transcript/sessions-index';
 import { seedSessions, type SeededSessions } from './seed-sessions';
@@ -28,9 +29,9 @@ export interface BuiltDemo {
 }
 
 /** The dir exists and was not made by the demo builder: it is never replaced. */
-export class DemoDirTakenError extends Error {
+export class DemoDirTakenError extends EngineError {
   constructor(readonly stateDir: string) {
-    super(`${stateDir} exists and was not made by the Cairn demo; it is left alone`);
+    super('conflict', `${stateDir} exists and was not made by the Cairn demo; it is left alone, and the demo was not built`);
     this.name = 'DemoDirTakenError';
   }
 }
