@@ -114,25 +114,7 @@ export function SessionList() {
         </div>
       ))}
       {list.loading && !list.value && <p className="muted" style={{ padding: '0 10px' }}>Loading sessions…</p>}
-      {list.value && list.value.sessions.length === 0 && (
-        <div className="empty" style={{ margin: 10 }} data-testid="sessions-empty">
-          <p>
-            No conversations in this folder yet (
-            <code className="path" title={list.value.sessionsDir}>
-              {list.value.sessionsDir}
-            </code>
-            ).
-          </p>
-          <div className="row">
-            <button type="button" onClick={() => go('chat')}>
-              Start one in Chat
-            </button>
-            <button type="button" onClick={() => go('welcome')}>
-              Open another folder
-            </button>
-          </div>
-        </div>
-      )}
+      {list.value && list.value.sessions.length === 0 && <NoSessions sessionsDir={list.value.sessionsDir} go={go} />}
       {list.value && list.value.sessions.length > 0 && rows.length === 0 && <p className="muted" style={{ padding: '0 10px' }}>No session matches “{query}”.</p>}
       <ul
         ref={listRef}
@@ -144,32 +126,67 @@ export function SessionList() {
         onKeyDown={onKey}
       >
         {rows.map((r, i) => (
-          <li
+          <SessionItem
             key={r.sessionId}
-            id={`session-${r.sessionId}`}
-            role="option"
-            aria-selected={r.sessionId === selectedId}
-            className={`session-row${i === activeIndex ? ' is-active' : ''}`}
-            data-session-id={r.sessionId}
-            onClick={() => {
+            r={r}
+            selected={r.sessionId === selectedId}
+            active={i === activeIndex}
+            onOpen={() => {
               setActive(i);
               open(r.sessionId);
             }}
-          >
-            <span className="session-title">{r.title ?? r.key ?? r.sessionId}</span>
-            <span className="muted" style={{ fontSize: 12 }}>
-              {ago(r.updatedAt)}
-            </span>
-            <Meter row={r} />
-            <span className="session-sub">
-              <span>{num(r.messages)} messages</span>
-              <span>{r.compactions} compaction{r.compactions === 1 ? '' : 's'}</span>
-              <span>{bytes(r.bytes)}</span>
-              {r.store === 'openclaw-sqlite' && <span title="In OpenClaw's SQLite session store: Cairn reads it, never writes it">OpenClaw store · read-only</span>}
-            </span>
-          </li>
+          />
         ))}
       </ul>
     </aside>
+  );
+}
+
+/** The card of a folder without conversations: where it looked, and the ways on. */
+function NoSessions({ sessionsDir, go }: { sessionsDir: string; go: (page: 'chat' | 'welcome') => void }) {
+  return (
+    <div className="empty" style={{ margin: 10 }} data-testid="sessions-empty">
+      <p>
+        No conversations in this folder yet (
+        <code className="path" title={sessionsDir}>
+          {sessionsDir}
+        </code>
+        ).
+      </p>
+      <div className="row">
+        <button type="button" onClick={() => go('chat')}>
+          Start one in Chat
+        </button>
+        <button type="button" onClick={() => go('welcome')}>
+          Open another folder
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** One session in the list: title, last activity, the token meter and its counts. */
+function SessionItem({ r, selected, active, onOpen }: { r: SessionRow; selected: boolean; active: boolean; onOpen: () => void }) {
+  return (
+    <li
+      id={`session-${r.sessionId}`}
+      role="option"
+      aria-selected={selected}
+      className={`session-row${active ? ' is-active' : ''}`}
+      data-session-id={r.sessionId}
+      onClick={onOpen}
+    >
+      <span className="session-title">{r.title ?? r.key ?? r.sessionId}</span>
+      <span className="muted" style={{ fontSize: 12 }}>
+        {ago(r.updatedAt)}
+      </span>
+      <Meter row={r} />
+      <span className="session-sub">
+        <span>{num(r.messages)} messages</span>
+        <span>{r.compactions} compaction{r.compactions === 1 ? '' : 's'}</span>
+        <span>{bytes(r.bytes)}</span>
+        {r.store === 'openclaw-sqlite' && <span title="In OpenClaw's SQLite session store: Cairn reads it, never writes it">OpenClaw store · read-only</span>}
+      </span>
+    </li>
   );
 }
