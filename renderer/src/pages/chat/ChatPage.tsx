@@ -66,25 +66,7 @@ export function ChatPage() {
 
   return (
     <section className="page chat-page" aria-labelledby="chat-title">
-      <header className="page-header">
-        <h1 id="chat-title">Chat</h1>
-        <div className="row">
-          <label>
-            Session{' '}
-            <select aria-label="Session" value={sessionId ?? ''} disabled={sending} onChange={(e) => void open(e.target.value || undefined)}>
-              <option value="">New chat</option>
-              {sessions.map((s) => (
-                <option key={s.id} value={s.id}>
-                  {label(s)} · {s.messages} messages
-                </option>
-              ))}
-            </select>
-          </label>
-          <button type="button" onClick={() => void open(undefined)} disabled={sending}>
-            New chat
-          </button>
-        </div>
-      </header>
+      <ChatHeader sessions={sessions} sessionId={sessionId} sending={sending} open={(id) => void open(id)} />
       {sessionsError && (
         <p role="alert" className="error">
           Could not list sessions: {sessionsError}
@@ -105,11 +87,7 @@ export function ChatPage() {
           </p>
         )}
         {hidden > 0 && <p className="muted">{hidden.toLocaleString()} earlier entries are in the Sessions timeline.</p>}
-        {items.length === 0 && !historyError && (
-          <p className="empty">
-            {sessionId ? 'This session has no messages yet.' : noModel ? 'A new chat: choose a model above to start, or pick a session to read or compact it.' : 'A new chat: type a message below. The assistant wakes up with MEMORY.md and the last two days of notes, and can search older memory.'}
-          </p>
-        )}
+        {items.length === 0 && !historyError && <EmptyChat sessionId={sessionId} noModel={noModel} />}
         {items.map((it) => (
           <ChatItemView key={it.key} item={it} />
         ))}
@@ -126,35 +104,99 @@ export function ChatPage() {
           {hint}
         </p>
       )}
-      <div className="chat-compose">
-        <textarea
-          ref={inputRef}
-          aria-label="Message"
-          placeholder={noModel ? 'No model: only /compact works here' : 'Message (Enter to send, Shift+Enter for a new line; /compact [instructions] to compact)'}
-          value={text}
-          rows={3}
-          onChange={(e) => {
-            setText(e.target.value);
-            setHint(undefined);
-          }}
-          aria-describedby={hint ? 'chat-hint' : undefined}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-        />
-        {sending ? (
-          <button type="button" onClick={stop}>
-            Stop
-          </button>
-        ) : (
-          <button type="button" onClick={submit} disabled={text.trim() === ''}>
-            Send
-          </button>
-        )}
-      </div>
+      <Composer
+        inputRef={inputRef}
+        text={text}
+        onText={(t) => {
+          setText(t);
+          setHint(undefined);
+        }}
+        hinted={hint !== undefined}
+        noModel={noModel}
+        sending={sending}
+        submit={submit}
+        stop={stop}
+      />
     </section>
+  );
+}
+
+type SessionOption = { id: string; name: string | undefined; key: string | undefined; messages: number };
+
+/** The title with the session picker and "New chat". */
+function ChatHeader({ sessions, sessionId, sending, open }: { sessions: readonly SessionOption[]; sessionId: string | undefined; sending: boolean; open: (id: string | undefined) => void }) {
+  return (
+    <header className="page-header">
+      <h1 id="chat-title">Chat</h1>
+      <div className="row">
+        <label>
+          Session{' '}
+          <select aria-label="Session" value={sessionId ?? ''} disabled={sending} onChange={(e) => open(e.target.value || undefined)}>
+            <option value="">New chat</option>
+            {sessions.map((s) => (
+              <option key={s.id} value={s.id}>
+                {label(s)} · {s.messages} messages
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" onClick={() => open(undefined)} disabled={sending}>
+          New chat
+        </button>
+      </div>
+    </header>
+  );
+}
+
+/** What an empty conversation says: an empty session, or how a new chat starts. */
+function EmptyChat({ sessionId, noModel }: { sessionId: string | undefined; noModel: boolean }) {
+  const text = sessionId
+    ? 'This session has no messages yet.'
+    : noModel
+      ? 'A new chat: choose a model above to start, or pick a session to read or compact it.'
+      : 'A new chat: type a message below. The assistant wakes up with MEMORY.md and the last two days of notes, and can search older memory.';
+  return <p className="empty">{text}</p>;
+}
+
+interface ComposerProps {
+  inputRef: React.RefObject<HTMLTextAreaElement | null>;
+  text: string;
+  onText: (text: string) => void;
+  hinted: boolean;
+  noModel: boolean;
+  sending: boolean;
+  submit: () => void;
+  stop: () => void;
+}
+
+/** The message box (Enter sends, Shift+Enter is a new line) with Send, or Stop while a reply runs. */
+function Composer({ inputRef, text, onText, hinted, noModel, sending, submit, stop }: ComposerProps) {
+  return (
+    <div className="chat-compose">
+      <textarea
+        ref={inputRef}
+        aria-label="Message"
+        placeholder={noModel ? 'No model: only /compact works here' : 'Message (Enter to send, Shift+Enter for a new line; /compact [instructions] to compact)'}
+        value={text}
+        rows={3}
+        onChange={(e) => onText(e.target.value)}
+        aria-describedby={hinted ? 'chat-hint' : undefined}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && !e.shiftKey && !e.nativeEvent.isComposing) {
+            e.preventDefault();
+            submit();
+          }
+        }}
+      />
+      {sending ? (
+        <button type="button" onClick={stop}>
+          Stop
+        </button>
+      ) : (
+        <button type="button" onClick={submit} disabled={text.trim() === ''}>
+          Send
+        </button>
+      )}
+    </div>
   );
 }
