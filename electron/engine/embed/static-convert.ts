@@ -106,6 +106,78 @@ function parseNumbers(b: Uint8Array, start: number, end: number, out: Float64Arr
   return n;
 }
 
+/** The quantised rows kept so far (int8 with a per-row scale), grown by doubling. */
+class RowTable {
+  readonly words: string[] = [];
+  private readonly seen = new Set<string>();
+  vectors: Int8Array;
+  scales: Float32Array;
+
+  constructor(
+    private cap: number,
+    readonly dims: number,
+  ) {
+    this.vectors = new Int8Array(cap * dims);
+    this.scales = new Float32Array(cap);
+  }
+
+  has(word: string): boolean {
+    return this.seen.has(word);
+  }
+
+  /** Add `word` with the first `dims` numbers of `row`. */
+  add(word: string, row: Float64Array): void {
+    const dims = this.dims;
+    this.seen.add(word);
+    if (this.words.length === this.cap) {
+      this.cap *= 2;
+      const v2 = new Int8Array(this.cap * dims);
+      v2.set(this.vectors);
+      this.vectors = v2;
+      const s2 = new Float32Array(this.cap);
+      s2.set(this.scales);
+      this.scales = s2;
+    }
+    let maxAbs = 0;
+    for (let i = 0; i < dims; i++) maxAbs = Math.max(maxAbs, Math.abs(row[i] as number));
+    const scale = maxAbs > 0 ? maxAbs / 127 : 1;
+    const r = this.words.length;
+    for (let i = 0; i < dims; i++) this.vectors[r * dims + i] = Math.round((row[i] as number) / scale);
+    this.scales[r] = scale;
+    this.words.push(word);
+  }
+}
+
+/**
+ * Parse the complete `"word":[n,...]` entries of `b` from `p`, handing each to `onEntry` with
+ * how many numbers it had (in `row`). Returns where an incomplete tail starts (to carry over)
+ * and whether the end of the "vectors" object was reached.
+ */
+function parseEntries(b: Buffer, p: number, row: Float64Array, dims: number, onEntry: (word: string, n: number) => void): { p: number; done: boolean } {
+  for (;;) {
+    const entryStart = p;
+    while (p < b.length && b[p] !== Q && b[p] !== 0x7d) p++; // skip , and whitespace
+    if (p >= b.length) return { p: entryStart, done: false };
+    if (b[p] === 0x7d) return { p, done: true }; // end of "vectors" object
+    const keyStart = p + 1;
+    let k = keyStart;
+    let escaped = false;
+    while (k < b.length && b[k] !== Q) {
+      if (b[k] === BACKSLASH) {
+        escaped = true;
+        k++;
+      }
+      k++;
+    }
+    const close = k < b.length ? b.indexOf(0x5d, k) : -1; // "]" ends the number list
+    if (close < 0) return { p: entryStart, done: false };
+    const word = escaped ? (JSON.parse(b.toString('utf8', keyStart - 1, k + 1)) as string) : b.toString('utf8', keyStart, k);
+    const n = parseNumbers(b, b.indexOf(0x5b, k) + 1, close, row, dims);
+    p = close + 1;
+    onEntry(word, n);
+  }
+}
+
 /**
  * Convert the wink JSON at `source` into `<modelsDir>/static-glove-100d.bin` (atomically).
  * `maxWords` keeps only the most frequent words (tests and benchmarks use it for speed).
@@ -119,17 +191,19 @@ export async function convertWinkEmbeddings(
   const total = fs.statSync(source).size;
   const fh = await fs.promises.open(source, 'r');
   let dims = 0;
-  const words: string[] = [];
   // Sized from the file (≈ 900 bytes per word) so the arrays rarely grow (each growth copies).
-  let cap = Math.max(1024, Math.ceil(total / 800));
-  const seen = new Set<string>();
-  let vectors = new Int8Array(cap * 100);
-  let scales = new Float32Array(cap);
+  const cap = Math.max(1024, Math.ceil(total / 800));
+  let table: RowTable | undefined;
   const row = new Float64Array(512);
   const maxWords = opts.maxWords ?? Number.POSITIVE_INFINITY;
+  const onEntry = (word: string, n: number) => {
+    const t = table as RowTable;
+    // A duplicate word (none expected) would shadow the first in the hash table: keep the first.
+    if (n < dims || !KEEP_WORD_RE.test(word) || t.words.length >= maxWords || t.has(word)) return;
+    t.add(word, row);
+  };
   try {
     let carry: Buffer = Buffer.alloc(0);
-    let inVectors = false;
     let done = false;
     let read = 0;
     while (!done) {
@@ -137,11 +211,10 @@ export async function convertWinkEmbeddings(
       const chunk = Buffer.allocUnsafe(CHUNK);
       const { bytesRead } = await fh.read(chunk, 0, CHUNK, read);
       read += bytesRead;
-      const eof = bytesRead === 0;
-      if (eof) break;
+      if (bytesRead === 0) break;
       const b: Buffer = carry.length ? Buffer.concat([carry, chunk.subarray(0, bytesRead)]) : chunk.subarray(0, bytesRead);
       let p = 0;
-      if (!inVectors) {
+      if (!table) {
         if (!dims) {
           const m = /"dimensions":(\d+)/.exec(b.toString('latin1', 0, Math.min(b.length, 4096)));
           if (m) dims = Number(m[1]);
@@ -152,70 +225,21 @@ export async function convertWinkEmbeddings(
           continue;
         }
         if (!dims || dims > 500) throw new Error(`static embedder: ${source} has no valid "dimensions"`);
-        vectors = new Int8Array(cap * dims);
-        inVectors = true;
+        table = new RowTable(cap, dims);
         p = at + '"vectors":{'.length;
       }
-      // Parse complete `"word":[n,...]` entries; an incomplete tail is carried over.
-      for (;;) {
-        const entryStart = p;
-        while (p < b.length && b[p] !== Q && b[p] !== 0x7d) p++; // skip , and whitespace
-        if (p >= b.length) {
-          p = entryStart;
-          break;
-        }
-        if (b[p] === 0x7d) {
-          done = true; // end of "vectors" object
-          break;
-        }
-        const keyStart = p + 1;
-        let k = keyStart;
-        let escaped = false;
-        while (k < b.length && b[k] !== Q) {
-          if (b[k] === BACKSLASH) {
-            escaped = true;
-            k++;
-          }
-          k++;
-        }
-        const close = k < b.length ? b.indexOf(0x5d, k) : -1; // "]" ends the number list
-        if (close < 0) {
-          p = entryStart;
-          break;
-        }
-        const word = escaped ? (JSON.parse(b.toString('utf8', keyStart - 1, k + 1)) as string) : b.toString('utf8', keyStart, k);
-        const n = parseNumbers(b, b.indexOf(0x5b, k) + 1, close, row, dims);
-        p = close + 1;
-        // A duplicate word (none expected) would shadow the first in the hash table: keep the first.
-        if (n < dims || !KEEP_WORD_RE.test(word) || words.length >= maxWords || seen.has(word)) continue;
-        seen.add(word);
-        if (words.length === cap) {
-          cap *= 2;
-          const v2 = new Int8Array(cap * dims);
-          v2.set(vectors);
-          vectors = v2;
-          const s2 = new Float32Array(cap);
-          s2.set(scales);
-          scales = s2;
-        }
-        let maxAbs = 0;
-        for (let i = 0; i < dims; i++) maxAbs = Math.max(maxAbs, Math.abs(row[i] as number));
-        const scale = maxAbs > 0 ? maxAbs / 127 : 1;
-        const r = words.length;
-        for (let i = 0; i < dims; i++) vectors[r * dims + i] = Math.round((row[i] as number) / scale);
-        scales[r] = scale;
-        words.push(word);
-      }
-      carry = b.subarray(p);
+      const parsed = parseEntries(b, p, row, dims, onEntry);
+      done = parsed.done;
+      carry = b.subarray(parsed.p);
       opts.onProgress?.(read, total);
-      if (words.length >= maxWords) done = true;
+      if (table.words.length >= maxWords) done = true;
     }
   } finally {
     await fh.close();
   }
-  if (!dims || words.length === 0) throw new Error(`static embedder: no vectors found in ${source}`);
-  const count = words.length;
-  const buf = await encodeStaticModel({ dims, words, vectors: vectors.subarray(0, count * dims), scales: scales.subarray(0, count) });
+  if (!dims || !table || table.words.length === 0) throw new Error(`static embedder: no vectors found in ${source}`);
+  const count = table.words.length;
+  const buf = await encodeStaticModel({ dims, words: table.words, vectors: table.vectors.subarray(0, count * dims), scales: table.scales.subarray(0, count) });
   fs.mkdirSync(modelsDir, { recursive: true });
   const file = path.join(modelsDir, STATIC_MODEL_FILE);
   await writeFileAtomicAsync(file, buf);
