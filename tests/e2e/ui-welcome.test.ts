@@ -5,6 +5,8 @@
  * restart) and show its sessions; the recent list and the path box switch too; long paths stay
  * inside their boxes at 800 px. Screenshots at 1440 and 800 px in both themes, axe clean.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchChromium, screenshot } from '../helpers/browser';
@@ -53,13 +55,25 @@ describe('Welcome on a fresh computer with an OpenClaw dir', () => {
         expect(await page.getByRole('button', { name: `Open ${home.openclawDir} (read-only)` }).count()).toBe(1);
         expect(await page.getByRole('button', { name: 'Explore a demo' }).count()).toBe(1);
         expect(await page.getByRole('button', { name: 'Start a new assistant' }).count()).toBe(1);
-        // The connection is not built in this engine: no button that could only fail.
-        expect(await page.getByRole('button', { name: 'Connect Cairn to OpenClaw' }).count()).toBe(0);
+        expect(await page.getByRole('button', { name: 'Connect Cairn to OpenClaw' }).count()).toBe(1);
         // No command-line flags or environment variables in the window.
         expect(text).not.toMatch(/--[a-z]|CAIRN_|OPENCLAW_|cairn serve/);
         expect(await pathsFit(page)).toEqual([]);
         await screenshot(page, `welcome-${width}-${theme}`);
         if (width === 1440) expect(await axe(page)).toEqual([]);
+        if (width === 1440 && theme === 'light') {
+          // Connecting asks first: the dry run's summary, the exact diff folded away, and
+          // "Not now" leaves openclaw.json as it was.
+          const config = path.join(home.openclawDir ?? '', 'openclaw.json');
+          const before = fs.readFileSync(config, 'utf8');
+          await page.getByRole('button', { name: 'Connect Cairn to OpenClaw' }).click();
+          const ask = page.getByRole('group', { name: 'What connecting changes' });
+          await ask.waitFor();
+          expect(await ask.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(1);
+          await ask.getByRole('button', { name: 'Not now' }).click();
+          await ask.waitFor({ state: 'detached' });
+          expect(fs.readFileSync(config, 'utf8')).toBe(before);
+        }
         expect(errors).toEqual([]);
         await page.context().close();
       }

@@ -51,7 +51,13 @@ export function ConnectOpenClaw({ stateDir }: { stateDir: string }) {
       {preview && (
         <div className="connect-preview" role="group" aria-label="What connecting changes">
           <p>{preview.message}</p>
-          {preview.diff && <pre className="connect-diff">{preview.diff}</pre>}
+          {preview.diff && (
+            // The exact change, for whoever wants to check it before saying yes.
+            <details>
+              <summary>The exact change to openclaw.json</summary>
+              <pre className="connect-diff">{preview.diff}</pre>
+            </details>
+          )}
           <div className="row">
             <button type="button" className="primary" disabled={busy} onClick={() => void run(false)}>
               Connect
