@@ -25,6 +25,7 @@ import { compactStep, flushStep, parseCompactCommand, type StepContext } from '.
 import { liveTranscript } from './live-transcript';
 import { fitCompactionToWindow } from './window-fit';
 import { abortError, isAbortError } from '../util/abort';
+import { contentText } from '../../../shared/text/content';
 
 /** Tool rounds per turn before the loop stops asking the model (a runaway guard). */
 export const MAX_TOOL_ROUNDS = 25;
@@ -57,7 +58,7 @@ export interface TurnOptions {
 
 const cancelled = (): Error => abortError(undefined, 'the turn was cancelled');
 
-const textOf = (m: AssistantMessage) => m.content.filter((b) => b.type === 'text').map((b) => (b as { text: string }).text).join('');
+const textOf = (m: AssistantMessage) => contentText(m.content, { sep: '' });
 
 /**
  * A compaction the turn can live without (before sending, after the reply): a failure is
@@ -95,7 +96,7 @@ async function runTools(calls: ToolCallBlock[], tools: Tool[], session: SessionF
     const result: ToolResultMessage = { role: 'toolResult', toolCallId: call.id, toolName: call.name, content: out.content, isError: out.isError, timestamp: now().getTime() };
     if (out.details !== undefined) result.details = out.details;
     session.appendMessage(result);
-    const preview = out.content.map((b) => (b.type === 'text' ? b.text : '[image]')).join('\n').slice(0, 300);
+    const preview = contentText(out.content, { image: '[image]' }).slice(0, 300);
     emit({ kind: 'toolResult', id: call.id, name: call.name, isError: out.isError, preview });
   }
 }

@@ -9,20 +9,9 @@
  */
 import type { SourceLine } from './chunker';
 import { redactSecrets } from '../util/redact';
+import { contentText } from '../../../shared/text/content';
 
-interface ContentPart {
-  type?: string;
-  text?: unknown;
-}
-
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return (content as ContentPart[])
-    .filter((p) => p && p.type === 'text' && typeof p.text === 'string')
-    .map((p) => p.text as string)
-    .join('\n');
-}
+const textOf = (content: unknown): string => contentText(content);
 
 /** A rendered transcript: its lines and the day of its first message (for date context). */
 export interface RenderedSession {

@@ -11,6 +11,7 @@ import { isCompactionEntry } from '../transcript/entries';
 import { estimateMessageTokens } from '../transcript/tokens';
 import type { Entry, Transcript } from '../transcript/types';
 import { tokenLife } from './token-series';
+import { contentText } from '../../../shared/text/content';
 
 const PREVIEW_CHARS = 200;
 /**
@@ -61,17 +62,8 @@ function derive(t: Transcript): Derived {
   return d;
 }
 
-function textOf(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  const parts: string[] = [];
-  for (const b of content as { type?: string; text?: string; thinking?: string; name?: string; arguments?: unknown }[]) {
-    if (b?.type === 'text' && b.text) parts.push(b.text);
-    else if (b?.type === 'toolCall') parts.push(`${b.name}(${JSON.stringify(b.arguments ?? {})})`);
-    else if (b?.type === 'image') parts.push('[image]');
-  }
-  return parts.join(' ');
-}
+const textOf = (content: unknown): string =>
+  contentText(content, { sep: ' ', image: '[image]', toolCall: (name, args) => `${name}(${JSON.stringify(args)})` });
 
 /** The error of a failed model call (assistant, stopReason "error"), else undefined. */
 export function turnError(message: Message | undefined): string | undefined {
