@@ -6,10 +6,10 @@
  * the final reply, compaction trigger (a). Everything the loop learns goes into the JSONL
  * file through H1's transcript module; what the model was sent after pruning never does.
  */
-import type { AssistantMessage, Message, ToolCallBlock, ToolResultMessage, Usage } from '../../../shared/types/messages';
+import type { AssistantMessage, ToolCallBlock, ToolResultMessage } from '../../../shared/types/messages';
 import type { ChatEvent, ChatSendResult } from '../../../shared/types/chat';
 import type { CompactionSettings, ContextPruningSettings } from '../config/schema';
-import type { LLM, ToolSpec } from '../llm/types';
+import type { ChatResult, LLM, ToolSpec } from '../llm/types';
 import type { ContextOverflowError } from '../llm/types';
 import { EngineError, errorMessage } from '../core/errors';
 import { waitForOpenClawIdle } from '../util/openclaw-lock';
@@ -101,16 +101,122 @@ async function runTools(calls: ToolCallBlock[], tools: Tool[], session: SessionF
   }
 }
 
+/** What one round of the tool loop needs besides the options. */
+interface Round {
+  llm: LLM;
+  session: SessionFile;
+  steps: StepContext;
+  specs: ToolSpec[];
+  contextWindow: number;
+  result: ChatSendResult;
+}
+
+/**
+ * Send the context (rebuilt and pruned per attempt: after an overflow compaction it is
+ * shorter) to the model, streaming its text; one overflow is answered by a compaction and a
+ * retry. A cancelled reply keeps what was already streamed, marked aborted (as pi does).
+ */
+async function callModel(r: Round, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void): Promise<ChatResult> {
+  const { llm, session, result } = r;
+  let partial = '';
+  const call = async () => {
+    partial = '';
+    const tNow = liveTranscript(session);
+    const ctxNow = buildContext(tNow);
+    const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
+    // OpenClaw's recorded pruning (its projection marker) is replayed on every call, as OpenClaw does.
+    const replay = findProjection(tNow.entries)?.pruned;
+    const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: r.contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId), replay });
+    if (pruned.diff.changed) {
+      const d = pruned.diff;
+      emit({ kind: 'pruning', softTrimmed: d.softTrimmed, cleared: d.cleared, charsSaved: d.charsSaved, ratioBefore: d.ratioBefore, ratioAfter: d.ratioAfter });
+    }
+    result.modelCalls++;
+    return llm.chat({
+      system: o.system,
+      messages: pruned.messages,
+      tools: r.specs,
+      signal: o.signal,
+      onEvent: (e) => {
+        if (e.type === 'text') {
+          partial += e.delta;
+          emit({ kind: 'text', delta: e.delta });
+        } else if (e.type === 'thinking') emit({ kind: 'thinking', delta: e.delta });
+      },
+    });
+  };
+  try {
+    return await withOverflowRetry(
+      call,
+      async (_attempt, err: ContextOverflowError) => {
+        emit({ kind: 'retry', reason: err.message });
+        const done = await compactStep(r.steps, 'overflow');
+        if (done) {
+          result.compactions++;
+          session.reload(); // the compaction appended its entry: the handle reads it
+        }
+        return done;
+      },
+      1,
+    );
+  } catch (err) {
+    if (partial && isAbortError(err, o.signal)) {
+      session.appendMessage({ role: 'assistant', content: [{ type: 'text', text: partial }], provider: llm.provider, model: llm.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, stopReason: 'aborted', timestamp: now().getTime() });
+    }
+    throw err;
+  }
+}
+
+/** Append the reply and the cache-TTL marker, update sessions.json; returns the reply and the context's estimate after it. */
+async function recordReply(r: Round, res: ChatResult, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void, systemTokens: number): Promise<{ message: AssistantMessage; estimate: number }> {
+  const { llm, session, result } = r;
+  const message: AssistantMessage = { ...res.message, provider: res.message.provider ?? llm.provider, model: res.message.model ?? llm.model, usage: res.usage, stopReason: res.stopReason, timestamp: now().getTime() };
+  await waitForOpenClawIdle(o.file, { signal: o.signal }); // the reply took a while: OpenClaw may have started
+  const entry = session.appendMessage(message);
+  // The prompt cache was just written: pruning's TTL gate counts from here (SPEC §3).
+  session.appendCustom(CACHE_TTL_CUSTOM_TYPE, { timestamp: now().getTime(), provider: llm.provider, modelId: llm.model });
+  result.usage = res.usage;
+  result.stopReason = res.stopReason;
+  emit({ kind: 'assistant', entryId: entry.id, stopReason: res.stopReason, usage: res.usage });
+  const estimate = estimateTokens(buildContext(liveTranscript(session)).messages) + systemTokens;
+  await updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: res.usage.totalTokens > 0 ? res.usage.totalTokens : estimate, updatedAt: now().getTime() });
+  return { message, estimate };
+}
+
+/** Before a round's call: the memory flush (once per turn) and a compaction when the context is near the window. */
+async function beforeSend(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void, systemTokens: number, flush: boolean): Promise<void> {
+  const built = buildContext(liveTranscript(r.session));
+  const historyTokens = estimateTokens(built.messages);
+  // Flush before compaction, once per turn at most (the flush itself is once per cycle).
+  if (flush) await flushStep(r.steps, built.messages, historyTokens + systemTokens);
+  const pre = shouldCompactBeforeSend({ contextWindow: r.contextWindow, settings: r.steps.compaction, historyTokens, systemTokens, promptTokens: 0 });
+  if (pre.compact && (await tolerant(() => compactStep(r.steps, 'preflight'), 'preflight', emit, o.signal))) {
+    r.result.compactions++;
+    r.session.reload(); // the compaction appended its entry: the handle reads it
+  }
+}
+
+/** After the final reply: trigger (a), the reply's usage says the context is near the window. */
+async function afterReply(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void, usageTokens: number, estimate: number): Promise<void> {
+  const after = shouldCompactAfterReply({ contextWindow: r.contextWindow, settings: r.steps.compaction, usageTokens, estimatedTokens: estimate });
+  if (!after.compact) return;
+  await flushStep(r.steps, buildContext(liveTranscript(r.session)).messages, after.tokens);
+  if (await tolerant(() => compactStep(r.steps, 'threshold'), 'threshold', emit, o.signal)) {
+    r.result.compactions++;
+    r.session.reload(); // keep the (possibly reused) handle in step with the file
+  }
+}
+
 /** Run one user turn on the session file; returns the final reply. */
 export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendResult> {
   const now = o.now ?? (() => new Date());
   const emit = o.emit ?? (() => {});
   const manual = parseCompactCommand(text);
-  if (!o.llm && !manual) throw new EngineError('unavailable', 'no model configured');
-  const llm = o.llm as LLM;
+  const llm = o.llm;
+  if (!llm && !manual) throw new EngineError('unavailable', 'no model configured');
   // A local model knows its window only once loaded; thresholds need it before the first call.
-  if (!manual) await (llm as { load?: (s?: AbortSignal) => Promise<unknown> }).load?.(o.signal);
-  const contextWindow = o.llm?.contextWindow ?? o.contextTokens;
+  if (!manual) await llm?.load?.(o.signal);
+  const contextWindow = llm?.contextWindow ?? o.contextTokens;
   // SPEC defaults are sized for 200k windows; a small local model gets proportional budgets.
   const compaction = fitCompactionToWindow(o.compaction, contextWindow);
   const steps: StepContext = {
@@ -130,8 +236,8 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   };
   const result: ChatSendResult = { sessionId: o.sessionId, reply: '', stopReason: 'stop', modelCalls: 0, toolCalls: 0, compactions: 0 };
 
-  if (manual) {
-    if (await compactStep(steps, 'manual', manual)) result.compactions++;
+  if (manual || !llm) {
+    if (manual && (await compactStep(steps, 'manual', manual))) result.compactions++;
     emit({ kind: 'done', stopReason: 'stop' });
     return result;
   }
@@ -143,107 +249,26 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   emit({ kind: 'turnStart', userEntryId: userEntry.id });
   const specs: ToolSpec[] = o.tools.map((t) => t.spec);
   const systemTokens = estimateTextTokens(o.system) + estimateTextTokens(JSON.stringify(specs));
-  let flushChecked = false;
-  let usage: Usage | undefined;
+  const r: Round = { llm, session, steps, specs, contextWindow, result };
+  const maxRounds = o.maxToolRounds ?? MAX_TOOL_ROUNDS;
 
   for (let round = 0; ; round++) {
     if (o.signal?.aborted) throw cancelled();
-    const built = buildContext(liveTranscript(session));
-    const historyTokens = estimateTokens(built.messages);
-    // Flush before compaction, once per turn at most (the flush itself is once per cycle).
-    if (!flushChecked) {
-      flushChecked = true;
-      await flushStep(steps, built.messages, historyTokens + systemTokens);
-    }
-    const pre = shouldCompactBeforeSend({ contextWindow, settings: compaction, historyTokens, systemTokens, promptTokens: 0 });
-    if (pre.compact && (await tolerant(() => compactStep(steps, 'preflight'), 'preflight', emit, o.signal))) {
-      result.compactions++;
-      session.reload(); // the compaction rewrote the file
-    }
-
-    let partial = '';
-    const call = async () => {
-      partial = '';
-      // Rebuilt per attempt: after an overflow compaction the context is shorter.
-      const tNow = liveTranscript(session);
-      const ctxNow = buildContext(tNow);
-      const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
-      // OpenClaw's recorded pruning (its projection marker) is replayed on every call, as OpenClaw does.
-      const replay = findProjection(tNow.entries)?.pruned;
-      const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId), replay });
-      if (pruned.diff.changed) {
-        const d = pruned.diff;
-        emit({ kind: 'pruning', softTrimmed: d.softTrimmed, cleared: d.cleared, charsSaved: d.charsSaved, ratioBefore: d.ratioBefore, ratioAfter: d.ratioAfter });
-      }
-      result.modelCalls++;
-      return llm.chat({
-        system: o.system,
-        messages: pruned.messages as Message[],
-        tools: specs,
-        signal: o.signal,
-        onEvent: (e) => {
-          if (e.type === 'text') {
-            partial += e.delta;
-            emit({ kind: 'text', delta: e.delta });
-          } else if (e.type === 'thinking') emit({ kind: 'thinking', delta: e.delta });
-        },
-      });
-    };
-    let res: Awaited<ReturnType<typeof call>>;
-    try {
-      res = await withOverflowRetry(
-        call,
-        async (_attempt, err: ContextOverflowError) => {
-          emit({ kind: 'retry', reason: err.message });
-          const done = await compactStep(steps, 'overflow');
-          if (done) {
-            result.compactions++;
-            session.reload();
-          }
-          return done;
-        },
-        1,
-      );
-    } catch (err) {
-      // A cancelled reply keeps what was already streamed, marked aborted (as pi does).
-      if (partial && isAbortError(err, o.signal)) {
-        session.appendMessage({ role: 'assistant', content: [{ type: 'text', text: partial }], provider: llm.provider, model: llm.model, usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 }, stopReason: 'aborted', timestamp: now().getTime() });
-      }
-      throw err;
-    }
-
-    const message: AssistantMessage = { ...res.message, provider: res.message.provider ?? llm.provider, model: res.message.model ?? llm.model, usage: res.usage, stopReason: res.stopReason, timestamp: now().getTime() };
-    await waitForOpenClawIdle(o.file, { signal: o.signal }); // the reply took a while: OpenClaw may have started
-    const entry = session.appendMessage(message);
-    // The prompt cache was just written: pruning's TTL gate counts from here (SPEC §3).
-    session.appendCustom(CACHE_TTL_CUSTOM_TYPE, { timestamp: now().getTime(), provider: llm.provider, modelId: llm.model });
-    usage = res.usage;
-    result.usage = usage;
-    result.stopReason = res.stopReason;
-    emit({ kind: 'assistant', entryId: entry.id, stopReason: res.stopReason, usage: res.usage });
-    const estimate = estimateTokens(buildContext(liveTranscript(session)).messages) + systemTokens;
-    await updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: usage.totalTokens > 0 ? usage.totalTokens : estimate, updatedAt: now().getTime() });
-
+    await beforeSend(r, o, emit, systemTokens, round === 0);
+    const res = await callModel(r, o, now, emit);
+    const { message, estimate } = await recordReply(r, res, o, now, emit, systemTokens);
     const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
     if (calls.length) {
       for (const c of calls) emit({ kind: 'toolCall', id: c.id, name: c.name, arguments: c.arguments });
       result.toolCalls += calls.length;
-      const limited = round + 1 >= (o.maxToolRounds ?? MAX_TOOL_ROUNDS);
+      const limited = round + 1 >= maxRounds;
       // At the round limit the calls still get (error) results, so the file stays well-formed.
-      await runTools(calls, limited ? [] : o.tools, session, o, now, emit, limited ? `not run: the turn reached its limit of ${o.maxToolRounds ?? MAX_TOOL_ROUNDS} tool rounds` : undefined);
+      await runTools(calls, limited ? [] : o.tools, session, o, now, emit, limited ? `not run: the turn reached its limit of ${maxRounds} tool rounds` : undefined);
       if (o.signal?.aborted) throw cancelled();
       if (!limited) continue;
     }
     result.reply = textOf(message);
-    // Trigger (a): the reply's usage says the context is near the window.
-    const after = shouldCompactAfterReply({ contextWindow, settings: compaction, usageTokens: usage.totalTokens, estimatedTokens: estimate });
-    if (after.compact) {
-      await flushStep(steps, buildContext(liveTranscript(session)).messages, after.tokens);
-      if (await tolerant(() => compactStep(steps, 'threshold'), 'threshold', emit, o.signal)) {
-        result.compactions++;
-        session.reload(); // keep the (possibly reused) handle in step with the file
-      }
-    }
+    await afterReply(r, o, emit, res.usage.totalTokens, estimate);
     emit({ kind: 'done', stopReason: result.stopReason });
     return result;
   }

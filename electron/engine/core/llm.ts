@@ -43,5 +43,10 @@ export interface LLM {
   chat(request: ChatRequest): Promise<ChatResult>;
   /** Exact token count with the model's tokenizer, where one is loaded. */
   countTokens?(text: string): Promise<number>;
+  /**
+   * Load the model (a local one learns its context window only then), where loading is a
+   * step of its own; the chat loop calls it before its first threshold check.
+   */
+  load?(signal?: AbortSignal): Promise<unknown>;
   dispose(): Promise<void>;
 }
