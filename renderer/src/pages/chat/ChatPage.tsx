@@ -73,13 +73,7 @@ export function ChatPage() {
         </p>
       )}
       {noModel && llm && <NoModel llm={llm} onChosen={(status) => useChat.setState({ llm: status })} />}
-      {llm?.configured && (
-        <p className="muted chat-model">
-          Model: {llm.provider}
-          {llm.model ? ` / ${llm.model}` : ''}
-          {llm.contextWindow ? ` · ${llm.contextWindow.toLocaleString()}-token window` : ''}
-        </p>
-      )}
+      {llm?.configured && <ModelLine provider={llm.provider} model={llm.model} contextWindow={llm.contextWindow} />}
       <div className="chat-log" aria-label="Conversation" aria-live="polite" aria-busy={sending}>
         {historyError && (
           <p role="alert" className="error">
@@ -198,5 +192,16 @@ function Composer({ inputRef, text, onText, hinted, noModel, sending, submit, st
         </button>
       )}
     </div>
+  );
+}
+
+/** Which model answers, and its window. */
+function ModelLine({ provider, model, contextWindow }: { provider: string; model: string | undefined; contextWindow: number | undefined }) {
+  return (
+    <p className="muted chat-model">
+      Model: {provider}
+      {model ? ` / ${model}` : ''}
+      {contextWindow ? ` · ${contextWindow.toLocaleString()}-token window` : ''}
+    </p>
   );
 }

@@ -93,15 +93,7 @@ export function SessionList() {
             }
           }}
         />
-        <label className="sort">
-          Sort by
-          <select aria-label="Sort sessions by" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
-            <option value="activity">last activity</option>
-            <option value="size">size</option>
-            <option value="compactions">compactions</option>
-          </select>
-          <span className="muted">{rows.length} shown</span>
-        </label>
+        <SortBy sort={sort} setSort={setSort} shown={rows.length} />
       </div>
       {list.error && (
         <p role="alert" className="error" style={{ padding: '0 10px' }}>
@@ -188,5 +180,20 @@ function SessionItem({ r, selected, active, onOpen }: { r: SessionRow; selected:
         {r.store === 'openclaw-sqlite' && <span title="In OpenClaw's SQLite session store: Cairn reads it, never writes it">OpenClaw store · read-only</span>}
       </span>
     </li>
+  );
+}
+
+/** The sort choice and how many sessions the filter shows. */
+function SortBy({ sort, setSort, shown }: { sort: SortKey; setSort: (s: SortKey) => void; shown: number }) {
+  return (
+    <label className="sort">
+      Sort by
+      <select aria-label="Sort sessions by" value={sort} onChange={(e) => setSort(e.target.value as SortKey)}>
+        <option value="activity">last activity</option>
+        <option value="size">size</option>
+        <option value="compactions">compactions</option>
+      </select>
+      <span className="muted">{shown} shown</span>
+    </label>
   );
 }
