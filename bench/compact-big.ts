@@ -1,6 +1,6 @@
 /**
  * How long `compact.plan`, `tokens.exact` and `compact.run` hold the engine thread on a big
- * session (the 10,000-entry, ~100 MB one of tests/helpers/big-inputs.ts): the longest
+ * session (the 10,000-entry, ~100 MB one of testkit/big-inputs.ts): the longest
  * event-loop block (perf_hooks.monitorEventLoopDelay, 1 ms resolution) while the call runs
  * on a fresh engine (nothing cached), its wall time, and whether an `app.status` asked right
  * after it was answered first. No model: the run writes the deterministic extract.
@@ -13,7 +13,7 @@ import path from 'node:path';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
 import { createEngine } from '../electron/engine/engine';
 import { createDirectClient } from '../electron/engine/rpc/direct';
-import { writeBigSession } from '../tests/helpers/big-inputs';
+import { writeBigSession } from '../testkit/big-inputs';
 
 const entries = Number(process.argv[2] ?? 10_000);
 const runs = Number(process.argv[3] ?? 3);

@@ -15,7 +15,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StaticModel } from '../electron/engine/embed/static-format';
 import { staticModelPath } from '../electron/engine/embed/static';
-import { sharedStaticModelsDir } from '../tests/helpers/static-model';
+import { sharedStaticModelsDir } from '../testkit/static-model';
 import { assistantTurn, hex, int, pick, rng, section, setVocabulary, TOPICS, userTurn, type Rand } from './lib/corpus-text';
 
 export const CORPUS_VERSION = 4;

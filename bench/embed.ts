@@ -14,7 +14,7 @@ import { convertWinkEmbeddings } from '../electron/engine/embed/static-convert';
 import { StaticModel } from '../electron/engine/embed/static-format';
 import { StaticEmbedder } from '../electron/engine/embed/static';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
-import { tinyGgufPath } from '../tests/helpers/tiny-gguf';
+import { tinyGgufPath } from '../testkit/tiny-gguf';
 import { quantile, timed } from './lib/stats';
 
 const WORDS = (

@@ -30,7 +30,7 @@ import { createStaticEmbedder } from '../electron/engine/embed/static';
 import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import type { MemorySearchSettings } from '../electron/engine/config/schema';
-import { sharedStaticModelsDir } from '../tests/helpers/static-model';
+import { sharedStaticModelsDir } from '../testkit/static-model';
 import { loadLocomo, locomoHeader, locomoRow, locomoSettings, runLocomo } from './lib/locomo';
 
 function flag(argv: readonly string[], name: string): string | undefined {

@@ -3,7 +3,7 @@
  * known-answer queries over six months of notes). Reports hit@1, hit@6 and MRR@6 for
  * FTS-only, vector-only, hybrid, +decay, +MMR with the static embedder (potion-base-8M;
  * `--glove` adds the averaged GloVe vectors it replaced) and the tiny
- * test GGUF (tests/helpers/tiny-gguf.ts), per category, a sweep of the merge weight, and
+ * test GGUF (testkit/tiny-gguf.ts), per category, a sweep of the merge weight, and
  * SPEC §7's quality bar (hybrid ≥ the better of its two sides, hit@6 and MRR, per embedder).
  * The set is split into a tuning and a test half (eval-run.ts splitEvalSet): the weight sweep
  * is shown on the tuning half, with the test half's hit@6 beside it.
@@ -19,9 +19,9 @@ import { createStaticEmbedder } from '../electron/engine/embed/static';
 import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import { DEFAULT_WEIGHTS } from '../electron/engine/search/score';
-import { sharedStaticModelsDir } from '../tests/helpers/static-model';
-import { tinyGgufPath } from '../tests/helpers/tiny-gguf';
-import { CATEGORIES, EvalIndex, loadEvalSet, paraphraseViolations, type EvalConfig, type Metrics } from './lib/eval-run';
+import { sharedStaticModelsDir } from '../testkit/static-model';
+import { tinyGgufPath } from '../testkit/tiny-gguf';
+import { CATEGORIES, EvalIndex, loadEvalSet, paraphraseViolations, type EvalConfig, type Metrics } from '../testkit/eval-run';
 
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 

@@ -18,7 +18,7 @@ import { createStaticEmbedder } from '../electron/engine/embed/static';
 import type { Embedder } from '../electron/engine/embed/types';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { openDatabase } from '../electron/engine/index/db';
-import { sharedStaticModelsDir } from '../tests/helpers/static-model';
+import { sharedStaticModelsDir } from '../testkit/static-model';
 
 async function main(): Promise<void> {
   const [stateDir, spec = 'static'] = process.argv.slice(2);

@@ -1,7 +1,7 @@
 /**
  * `sessions.list` on OpenClaw's live WAL-mode store: a store padded to N MB (OpenClaw's
  * other tables, as a months-old store holds its memory index and run traces) with a second
- * process writing events through its -wal all the while (tests/helpers/openclaw-live-writer-child.mjs).
+ * process writing events through its -wal all the while (testkit/openclaw-live-writer-child.mjs).
  * For each size, a fresh process lists the sessions R times (the Sessions page polling) and
  * reports the first (cold) list, p50/p95 of the rest and its peak RSS, and checks that no
  * copy of the database was made. Prints a Markdown table.
@@ -15,7 +15,7 @@ import readline from 'node:readline';
 import Database from 'better-sqlite3';
 
 const FIXTURE = path.resolve('tests/fixtures/openclaw-2026.9.6/state');
-const WRITER = path.resolve('tests/helpers/openclaw-live-writer-child.mjs');
+const WRITER = path.resolve('testkit/openclaw-live-writer-child.mjs');
 const SIZES = (process.env.BENCH_SIZES_MB ?? '50,200').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 40);
 /** Milliseconds between the writer's steps of 2 events (100: 20 events/s, far more than a chat turn writes). */

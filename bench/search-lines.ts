@@ -23,7 +23,7 @@ import { openDatabase } from '../electron/engine/index/db';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { unitVec, vecBlob } from '../electron/engine/index/store';
 import { knnWorkerReady, searchIndex } from '../electron/engine/search/index-search';
-import { FakeEmbedder } from '../tests/helpers/fake-embedder';
+import { FakeEmbedder } from '../testkit/fake-embedder';
 import { ensureCorpus, type CorpusSize } from './corpus';
 import { LATENCY_QUERIES } from './lib/search-child';
 import { quantile, timed } from './lib/stats';

@@ -14,7 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
 import { readTranscript } from '../electron/engine/transcript/read';
-import { seedLargeSession, seedSessions } from '../tests/helpers/seed-sessions';
+import { seedLargeSession, seedSessions } from '../electron/engine/app/demo/seed-sessions';
 import { median } from './lib/stats';
 
 const ENTRIES = Number(process.argv[2] ?? 10_000);

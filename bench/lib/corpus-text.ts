@@ -6,7 +6,7 @@
  */
 
 /** mulberry32 (the seed writer's): same seed, same corpus. */
-export { rng } from '../../tests/helpers/seed-writer';
+export { rng } from '../../electron/engine/app/demo/seed-writer';
 
 export type Rand = () => number;
 

@@ -19,7 +19,7 @@ import { staticModelPath } from '../../electron/engine/embed/static';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { knnWorkerReady, searchIndex } from '../../electron/engine/search/index-search';
 import type { SearchRequest } from '../../electron/engine/core/search-backend';
-import { sharedStaticModelsDir } from '../../tests/helpers/static-model';
+import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
 import { cpuMs, median, quantile, timed } from './stats';
 

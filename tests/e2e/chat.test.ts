@@ -12,7 +12,7 @@ import { launchChromium, openPage, screenshot } from '../helpers/browser';
 import { serveStateDir, type Served } from '../helpers/server';
 import { seedMemory } from '../helpers/seed-memory';
 import { seedSessions } from '../helpers/seed-sessions';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { ScriptedLlm, isFlushRequest, isSummaryRequest, type Handler } from '../helpers/scripted-llm';
 
 let browser: Browser;

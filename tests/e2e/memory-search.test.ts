@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { openPage, screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 // A deterministic embedder through EngineDeps: hybrid mode without a model download.
 const env = e2eEnv('cairn-e2e-memory-', (dir) => seedMemory(dir).workspace, { createEmbedder: async () => new FakeEmbedder() });

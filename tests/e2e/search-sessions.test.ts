@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedLargeSession } from '../helpers/seed-sessions';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 const env = e2eEnv(
   'cairn-e2e-search-sessions-',

@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { SCREENSHOT_DIR, screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
-import { writeBigMemoryFile, writeBigSession } from '../helpers/big-inputs';
+import { writeBigMemoryFile, writeBigSession } from '../../testkit/big-inputs';
 
 const env = e2eEnv('cairn-e2e-big-', (dir) => ({ session: writeBigSession(dir), memory: writeBigMemoryFile(dir) }));
 

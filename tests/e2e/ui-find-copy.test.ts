@@ -8,7 +8,7 @@ import { screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
 import { seedSessions } from '../helpers/seed-sessions';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 const env = e2eEnv(
   'cairn-e2e-find-',

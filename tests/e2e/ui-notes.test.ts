@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 // The fake embedder keeps the index (and with it the file watcher) from waiting on a model.
 const env = e2eEnv('cairn-e2e-notes-', (dir) => seedMemory(dir).workspace, { createEmbedder: async () => new FakeEmbedder() });

@@ -9,7 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { openPage, screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 const DAYS = ['2025-03-03', '2025-03-04', '2025-03-05', '2025-03-06', '2025-03-07'];
 

@@ -7,7 +7,7 @@ import { openPage } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
 import { seedMemory } from '../helpers/seed-memory';
 import { writeTree } from '../helpers/tmp';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 const LINE = 'Decision: the zz-quokka-42 cluster moves to the Frankfurt region because latency from the Berlin office halved there.';
 const filler = (tag: string) => Array.from({ length: 14 }, (_, i) => `- ${tag} ${i}: routine notes about the weekly sync and nothing else of note`);

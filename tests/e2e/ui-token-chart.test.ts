@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { openPage, screenshot } from '../helpers/browser';
 import { e2eEnv } from '../helpers/e2e-env';
-import { writeBigSession } from '../helpers/big-inputs';
+import { writeBigSession } from '../../testkit/big-inputs';
 
 // 400 entries, every third tool result 120 KB and no compaction: ~1M tokens against 200k.
 const env = e2eEnv('cairn-e2e-chart-', (dir) => writeBigSession(dir, 400));

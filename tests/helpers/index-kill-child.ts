@@ -7,7 +7,7 @@
  */
 import type { EmbedOptions } from '../../electron/engine/embed/types';
 import { createEngine } from '../../electron/engine/engine';
-import { FakeEmbedder } from './fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 
 const [stateDir, stopAfter] = process.argv.slice(2) as [string, string];
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MemorySearchSchema } from '../../electron/engine/config/schema';
 import { createEmbedder, createEmbedderForSettings, planEmbedder } from '../../electron/engine/embed/factory';
-import { tinyGgufPath } from '../helpers/tiny-gguf';
+import { tinyGgufPath } from '../../testkit/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
 
 // The first run of a fresh checkout builds the tiny GGUF once (from the GloVe vectors).

@@ -2,11 +2,11 @@
  * The GGUF embedder spread over several embedding contexts (electron/engine/embed/gguf.ts
  * `contexts`): a batch must come back exactly as with one context — same vectors, same
  * order, progress to the total — and an abort must still stop it. Uses the tiny test GGUF
- * (tests/helpers/tiny-gguf.ts), so it runs offline in seconds.
+ * (testkit/tiny-gguf.ts), so it runs offline in seconds.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGgufEmbedder, defaultContexts, type GgufEmbedder } from '../../electron/engine/embed/gguf';
-import { tinyGgufPath } from '../helpers/tiny-gguf';
+import { tinyGgufPath } from '../../testkit/tiny-gguf';
 
 let one: GgufEmbedder;
 let three: GgufEmbedder;

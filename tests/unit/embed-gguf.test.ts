@@ -4,7 +4,7 @@ import type { LlamaChat } from 'node-llama-cpp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGgufEmbedder, retrievalPrompts, type GgufEmbedder } from '../../electron/engine/embed/gguf';
 import { dot } from '../../electron/engine/embed/vector';
-import { tinyGgufPath, TINY_GGUF } from '../helpers/tiny-gguf';
+import { tinyGgufPath, TINY_GGUF } from '../../testkit/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
 import { LlamaLlm } from '../../electron/engine/llm/llama';
 import { llamaRuntimeHolds } from '../../electron/engine/util/llama-runtime';

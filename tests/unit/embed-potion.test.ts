@@ -15,7 +15,7 @@ import { createEngine, type Engine } from '../../electron/engine/engine';
 import { memoryRegistry, STATIC_MODELS } from '../../electron/engine/index/registry';
 import { createStaticEmbedder } from '../../electron/engine/embed/static';
 import { memoryFixture } from '../helpers/memory-fixture';
-import { sharedStaticModelsDir } from '../helpers/static-model';
+import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);

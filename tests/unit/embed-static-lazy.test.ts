@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createStaticEmbedder, staticModelPath } from '../../electron/engine/embed/static';
 import { StaticModel } from '../../electron/engine/embed/static-format';
 import { LazyStaticModel } from '../../electron/engine/embed/static-lazy';
-import { sharedStaticModelsDir } from '../helpers/static-model';
+import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { tmpDir } from '../helpers/tmp';
 
 const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');

@@ -7,7 +7,7 @@ import { createStaticEmbedder, staticModelPath, StaticEmbedder } from '../../ele
 import { wordTokens } from '../../electron/engine/embed/tokenize';
 import { isStopWord } from '../../shared/text/stop-words';
 import { dot } from '../../electron/engine/embed/vector';
-import { sharedStaticModelsDir } from '../helpers/static-model';
+import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { tmpDir } from '../helpers/tmp';
 
 /** A miniature file in the wink package's format: [x1..xd, l2norm, index] per word. */

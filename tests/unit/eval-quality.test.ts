@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPotionEmbedder, type PotionEmbedder } from '../../electron/engine/embed/potion';
-import { EvalIndex, loadEvalSet, paraphraseViolations, type Metrics } from '../../bench/lib/eval-run';
+import { EvalIndex, loadEvalSet, paraphraseViolations, type Metrics } from '../../testkit/eval-run';
 
 let embedder: PotionEmbedder;
 let index: EvalIndex;

@@ -10,7 +10,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { OC2026_LEGACY_DIR } from '../helpers/openclaw-2026';
 import { tmpDir, writeTree } from '../helpers/tmp';
 

@@ -6,7 +6,7 @@ import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { memoryRegistry } from '../../electron/engine/index/registry';
 import { CairnError } from '../../shared/client';
 import type { EventPayload } from '../../shared/contract';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const engines: Engine[] = [];

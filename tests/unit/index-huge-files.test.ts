@@ -12,7 +12,7 @@ import { createBaseSchema } from '../../electron/engine/index/schema';
 import { listSourceFiles } from '../../electron/engine/index/sources';
 import { createStore, type Store } from '../../electron/engine/index/store';
 import { syncFiles } from '../../electron/engine/index/sync';
-import { writeBigMemoryFile, writeBigSession } from '../helpers/big-inputs';
+import { writeBigMemoryFile, writeBigSession } from '../../testkit/big-inputs';
 import { runCairn } from '../helpers/cli';
 import { tmpDir, writeTree } from '../helpers/tmp';
 

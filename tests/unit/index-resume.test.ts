@@ -9,7 +9,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 // Enough for several embed batches (the sync embeds ~96 chunks per call).

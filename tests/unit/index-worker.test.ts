@@ -18,7 +18,7 @@ import { listSourceFiles } from '../../electron/engine/index/sources';
 import { syncFiles, type SyncProgress } from '../../electron/engine/index/sync';
 import { searchIndex } from '../../electron/engine/search/index-search';
 import { settingsWith } from '../helpers/memory-fixture';
-import { sharedStaticModelsDir } from '../helpers/static-model';
+import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const TEXTS = [

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { cairnInProcess, OC2026_LEGACY_DIR } from '../helpers/openclaw-2026';
 import { tmpDir, writeTree } from '../helpers/tmp';
 

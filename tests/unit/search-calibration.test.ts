@@ -3,7 +3,7 @@
  * reason, on small real indexes (temp dirs, real SQLite/FTS5).
  */
 import { describe, expect, it } from 'vitest';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
 
 // A new user's memory: two notes. BM25's IDF all but vanishes on two documents.

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../electron/cli/main';
 import { createRuntime } from '../../electron/cli/runtime';
 import { parseGetSpec } from '../../electron/cli/commands/get';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { runCairn } from '../helpers/cli';
 import { tmpDir, writeTree } from '../helpers/tmp';
 

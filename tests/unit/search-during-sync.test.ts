@@ -14,7 +14,7 @@ import { createEngine, type Engine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { memoryRegistry } from '../../electron/engine/index/registry';
 import type { Embedder, EmbedOptions } from '../../electron/engine/embed/types';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 /** A FakeEmbedder whose document batches wait, once armed, until the gate opens. */

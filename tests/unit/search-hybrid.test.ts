@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
 import type { Embedder } from '../../electron/engine/embed/types';
 

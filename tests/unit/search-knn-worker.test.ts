@@ -9,7 +9,7 @@ import { removeDbFiles } from '../../electron/engine/index/reindex';
 import { vec0Candidates } from '../../electron/engine/search/candidates';
 import { startKnnWorker } from '../../electron/engine/search/knn-worker';
 import { knnWorkerReady } from '../../electron/engine/search/index-search';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { writeTree } from '../helpers/tmp';
 

@@ -9,7 +9,7 @@ import { openDatabase } from '../../electron/engine/index/db';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
 import { hasLineTables, lineUnits } from '../../electron/engine/index/line-vectors';
 import { knnWorkerReady } from '../../electron/engine/search/index-search';

@@ -5,7 +5,7 @@
  */
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture, settingsWith } from '../helpers/memory-fixture';
 import { lexicalCandidates, STEM_POSTINGS_BUDGET } from '../../electron/engine/search/lexical';
 import { POSTINGS_BUDGET, pruneTerms } from '../../electron/engine/search/fts-query';

@@ -18,7 +18,7 @@ import { readTranscript } from '../../electron/engine/transcript/read';
 import { parsedFingerprint, prefixFingerprint } from '../../electron/engine/transcript/prefix';
 import { parseTranscript } from '../../electron/engine/transcript/parse';
 import { CairnError, type CairnApi } from '../../shared/client';
-import { writeBigSession, type BigSession } from '../helpers/big-inputs';
+import { writeBigSession, type BigSession } from '../../testkit/big-inputs';
 import { makeSession } from '../helpers/sessions';
 import { tmpDir } from '../helpers/tmp';
 

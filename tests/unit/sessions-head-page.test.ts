@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { parseTranscript, parseTranscriptSliced } from '../../electron/engine/transcript/parse';
-import { writeBigSession } from '../helpers/big-inputs';
+import { writeBigSession } from '../../testkit/big-inputs';
 import { tmpDir } from '../helpers/tmp';
 
 describe('sessions.entries on a big file: the first page from its head', () => {

@@ -16,7 +16,7 @@ import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { runDoctor } from '../../electron/engine/app/doctor';
 import { copyOpenClawState } from '../helpers/openclaw-state';
 
-const WRITER = path.join(__dirname, '..', 'helpers', 'openclaw-live-writer-child.mjs');
+const WRITER = path.join(__dirname, '..', '..', 'testkit', 'openclaw-live-writer-child.mjs');
 
 /** Every file under `dir` whose name holds `needle` (a copy of the database, wherever it went). */
 function copiesUnder(dir: string, needle: string): string[] {

@@ -15,9 +15,9 @@ import { openDatabase } from '../../electron/engine/index/db';
 import { vec0Candidates, type Candidate } from '../../electron/engine/search/candidates';
 import { KNN_WORKER_MARK } from '../../electron/engine/search/knn-worker';
 import { connectWorker, registerWorkerModule, startModuleWorker } from '../../electron/engine/util/module-worker';
-import { FakeEmbedder } from '../helpers/fake-embedder';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
-import { sharedStaticModelsDir, TEST_CACHE_DIR } from '../helpers/static-model';
+import { sharedStaticModelsDir, TEST_CACHE_DIR } from '../../testkit/static-model';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let outdir = '';

@@ -5,8 +5,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { addIndexEntry, writeMarker } from './seed-index';
-import { seedUuid, TranscriptBuilder } from './seed-writer';
+import { addIndexEntry, writeMarker } from '../electron/engine/app/demo/seed-index';
+import { seedUuid, TranscriptBuilder } from '../electron/engine/app/demo/seed-writer';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -3,8 +3,8 @@
  * normalised. Texts sharing words get similar vectors, so ranking is predictable. Knobs make
  * it fail on demand (to test fallbacks and an aborted rebuild) and count calls (cache hits).
  */
-import type { Embedder, EmbedOptions } from '../../electron/engine/embed/types';
-import { similarityTokens } from '../../shared/text/tokens';
+import type { Embedder, EmbedOptions } from '../electron/engine/embed/types';
+import { similarityTokens } from '../shared/text/tokens';
 
 export interface FakeEmbedderOptions {
   provider?: string;

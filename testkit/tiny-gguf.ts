@@ -14,11 +14,11 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StaticModel } from '../../electron/engine/embed/static-format';
-import { staticModelPath } from '../../electron/engine/embed/static';
-import { isStopWord } from '../../shared/text/stop-words';
-import { writeFileAtomicSync } from '../../electron/engine/util/atomic-write';
-import { arr, bool, f32, GGUF_TYPE, str, u32, writeGguf, type GgufTensor } from '../../electron/engine/embed/import/gguf-writer';
+import { StaticModel } from '../electron/engine/embed/static-format';
+import { staticModelPath } from '../electron/engine/embed/static';
+import { isStopWord } from '../shared/text/stop-words';
+import { writeFileAtomicSync } from '../electron/engine/util/atomic-write';
+import { arr, bool, f32, GGUF_TYPE, str, u32, writeGguf, type GgufTensor } from '../electron/engine/embed/import/gguf-writer';
 import { sharedStaticModelsDir, TEST_CACHE_DIR, withBuildLock } from './static-model';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -120,7 +120,7 @@ export function buildTinyBertGguf(vectors: StaticModel, opts: { words?: number }
 
 function generatorHash(): string {
   const h = crypto.createHash('sha256');
-  for (const f of [path.join(here, 'tiny-gguf.ts'), path.join(here, '../../electron/engine/embed/import/gguf-writer.ts')]) h.update(fs.readFileSync(f));
+  for (const f of [path.join(here, 'tiny-gguf.ts'), path.join(here, '../electron/engine/embed/import/gguf-writer.ts')]) h.update(fs.readFileSync(f));
   return h.digest('hex').slice(0, 12);
 }
 

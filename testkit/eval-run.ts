@@ -11,15 +11,15 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
-import type { Embedder } from '../../electron/engine/embed/types';
-import { MemoryIndex } from '../../electron/engine/index/memory-index';
-import { searchIndex } from '../../electron/engine/search/index-search';
-import { STOP_WORDS } from '../../shared/text/stop-words';
-import { lowerWords } from '../../shared/text/tokens';
+import { defaultConfig, type MemorySearchSettings } from '../electron/engine/config/schema';
+import type { Embedder } from '../electron/engine/embed/types';
+import { MemoryIndex } from '../electron/engine/index/memory-index';
+import { searchIndex } from '../electron/engine/search/index-search';
+import { STOP_WORDS } from '../shared/text/stop-words';
+import { lowerWords } from '../shared/text/tokens';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const EVAL_DATA = path.resolve(here, '..', 'eval-data');
+export const EVAL_DATA = path.resolve(here, '..', 'bench', 'eval-data');
 export const EVAL_WORKSPACE = path.join(EVAL_DATA, 'workspace');
 
 export type Category = 'paraphrase' | 'exact' | 'cjk' | 'temporal' | 'duplicates' | 'plain';

@@ -7,11 +7,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staticModelPath } from '../../electron/engine/embed/static';
-import { convertWinkEmbeddings } from '../../electron/engine/embed/static-convert';
-import { STATIC_FORMAT_VERSION } from '../../electron/engine/embed/static-format';
+import { staticModelPath } from '../electron/engine/embed/static';
+import { convertWinkEmbeddings } from '../electron/engine/embed/static-convert';
+import { STATIC_FORMAT_VERSION } from '../electron/engine/embed/static-format';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Cache root for generated test models. */
 export const TEST_CACHE_DIR = path.join(root, 'node_modules', '.cache', 'cairn-test');
