@@ -28,9 +28,10 @@ process.stdin.on('data', (s) => {
 });
 function step() {
   if (stopping) {
-    process.stdout.write(`done ${JSON.stringify({ written, busy })}\n`);
     db.close();
-    process.exit(0);
+    // Exit once the line has drained: a piped stdout may still hold it.
+    process.stdout.write(`done ${JSON.stringify({ written, busy })}\n`, () => process.exit(0));
+    return;
   }
   for (let i = 0; i < 2; i++) {
     const event = { type: 'message', id: `live-${seq + 1}`, parentId: null, timestamp: new Date().toISOString(), message: { role: 'user', content: [{ type: 'text', text: `live ${seq + 1} ${'x'.repeat(600)}` }], timestamp: Date.now() } };

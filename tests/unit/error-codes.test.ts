@@ -192,6 +192,8 @@ describe('raw Node system errors reach the client in words', () => {
     expect(seen.message).toBe('cannot write /dev/full: the disk is full (ENOSPC)');
   });
 
+  // Root reads any file whatever its mode, so EACCES cannot be produced as root (CI runs as
+  // root); the errno table below checks the code and the words of EACCES instead.
   it.skipIf(process.getuid?.() === 0)('a file the user may not open (EACCES) is forbidden', async () => {
     const dir = tmpDir();
     const file = path.join(dir, 'secret.md');
