@@ -122,6 +122,20 @@ describe('sessions source', () => {
     ]);
   });
 
+  it('indexes exactly the entries the transcript parser accepts (a line the sessions view reports as malformed is skipped)', () => {
+    const withBad = [
+      jsonl,
+      JSON.stringify({ type: 'message', parentId: 'a3', message: { role: 'user', content: 'no id on this line' } }),
+      JSON.stringify({ type: 'message', id: 'a2', parentId: 'a3', message: { role: 'user', content: 'a second a2' } }),
+      JSON.stringify({ type: 'compaction', id: 'c1', parentId: 'a3', summary: 'Decided: ship Friday', firstKeptEntryId: 'a3', tokensBefore: 10 }),
+    ].join('\n');
+    expect(renderSession(withBad).lines).toEqual([
+      { text: 'User: my key is [REDACTED] please remember it', lineNo: 2 },
+      { text: 'Assistant: Noted.', lineNo: 4 },
+      { text: 'Summary: Decided: ship Friday', lineNo: 8 },
+    ]);
+  });
+
   it('redacts API keys, bearer tokens, AWS keys and secret assignments', () => {
     const s = redactSecrets(
       'a sk-ant-api03-AAAAAAAAAAAAAAAAAAAA b Authorization: Bearer abc.def-ghi_jkl123456 c AKIAIOSFODNN7EXAMPLE d aws_secret_access_key=wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY e ghp_abcdefghijklmnopqrstuvwxyz0123456789 f api_key: "hunter2hunter2" g AIzaSyA-1234567890abcdefghijklmnopqrstu',

@@ -6,7 +6,7 @@ import type { ChunkRow } from './store';
 import type { SourceFile } from './sources';
 import { chunkLines, chunkMarkdown, sha256, type ChunkingOptions } from './chunker';
 import { contextLine, dateFromPath, headingsByLine } from './chunk-context';
-import { renderSessionLines } from './session-text';
+import { renderSession, renderSessionLines } from './session-text';
 
 /** A chunk row before embedding, with the hash of its body (the embedding cache key). */
 export type PreparedChunk = Omit<ChunkRow, 'vector'> & { bodyHash: string };
@@ -46,7 +46,7 @@ function prepareRows(file: SourceFile, text: string, mtime: number, chunking: Ch
     body: chunkBody(day, dated, heading, c.text),
   });
   if (file.source === 'sessions') {
-    const { lines, dayByLine } = renderSessionLines(text.split('\n'), lineNumbers);
+    const { lines, dayByLine } = lineNumbers ? renderSessionLines(file.path, text.split('\n'), lineNumbers) : renderSession(text, file.path);
     return chunkLines(lines, chunking).map((c) => {
       const msgDay = dayByLine.get(c.startLine) ?? null;
       return row(c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);

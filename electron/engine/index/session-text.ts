@@ -1,17 +1,19 @@
 /**
- * The sessions source (SPEC §6, opt-in): a transcript JSONL file rendered as the user and
- * assistant text only — `User: …` / `Assistant: …` — one logical line per JSONL line, so a
- * chunk's startLine/endLine are JSONL line numbers. Compaction summaries are in too, as
+ * The sessions source (SPEC §6, opt-in): a transcript rendered as the user and assistant
+ * text only — `User: …` / `Assistant: …` — one logical line per entry, so a chunk's
+ * startLine/endLine are JSONL line numbers. Compaction summaries are in too, as
  * `Summary: …`: after a compaction they are the only text left of the old part in the
  * model's context, and often the only place a decision is written down.
  * Thinking, tool calls and tool results are left out; secrets are redacted before anything
- * is indexed.
+ * is indexed. The lines come from the one transcript parser (transcript/parse.ts), so what
+ * is indexed is exactly what the sessions view and the context builder read: a line it
+ * reports as malformed is skipped here too (it stays in the file).
  */
 import type { SourceLine } from './chunker';
 import { redactSecrets } from '../util/redact';
 import { contentText } from '../../../shared/text/content';
-
-const textOf = (content: unknown): string => contentText(content);
+import { parseNumberedLines, parseTranscript } from '../transcript/parse';
+import type { Entry, Transcript } from '../transcript/types';
 
 /** A rendered transcript: its lines and the day of its first message (for date context). */
 export interface RenderedSession {
@@ -20,45 +22,45 @@ export interface RenderedSession {
   dayByLine: Map<number, string>;
 }
 
-/** Render a transcript's text; lines that do not parse are skipped (they stay in the file). */
-export function renderSession(jsonl: string): RenderedSession {
-  return renderSessionLines(jsonl.split('\n'));
+/** Render the text of a transcript file (`file` names it in the parser's bookkeeping only). */
+export function renderSession(jsonl: string, file = 'session.jsonl'): RenderedSession {
+  return renderTranscript(parseTranscript(file, jsonl));
 }
 
 /**
- * Render transcript lines; `lineNumbers[i]` is the line of `raw[i]` when they are not
- * numbered 1, 2, 3… (OpenClaw's SQLite store, where a line is seq + 1).
+ * Render transcript lines that carry their own line numbers (`lineNumbers[i]` for
+ * `lines[i]`: OpenClaw's SQLite store, where a line is seq + 1); without them the lines are
+ * numbered 1, 2, 3….
  */
-export function renderSessionLines(raw: readonly string[], lineNumbers?: readonly number[]): RenderedSession {
+export function renderSessionLines(file: string, lines: string[], lineNumbers?: number[]): RenderedSession {
+  if (!lineNumbers) return renderSession(lines.join('\n'), file);
+  return renderTranscript(parseNumberedLines(file, lines, lineNumbers, 0));
+}
+
+/** The label and text of an entry that is indexed, or undefined for one that is not. */
+function labelled(entry: Entry): { label: string; body: string } | undefined {
+  const e = entry as { type: string; summary?: unknown; message?: { role?: unknown; content?: unknown } };
+  if (e.type === 'compaction' && typeof e.summary === 'string') return { label: 'Summary', body: e.summary };
+  if (e.type !== 'message' || !e.message) return undefined;
+  const role = e.message.role;
+  if (role !== 'user' && role !== 'assistant') return undefined;
+  return { label: role === 'user' ? 'User' : 'Assistant', body: contentText(e.message.content) };
+}
+
+/** Render a parsed transcript's indexed entries. */
+export function renderTranscript(t: Transcript): RenderedSession {
   const lines: SourceLine[] = [];
   const dayByLine = new Map<number, string>();
-  for (let i = 0; i < raw.length; i++) {
-    const line = raw[i]!.trim();
-    if (!line.startsWith('{')) continue;
-    let entry: { type?: string; timestamp?: unknown; summary?: unknown; message?: { role?: string; content?: unknown; timestamp?: unknown } };
-    try {
-      entry = JSON.parse(line);
-    } catch {
-      continue;
-    }
-    let label: string;
-    let body: string;
-    if (entry.type === 'compaction' && typeof entry.summary === 'string') {
-      label = 'Summary';
-      body = entry.summary;
-    } else {
-      if (entry.type !== 'message' || !entry.message) continue;
-      const role = entry.message.role;
-      if (role !== 'user' && role !== 'assistant') continue;
-      label = role === 'user' ? 'User' : 'Assistant';
-      body = textOf(entry.message.content);
-    }
-    const text = body.replace(/\s*\n\s*/g, ' ').trim();
+  for (let i = 0; i < t.entries.length; i++) {
+    const entry = t.entries[i]!;
+    const picked = labelled(entry);
+    if (!picked) continue;
+    const text = picked.body.replace(/\s*\n\s*/g, ' ').trim();
     if (!text) continue;
-    const lineNo = lineNumbers ? (lineNumbers[i] ?? i + 1) : i + 1;
-    lines.push({ text: `${label}: ${redactSecrets(text)}`, lineNo });
-    const ts = typeof entry.timestamp === 'string' ? entry.timestamp : undefined;
-    if (ts && /^\d{4}-\d{2}-\d{2}/.test(ts)) dayByLine.set(lineNo, ts.slice(0, 10));
+    const lineNo = t.entryLines[i]!;
+    lines.push({ text: `${picked.label}: ${redactSecrets(text)}`, lineNo });
+    const ts = (entry as { timestamp?: unknown }).timestamp;
+    if (typeof ts === 'string' && /^\d{4}-\d{2}-\d{2}/.test(ts)) dayByLine.set(lineNo, ts.slice(0, 10));
   }
   return { lines, dayByLine };
 }

@@ -8,7 +8,7 @@
  * (line = seq + 1 there), and `..` or other names are refused.
  */
 import type { EngineContext } from '../core/context';
-import { renderSessionLines } from '../index/session-text';
+import { renderTranscript } from '../index/session-text';
 import { EngineError } from '../core/errors';
 import { resolveSession } from './resolve';
 import { isTranscriptName } from './store/jsonl';
@@ -37,7 +37,7 @@ export function sessionCitation(ctx: EngineContext, agentId: string | undefined,
   }
   if (to !== undefined && to < from) throw new EngineError('bad_request', `${JSON.stringify(input)}: the range ends (L${to}) before it starts (L${from})`);
   const t = resolveSession(ctx, name.slice(0, -'.jsonl'.length), agentId).load();
-  const { lines } = renderSessionLines(t.rawLines, t.lineNumbers);
+  const { lines } = renderTranscript(t);
   const picked = lines.filter((l) => l.lineNo >= from && (to === undefined || l.lineNo <= to));
   return { path: `sessions/${name}`, from, to, text: picked.map((l) => `L${l.lineNo} ${l.text}`).join('\n') };
 }
