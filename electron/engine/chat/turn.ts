@@ -14,7 +14,8 @@ import type { ContextOverflowError } from '../llm/types';
 import { EngineError, errorMessage } from '../core/errors';
 import { waitForOpenClawIdle } from '../util/openclaw-lock';
 import { openSessionFile, type SessionFile } from '../transcript/session-file';
-import { buildContext } from '../transcript/context';
+import { buildContext, type BuiltContext } from '../transcript/context';
+import type { Transcript } from '../transcript/types';
 import { estimateTokens, estimateTextTokens } from '../transcript/tokens';
 import { updateSessionEntry } from '../transcript/sessions-index';
 import { prune, findLastCallAt, CACHE_TTL_CUSTOM_TYPE, findProjection } from '../pruning';
@@ -22,7 +23,6 @@ import { shouldCompactAfterReply, shouldCompactBeforeSend } from '../compaction/
 import { withOverflowRetry } from '../compaction/overflow-retry';
 import type { Tool } from './tools/types';
 import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
-import { liveTranscript } from './live-transcript';
 import { fitCompactionToWindow } from './window-fit';
 import { abortError, isAbortError } from '../util/abort';
 import { contentText } from '../../../shared/text/content';
@@ -109,6 +109,22 @@ interface Round {
   specs: ToolSpec[];
   contextWindow: number;
   result: ChatSendResult;
+  /** The last context built, and the transcript state it was built from. */
+  built?: { transcript: Transcript; entries: number; context: BuiltContext };
+}
+
+/**
+ * The context as the transcript stands now. The session handle keeps its transcript in step
+ * with its own appends (and replaces it on reload), so a context is rebuilt only when an
+ * entry was appended or the file re-read since the last build: a round's pre-send checks and
+ * its model call share one build, and so do the reply's estimate and the after-reply check.
+ */
+function contextNow(r: Round): { transcript: Transcript; context: BuiltContext } {
+  const transcript = r.session.transcript();
+  const b = r.built;
+  if (b && b.transcript === transcript && b.entries === transcript.entries.length) return b;
+  r.built = { transcript, entries: transcript.entries.length, context: buildContext(transcript) };
+  return r.built;
 }
 
 /**
@@ -121,8 +137,7 @@ async function callModel(r: Round, o: TurnOptions, now: () => Date, emit: (e: Ch
   let partial = '';
   const call = async () => {
     partial = '';
-    const tNow = liveTranscript(session);
-    const ctxNow = buildContext(tNow);
+    const { transcript: tNow, context: ctxNow } = contextNow(r);
     const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
     // OpenClaw's recorded pruning (its projection marker) is replayed on every call, as OpenClaw does.
     const replay = findProjection(tNow.entries)?.pruned;
@@ -178,14 +193,14 @@ async function recordReply(r: Round, res: ChatResult, o: TurnOptions, now: () =>
   result.usage = res.usage;
   result.stopReason = res.stopReason;
   emit({ kind: 'assistant', entryId: entry.id, stopReason: res.stopReason, usage: res.usage });
-  const estimate = estimateTokens(buildContext(liveTranscript(session)).messages) + systemTokens;
+  const estimate = estimateTokens(contextNow(r).context.messages) + systemTokens;
   await updateSessionEntry(o.sessionsIndex, o.sessionId, { totalTokens: res.usage.totalTokens > 0 ? res.usage.totalTokens : estimate, updatedAt: now().getTime() });
   return { message, estimate };
 }
 
 /** Before a round's call: the memory flush (once per turn) and a compaction when the context is near the window. */
 async function beforeSend(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void, systemTokens: number, flush: boolean): Promise<void> {
-  const built = buildContext(liveTranscript(r.session));
+  const built = contextNow(r).context;
   const historyTokens = estimateTokens(built.messages);
   // Flush before compaction, once per turn at most (the flush itself is once per cycle).
   if (flush) await flushStep(r.steps, built.messages, historyTokens + systemTokens);
@@ -200,7 +215,7 @@ async function beforeSend(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void
 async function afterReply(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void, usageTokens: number, estimate: number): Promise<void> {
   const after = shouldCompactAfterReply({ contextWindow: r.contextWindow, settings: r.steps.compaction, usageTokens, estimatedTokens: estimate });
   if (!after.compact) return;
-  await flushStep(r.steps, buildContext(liveTranscript(r.session)).messages, after.tokens);
+  await flushStep(r.steps, contextNow(r).context.messages, after.tokens);
   if (await tolerant(() => compactStep(r.steps, 'threshold'), 'threshold', emit, o.signal)) {
     r.result.compactions++;
     r.session.reload(); // keep the (possibly reused) handle in step with the file
