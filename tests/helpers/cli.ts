@@ -10,13 +10,20 @@ export interface CliResult {
   stderr: string;
 }
 
-/** `onStdout` sees each chunk as it arrives (to tell a streamed reply from one printed at the end). */
-export function runCairn(args: string[], opts: { env?: NodeJS.ProcessEnv; input?: string; timeoutMs?: number; onStdout?: (chunk: string) => void } = {}): Promise<CliResult> {
+export interface RunOptions {
+  /** Added to this process's environment. */
+  env?: NodeJS.ProcessEnv;
+  /** Written to stdin, which is then closed; `null` keeps stdin open (a command must not wait for it). */
+  input?: string | null;
+  timeoutMs?: number;
+  /** Sees each chunk as it arrives (to tell a streamed reply from one printed at the end). */
+  onStdout?: (chunk: string) => void;
+}
+
+/** Run `cmd args` and collect its output; killed after `timeoutMs` (60 s). */
+export function runProcess(cmd: string, args: string[], opts: RunOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CAIRN_BIN, ...args], {
-      env: { ...process.env, ...opts.env },
-      stdio: ['pipe', 'pipe', 'pipe'],
-    });
+    const child = spawn(cmd, args, { env: { ...process.env, ...opts.env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (c: string) => {
@@ -30,6 +37,11 @@ export function runCairn(args: string[], opts: { env?: NodeJS.ProcessEnv; input?
       clearTimeout(timer);
       resolve({ code, stdout, stderr });
     });
-    child.stdin.end(opts.input ?? '');
+    if (opts.input !== null) child.stdin.end(opts.input ?? '');
   });
+}
+
+/** Run the real `cairn` under this Node. */
+export function runCairn(args: string[], opts: RunOptions = {}): Promise<CliResult> {
+  return runProcess(process.execPath, [CAIRN_BIN, ...args], opts);
 }

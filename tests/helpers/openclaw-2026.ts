@@ -7,6 +7,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import type { CairnApi } from '../../shared/client';
+import type { SearchResult } from '../../shared/types/search';
 import { treeOf } from './openclaw-state';
 import { tmpDir } from './tmp';
 
@@ -33,4 +36,16 @@ export async function cairnInProcess(args: string[]): Promise<{ code: number; st
   let stderr = '';
   const code = await runCli(args, createRuntime({ stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), isTTY: false }));
   return { code, stdout, stderr };
+}
+
+/**
+ * Index the engine's sources and search the sessions source for `phrase`: the hit whose
+ * snippet holds it (the test fails, listing the citations, when none does).
+ */
+export async function sessionHitFor(api: CairnApi, phrase: string): Promise<SearchResult> {
+  await api['index.sync']({});
+  const res = await api['search.query']({ query: phrase, source: 'sessions' });
+  const hit = res.results.find((r) => r.snippet.includes(phrase));
+  expect(hit, JSON.stringify(res.results.map((r) => r.citation))).toBeDefined();
+  return hit!;
 }

@@ -5,10 +5,9 @@
  * instead of listing its tools and failing at the first search. The other Node is the
  * Node 22 that scripts/fetch-test-conformance.mjs brings from npm.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CAIRN_BIN } from '../helpers/cli';
+import { CAIRN_BIN, runProcess } from '../helpers/cli';
 import { conformance } from '../helpers/conformance';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
@@ -16,18 +15,7 @@ const other = conformance().node;
 const differs = other !== null && other !== process.execPath;
 const skip = differs ? '' : conformance().skip || ' (skipped: no second Node with another ABI)';
 
-function run(node: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // stdin stays open: `cairn mcp` must not wait for a client before it fails.
-    const child = spawn(node, [CAIRN_BIN, ...args], { stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const run = (node: string, args: string[]) => runProcess(node, [CAIRN_BIN, ...args], { input: null });
 
 describe.skipIf(!differs)(`cairn under a Node its native module was not built for${skip}`, () => {
   it('`cairn mcp` and `cairn search` exit 1 at once with the Node that built it, the Node running, and the fix', async () => {

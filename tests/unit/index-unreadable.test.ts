@@ -2,15 +2,15 @@
  * One unreadable memory file (chmod 000) must not stop indexing: it is skipped and
  * reported (`cairn index` summary and --json, index status), the rest is indexed, and notes
  * added later are still found. Root ignores file permissions, so when the tests run as
- * root the real `cairn` runs as the unprivileged user `nobody` (spawn's uid/gid), for whom
- * chmod 000 really is EACCES.
+ * root the real `cairn` runs under setpriv without the capabilities that override file
+ * modes (dac_override, dac_read_search), for which chmod 000 really is EACCES; the checkout
+ * may sit under a folder other users cannot enter, so it does not switch users.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { CAIRN_BIN, type CliResult } from '../helpers/cli';
+import { CAIRN_BIN, runProcess, type CliResult } from '../helpers/cli';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const asRoot = process.getuid?.() === 0;
@@ -19,20 +19,9 @@ const SETPRIV = ['/usr/bin/setpriv', '/bin/setpriv'].find((p) => fs.existsSync(p
 
 /** Run the real executable; as root, without the capabilities that ignore file modes. */
 function cairnAsUser(args: string[], dir: string): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const argv = [process.execPath, CAIRN_BIN, ...args];
-    const [cmd, ...rest] = asRoot && SETPRIV ? [SETPRIV, '--bounding-set=-dac_override,-dac_read_search', '--', ...argv] : argv;
-    const child = spawn(cmd as string, rest, {
-      env: { ...process.env, HOME: dir, CAIRN_DATA_DIR: path.join(dir, '.cairn-data') },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  const argv = [process.execPath, CAIRN_BIN, ...args];
+  const [cmd, ...rest] = asRoot && SETPRIV ? [SETPRIV, '--bounding-set=-dac_override,-dac_read_search', '--', ...argv] : argv;
+  return runProcess(cmd as string, rest, { env: { HOME: dir, CAIRN_DATA_DIR: path.join(dir, '.cairn-data') } });
 }
 
 /** A state dir with one note that cannot be read. */

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { FakeEmbedder } from '../../testkit/fake-embedder';
-import { cairnInProcess, OC2026_LEGACY_DIR } from '../helpers/openclaw-2026';
+import { cairnInProcess, OC2026_LEGACY_DIR, sessionHitFor } from '../helpers/openclaw-2026';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const cli = cairnInProcess;
@@ -28,14 +28,11 @@ describe('OpenClaw session search: summaries and citations', () => {
     let citation: string;
     try {
       const api = createDirectClient(engine);
-      await api['index.sync']({});
-      const res = await api['search.query']({ query: 'marmalade-otter', source: 'sessions' });
-      const hit = res.results.find((r) => r.snippet.includes('marmalade-otter'));
-      expect(hit, JSON.stringify(res.results.map((r) => r.citation))).toBeDefined();
-      expect(hit!.path).toBe('sessions/s1-alpha.jsonl');
+      const hit = await sessionHitFor(api, 'marmalade-otter');
+      expect(hit.path).toBe('sessions/s1-alpha.jsonl');
       // The summary is one long JSONL line (44), hard-split into chunks: every one cites line 44.
       expect(hit).toMatchObject({ startLine: 44, endLine: 44 });
-      citation = hit!.citation;
+      citation = hit.citation;
     } finally {
       await engine.dispose();
     }

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { FakeEmbedder } from '../../testkit/fake-embedder';
-import { cairnInProcess as cli } from '../helpers/openclaw-2026';
+import { cairnInProcess as cli, sessionHitFor } from '../helpers/openclaw-2026';
 import { copyOpenClawState } from '../helpers/openclaw-state';
 
 describe("search over OpenClaw's SQLite sessions", () => {
@@ -24,12 +24,9 @@ describe("search over OpenClaw's SQLite sessions", () => {
     let citation: string;
     try {
       const api = createDirectClient(engine);
-      await api['index.sync']({});
-      const res = await api['search.query']({ query: 'marmalade-otter', source: 'sessions' });
-      const hit = res.results.find((r) => r.snippet.includes('marmalade-otter'));
-      expect(hit, JSON.stringify(res.results.map((r) => r.citation))).toBeDefined();
+      const hit = await sessionHitFor(api, 'marmalade-otter');
       expect(hit).toMatchObject({ path: 'sessions/s1-alpha.jsonl', startLine: 44, endLine: 44 });
-      citation = hit!.citation;
+      citation = hit.citation;
       // OpenClaw appends an event: the next sync indexes it.
       const db = new Database(oc.dbFile);
       const event = { type: 'message', id: 'live-1', parentId: null, timestamp: '2026-12-02T10:00:00.000Z', message: { role: 'user', content: [{ type: 'text', text: 'the quokka-zeppelin plan' }], timestamp: 1 } };

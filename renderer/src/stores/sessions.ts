@@ -179,6 +179,23 @@ type OpenKeys = 'open' | 'reload' | 'setTab' | 'jumpTo' | 'jumpToLine';
 type PruneKeys = 'loadPrune' | 'setOverrides';
 type CompactKeys = 'loadPlan' | 'setInstructions' | 'setAll' | 'compactNow' | 'cancelCompact';
 
+/** What a session's view starts from: nothing loaded yet (with no session open, and on each open). */
+function openedFresh(): Pick<SessionsState, 'entries' | 'entriesError' | 'entriesComplete' | 'entriesPartial' | 'malformed' | 'overview' | 'jump' | 'lineJump' | 'prune' | 'plan' | 'run'> {
+  return {
+    entries: [],
+    entriesError: undefined,
+    entriesComplete: false,
+    entriesPartial: undefined,
+    malformed: [],
+    overview: idle(),
+    jump: undefined,
+    lineJump: undefined,
+    prune: idle(),
+    plan: idle(),
+    run: { running: false, opId: undefined, progress: undefined, result: undefined, error: undefined },
+  };
+}
+
 /** The state of a store with no session open. */
 const initial: Omit<SessionsState, ListKeys | OpenKeys | PruneKeys | CompactKeys> = {
   list: idle(),
@@ -186,21 +203,10 @@ const initial: Omit<SessionsState, ListKeys | OpenKeys | PruneKeys | CompactKeys
   sort: 'activity',
   selectedId: undefined,
   tab: 'timeline',
-  entries: [],
-  entriesError: undefined,
-  entriesComplete: false,
-  entriesPartial: undefined,
-  malformed: [],
-  overview: idle(),
-  jump: undefined,
-  lineJump: undefined,
-  prune: idle(),
+  ...openedFresh(),
   overrides: {},
-  plan: idle(),
   instructions: '',
   all: false,
-  run: { running: false, opId: undefined, progress: undefined, result: undefined, error: undefined },
-
 };
 
 /** The session list: load, filter, sort. */
@@ -224,20 +230,7 @@ const openSlice: Slice<OpenKeys> = (set, get) => ({
     if (sessionId === get().selectedId) return;
     loadCtl?.abort();
     compactCtl?.abort();
-    set({
-      selectedId: sessionId,
-      entries: [],
-      entriesError: undefined,
-      entriesComplete: false,
-      entriesPartial: undefined,
-      malformed: [],
-      overview: idle(),
-      prune: idle(),
-      plan: idle(),
-      jump: undefined,
-      lineJump: undefined,
-      run: { running: false, opId: undefined, progress: undefined, result: undefined, error: undefined },
-    });
+    set({ selectedId: sessionId, ...openedFresh() });
     if (!sessionId) return;
     const ctl = (loadCtl = new AbortController());
     set({ overview: { value: undefined, error: undefined, loading: true } });

@@ -37,51 +37,33 @@ export function addIndexEntry(dir: string, key: string, b: TranscriptBuilder, fi
   fs.writeFileSync(indexFile, `${JSON.stringify(index, null, 2)}\n`);
 }
 
+/** A summary in the compaction format: each heading with its bullets, then an optional footer. */
+function summaryText(sections: Record<string, string[]>, footer?: string): string {
+  const body = Object.entries(sections).map(([heading, bullets]) => [`## ${heading}`, ...bullets.map((b) => `- ${b}`)].join('\n'));
+  return [...body, ...(footer ? [footer] : [])].join('\n\n');
+}
+
 /** The long session's two summaries; the second carries the first forward, updated. */
 export function compactionSummaries(): [string, string] {
-  const first = [
-    '## Decisions',
-    '- Move billing from Postgres 13.14 to 16.2 (docker-compose `postgres:16.2`).',
-    '- Convert `audit_log.grants` from `aclitem` to `text[]` and keep the history.',
-    '',
-    '## Open TODOs',
-    '- Review every migration for lock time (> 5 s is a blocker).',
-    '- Move `statement_timeout` to the role level.',
-    '',
-    '## Constraints/Rules',
-    '- Use the staging snapshot `snap-2025-03-10`; never touch production.',
-    '',
-    '## Pending user asks',
-    '- None.',
-    '',
-    '## Exact identifiers',
-    '- `migrations/0041_audit_log_aclitem.sql`',
-    '- `/srv/pg_upgrade_output.d/tables_using_aclitem.txt`',
-    '- `snap-2025-03-10`',
-  ].join('\n');
-  const second = [
-    '## Decisions',
-    '- Move billing from Postgres 13.14 to 16.2 (docker-compose `postgres:16.2`).',
-    '- Convert `audit_log.grants` from `aclitem` to `text[]` and keep the history.',
-    '- Settlement queries order explicitly (`ORDER BY created_at, id`): Postgres 16 does not keep the old `DISTINCT` order.',
-    '',
-    '## Open TODOs',
-    '- Review every migration for lock time (> 5 s is a blocker).',
-    '- Move `statement_timeout` to the role level.',
-    '',
-    '## Constraints/Rules',
-    '- Use the staging snapshot `snap-2025-03-10`; never touch production.',
-    '- Keep fixes minimal.',
-    '',
-    '## Pending user asks',
-    '- None.',
-    '',
-    '## Exact identifiers',
-    '- `migrations/0041_audit_log_aclitem.sql`',
-    '- `src/billing/settle.ts`',
-    '- `snap-2025-03-10`',
-    '',
+  const decisions = ['Move billing from Postgres 13.14 to 16.2 (docker-compose `postgres:16.2`).', 'Convert `audit_log.grants` from `aclitem` to `text[]` and keep the history.'];
+  const todos = ['Review every migration for lock time (> 5 s is a blocker).', 'Move `statement_timeout` to the role level.'];
+  const rules = ['Use the staging snapshot `snap-2025-03-10`; never touch production.'];
+  const first = summaryText({
+    Decisions: decisions,
+    'Open TODOs': todos,
+    'Constraints/Rules': rules,
+    'Pending user asks': ['None.'],
+    'Exact identifiers': ['`migrations/0041_audit_log_aclitem.sql`', '`/srv/pg_upgrade_output.d/tables_using_aclitem.txt`', '`snap-2025-03-10`'],
+  });
+  const second = summaryText(
+    {
+      Decisions: [...decisions, 'Settlement queries order explicitly (`ORDER BY created_at, id`): Postgres 16 does not keep the old `DISTINCT` order.'],
+      'Open TODOs': todos,
+      'Constraints/Rules': [...rules, 'Keep fixes minimal.'],
+      'Pending user asks': ['None.'],
+      'Exact identifiers': ['`migrations/0041_audit_log_aclitem.sql`', '`src/billing/settle.ts`', '`snap-2025-03-10`'],
+    },
     '_Updated from the previous summary (compaction 1)._',
-  ].join('\n');
+  );
   return [first, second];
 }
