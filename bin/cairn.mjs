@@ -7,8 +7,23 @@ import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { freshCliBundle } from './cli-bundle.mjs';
 import { nativeModuleProblem } from './native-check.mjs';
+import { thinSearch } from './thin-client.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
+// Flushes stdout and stderr, then exits with `code` (see the end of this file for why).
+const flushed = (stream) =>
+  new Promise((resolve) => {
+    stream.once('error', resolve);
+    stream.write('', resolve);
+  });
+const exitFlushed = async (code) => {
+  process.exitCode = code;
+  await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
+  process.exit(code);
+};
+// `cairn search` when an engine is running for the state dir: asked there, nothing else loaded.
+const thin = await thinSearch(process.argv.slice(2), root);
+if (thin !== null) await exitFlushed(thin);
 // A Node that cannot load the native module fails here, whatever the command (bin/native-check.mjs).
 const problem = nativeModuleProblem(root);
 if (problem) {
@@ -29,11 +44,4 @@ const code = await runCli(process.argv.slice(2));
 // callback runs after every earlier write has been handed to the OS (or failed: EPIPE when
 // the reader went away, as with `| head`). process.exit() then still ends a command whose
 // engine left a handle open (a watcher, a worker).
-process.exitCode = code;
-const flushed = (stream) =>
-  new Promise((resolve) => {
-    stream.once('error', resolve);
-    stream.write('', resolve);
-  });
-await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
-process.exit(code);
+await exitFlushed(code);

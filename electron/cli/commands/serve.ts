@@ -34,12 +34,13 @@ export function register(program: Command, rt: CliRuntime): void {
       const stateDir = first.ctx.stateDir;
       const { createdBy } = first.ctx.state();
       await first.dispose();
-      const [{ startServer }, { openInChromiumApp }, { createEngineHost }, { loadOrCreateToken, tokenFilePath }, { hostMcpRoute, MCP_PATH }] = await Promise.all([
+      const [{ startServer }, { openInChromiumApp }, { createEngineHost }, { loadOrCreateToken, tokenFilePath }, { hostMcpRoute, MCP_PATH }, { publishEngine }] = await Promise.all([
         import('../../server/server'),
         import('../../server/open-browser'),
         import('../../engine/host'),
         import('../../server/token-file'),
         import('../mcp/http'),
+        import('../../server/engine-record'),
       ]);
       const host = createEngineHost({ stateDir, deps: rt.deps, create: false });
       // The token stays the first dir's for the whole run: open windows keep working after a switch.
@@ -47,6 +48,8 @@ export function register(program: Command, rt: CliRuntime): void {
       // /mcp follows the window: a switch of state dir serves the new engine's memory there too.
       const mcp = hostMcpRoute(host);
       const server = await startServer({ dispatcher: host.dispatcher, events: host.events, staticDir: rendererDir(), port, token, mcp });
+      // Found by `cairn search` (bin/thin-client.mjs), which then asks this engine.
+      const record = publishEngine(host, { port: server.port, token, recordDir: (dir, by) => path.dirname(tokenFilePath(dir, by)) });
       rt.stdout(`Cairn is serving ${stateDir}`);
       rt.stdout(`Open: ${server.openUrl}`);
       rt.stdout(`MCP: ${server.url}${MCP_PATH}?token=${token}`);
@@ -65,6 +68,7 @@ export function register(program: Command, rt: CliRuntime): void {
       rt.stderr('Stopping…');
       // The window we opened goes with the server: left open it would only show "Disconnected".
       await closeBrowser?.();
+      record.close();
       await mcp.close();
       await server.close();
       await host.dispose();

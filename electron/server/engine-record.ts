@@ -1,0 +1,104 @@
+/**
+ * The discovery record of a running engine that serves the contract over HTTP (`cairn serve`):
+ * which port, which process (pid and its start time, so a reused pid is not mistaken for it),
+ * the token, the state dir it serves (its real path), the version and when it last loaded the
+ * settings. `cairn search` reads it (bin/thin-client.mjs) to ask the running engine instead of
+ * opening SQLite and the index itself. Private like the token file (0600, next to it), written
+ * atomically, removed on a clean stop; a record whose process is gone is ignored by readers.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { writeFileAtomicSync } from '../engine/util/atomic-write';
+
+/** The record's file name, next to `serve-token` (server/token-file.ts). */
+export const ENGINE_RECORD_FILE = 'serve-engine.json';
+
+/** What the record holds; `v` changes when the shape does. */
+export interface EngineRecord {
+  v: 1;
+  version: string;
+  pid: number;
+  /** The process's start time as the OS counts it (Linux: /proc/<pid>/stat field 22); null elsewhere. */
+  start: string | null;
+  port: number;
+  token: string;
+  /** fs.realpathSync of the state dir served. */
+  stateDir: string;
+  /** Epoch ms when the engine last loaded its settings: a settings file newer than this is not what it serves. */
+  configAt: number;
+}
+
+/**
+ * The start time of process `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat,
+ * after the parenthesised command name, which may itself hold spaces); null off Linux or when
+ * the process is gone.
+ */
+export function processStart(pid: number): string | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** Write the record for this process into `dir` (the token file's folder); false when it could not be written. */
+export function writeEngineRecord(dir: string, rec: Omit<EngineRecord, 'v' | 'pid' | 'start'>): boolean {
+  const full: EngineRecord = { v: 1, ...rec, pid: process.pid, start: processStart(process.pid) };
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    writeFileAtomicSync(path.join(dir, ENGINE_RECORD_FILE), `${JSON.stringify(full)}\n`, { mode: 0o600 });
+    return true;
+  } catch {
+    // A read-only dir: clients just run searches themselves, as without a running engine.
+    return false;
+  }
+}
+
+/** Remove this process's record from `dir` (another process's record is left alone). */
+export function removeEngineRecord(dir: string): void {
+  const file = path.join(dir, ENGINE_RECORD_FILE);
+  try {
+    const rec = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<EngineRecord>;
+    if (rec.pid === process.pid) fs.rmSync(file, { force: true });
+  } catch {
+    // Missing or unreadable: nothing of ours to remove.
+  }
+}
+
+/** What {@link publishEngine} needs of the engine host: the engine serving now and its events. */
+interface HostLike {
+  current(): { ctx: { version: string; state(): { stateDir: string; createdBy: 'cairn' | 'external' } } };
+  events: { onAny(listener: (event: string, payload: unknown) => void): () => void };
+}
+
+/**
+ * Keep the record of `host` served on `port`: written now, moved when the window switches
+ * state dir, refreshed when the settings are reloaded, removed by the returned `close`.
+ */
+export function publishEngine(host: HostLike, opts: { port: number; token: string; recordDir: (stateDir: string, createdBy: 'cairn' | 'external') => string }): { close(): void } {
+  let dir: string | undefined;
+  const publish = () => {
+    const s = host.current().ctx.state();
+    const next = opts.recordDir(s.stateDir, s.createdBy);
+    if (dir && dir !== next) removeEngineRecord(dir);
+    dir = next;
+    let real: string;
+    try {
+      real = fs.realpathSync(s.stateDir);
+    } catch {
+      return;
+    }
+    writeEngineRecord(next, { version: host.current().ctx.version, port: opts.port, token: opts.token, stateDir: real, configAt: Date.now() });
+  };
+  publish();
+  const off = host.events.onAny((event) => {
+    if (event === 'state.switched' || event === 'config.changed') publish();
+  });
+  return {
+    close() {
+      off();
+      if (dir) removeEngineRecord(dir);
+    },
+  };
+}
