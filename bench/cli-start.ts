@@ -5,14 +5,18 @@
  *   - first search on a new state dir (it indexes the notes and loads the static model)
  *     against the next, warm one on the same dir;
  *   - a warm `cairn search` against `qmd search` (the real QMD, scripts/fetch-test-qmd.mjs)
- *     on the same 28 notes, alternated in pairs, and `node -e 0` as the floor.
+ *     on the same 28 notes, alternated in pairs, and `node -e 0` as the floor;
+ *   - then, with a `cairn serve` running on that dir, alternated: `cairn search` answered by
+ *     the running engine (bin/thin-client.mjs), the in-process one (CAIRN_THIN=0), `qmd
+ *     search` and `node -e 0`; plus the engine's own CPU per search (/proc/<pid>/stat).
  *
  *   node --import tsx bench/cli-start.ts [--reps N] [--cairn path/to/bin/cairn.mjs]
  *
  * The notes are the first 28 daily notes of bench/eval-data. `--cairn` measures another
  * checkout's CLI (e.g. the previous version) against the same notes.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import readline from 'node:readline';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -74,7 +78,29 @@ const median = (xs: number[]): number => {
 const f3 = (x: number) => x.toFixed(3);
 const row = (name: string, t: Took[]) => `| ${name} | ${f3(median(t.map((x) => x.cpu)))} | ${f3(median(t.map((x) => x.wall)))} | ${median(t.map((x) => x.rssMb)).toFixed(0)} |`;
 
-function main(): void {
+/** A `cairn serve` on `dir`, once it listens; `cpu()` is its user+sys CPU so far (s, Linux). */
+async function startServe(dir: string, env: NodeJS.ProcessEnv): Promise<{ cpu(): number; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [CAIRN, '--state-dir', dir, 'serve'], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  const lines = readline.createInterface({ input: child.stdout })[Symbol.asyncIterator]();
+  const first = await lines.next();
+  if (first.done || !String(first.value).startsWith('Cairn is serving')) throw new Error('cairn serve did not start');
+  child.stdout.resume();
+  const tick = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100;
+  return {
+    cpu() {
+      const stat = fs.readFileSync(`/proc/${child.pid}/stat`, 'utf8');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      return (Number(f[11]) + Number(f[12])) / tick;
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGINT');
+      }),
+  };
+}
+
+async function main(): Promise<void> {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cli-start-'));
   const files = notes();
   const env = { ...process.env, HOME: path.join(base, 'home'), XDG_CACHE_HOME: path.join(base, 'cache'), XDG_CONFIG_HOME: path.join(base, 'config'), XDG_DATA_HOME: path.join(base, 'data') };
@@ -103,6 +129,23 @@ function main(): void {
       if (qmd) pairs.qmd.push(timed([qmd, 'search', QUERY, '--json'], env));
       pairs.node.push(timed([process.execPath, '-e', '0'], env));
     }
+    // The same dir with an engine running: the thin client against the in-process search.
+    const served: { thin: Took[]; own: Took[]; qmd: Took[]; node: Took[] } = { thin: [], own: [], qmd: [], node: [] };
+    const engine = await startServe(last, env);
+    let engineCpu = 0;
+    try {
+      timed(search(last), env); // the engine's first search loads its index and model
+      for (let i = 0; i < REPS; i++) {
+        const before = engine.cpu();
+        served.thin.push(timed(search(last), env));
+        engineCpu += engine.cpu() - before;
+        served.own.push(timed(search(last), { ...env, CAIRN_THIN: '0' }));
+        if (qmd) served.qmd.push(timed([qmd, 'search', QUERY, '--json'], env));
+        served.node.push(timed([process.execPath, '-e', '0'], env));
+      }
+    } finally {
+      await engine.stop();
+    }
     const loadAfter = os.loadavg();
     console.log(`\`${path.relative(root, CAIRN) || CAIRN}\` on ${files.length} notes, ${REPS} reps, medians; load average ${loadBefore.map((x) => x.toFixed(2)).join(' ')} → ${loadAfter.map((x) => x.toFixed(2)).join(' ')}\n`);
     console.log('| process | CPU user+sys (s) | wall (s) | peak RSS (MB) |\n|---|---|---|---|');
@@ -113,9 +156,17 @@ function main(): void {
     console.log(row('`node -e 0`', pairs.node));
     const ratio = (a: Took[], b: Took[]) => (median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu))).toFixed(2);
     console.log(`\nfirst / warm CPU: ${ratio(first, warm)}×${qmd ? `; cairn / qmd CPU: ${ratio(pairs.cairn, pairs.qmd)}×; node -e 0 / qmd: ${ratio(pairs.node, pairs.qmd)}×` : ' (qmd not installed: run scripts/fetch-test-qmd.mjs)'}`);
+    console.log('\nWith `cairn serve` running on the same dir, alternated:\n');
+    console.log('| process | CPU user+sys (s) | wall (s) | peak RSS (MB) |\n|---|---|---|---|');
+    console.log(row('`cairn search`, answered by the running engine', served.thin));
+    console.log(row('`cairn search`, in-process (CAIRN_THIN=0)', served.own));
+    if (qmd) console.log(row('`qmd search`', served.qmd));
+    console.log(row('`node -e 0`', served.node));
+    console.log(`\nthe engine's own CPU per answered search: ${f3(engineCpu / REPS)} s (mean, /proc/<pid>/stat)`);
+    if (qmd) console.log(`thin / qmd CPU: ${ratio(served.thin, served.qmd)}×; in-process / qmd: ${ratio(served.own, served.qmd)}×; node -e 0 / qmd: ${ratio(served.node, served.qmd)}×`);
   } finally {
     fs.rmSync(base, { recursive: true, force: true });
   }
 }
 
-main();
+await main();
