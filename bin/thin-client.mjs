@@ -12,7 +12,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
-const RECORD = path.join('cairn', 'serve-engine.json');
+const RECORD = 'serve-engine.json';
 const VALUE = { '--state-dir': 'stateDir', '--agent': 'agentId', '-n': 'maxResults', '--max-results': 'maxResults', '--min-score': 'minScore', '--source': 'source', '--since': 'since', '--before': 'before' };
 const BOOL = { '--json': 'json', '--explain': 'explain' };
 
@@ -61,9 +61,21 @@ function alive(pid) {
   }
 }
 
-/** The record of the engine serving `stateDir` (a real path) now, or null. */
-function liveRecord(stateDir, version) {
-  const file = path.join(stateDir, RECORD);
+/**
+ * Where Cairn keeps its files for `stateDir` (a real path), as engine/config/state-dir.ts and
+ * data-dir.ts place them: `<state>/cairn` for a dir it created, else the dir's home in the
+ * per-user data dir (sha256 of the real path).
+ */
+async function cairnDirOf(stateDir, env) {
+  if (fs.existsSync(path.join(stateDir, 'cairn', 'state.json'))) return path.join(stateDir, 'cairn');
+  const { createHash } = await import('node:crypto');
+  const data = env.CAIRN_DATA_DIR ? path.resolve(env.CAIRN_DATA_DIR) : path.join(env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'cairn');
+  return path.join(data, 'state-dirs', createHash('sha256').update(stateDir).digest('hex').slice(0, 16));
+}
+
+/** The record of the engine serving `stateDir` (a real path) now, from `cairnDir`, or null. */
+function liveRecord(stateDir, cairnDir, version) {
+  const file = path.join(cairnDir, RECORD);
   let st;
   try {
     st = fs.lstatSync(file);
@@ -81,9 +93,9 @@ function liveRecord(stateDir, version) {
   // The same process as wrote it: alive, and not another one that got its pid since.
   if (!rec.start || !alive(rec.pid) || processStart(rec.pid) !== rec.start) return null;
   // Settings edited since the engine loaded them: it would search with the old ones.
-  for (const f of ['openclaw.json', 'cairn.json']) {
+  for (const f of [path.join(stateDir, 'openclaw.json'), path.join(stateDir, 'cairn.json'), path.join(cairnDir, 'cairn.json')]) {
     try {
-      if (fs.statSync(path.join(stateDir, f)).mtimeMs > rec.configAt) return null;
+      if (fs.statSync(f).mtimeMs > rec.configAt) return null;
     } catch {
       // Absent: nothing newer.
     }
@@ -158,7 +170,7 @@ export async function thinSearch(argv, root, env = process.env) {
   } catch {
     return null;
   }
-  const rec = liveRecord(stateDir, version);
+  const rec = liveRecord(stateDir, await cairnDirOf(stateDir, env), version);
   if (!rec) return null;
   const request = { query: o.query, agentId: o.agentId, maxResults: num(o.maxResults), minScore: num(o.minScore), source: o.source, since: o.since, before: o.before, explain: o.explain };
   const answer = await call(rec, 'search.query', { request });

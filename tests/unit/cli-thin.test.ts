@@ -82,6 +82,18 @@ describe('cairn search with a running cairn serve', () => {
     expect(fs.existsSync(record(dir))).toBe(false);
   });
 
+  it('finds the engine of a state dir Cairn did not create (its record is in the data dir)', { timeout: 180_000 }, async () => {
+    const dir = fs.realpathSync(writeTree(tmpDir('cairn-thin-foreign-'), { 'workspace/memory/2024-05-08.md': '# Deploy\n\nDeployed the router firmware a1b2c3d.\n' }));
+    const server = await serve(dir);
+    expect(fs.existsSync(record(dir))).toBe(false); // nothing added to a foreign dir
+    const args = ['search', 'router firmware', '--state-dir', dir];
+    const thin = await runCairn(args);
+    expect(thin.stderr).toMatch(VIA_ENGINE);
+    expect(thin.stdout).toBe((await inProcess(args)).stdout);
+    expect(thin.stdout).toMatch(/^1\. memory\/2024-05-08\.md/);
+    expect(await server.stop()).toBe(0);
+  });
+
   it('ignores a record of a dead pid or of a pid now used by another process', { timeout: 180_000 }, async () => {
     const dir = stateDir();
     const expected = (await inProcess(['search', 'router', '--state-dir', dir])).stdout;
