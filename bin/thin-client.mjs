@@ -6,7 +6,9 @@
 // and version, makes one loopback request to the `search.query` channel, and prints what
 // electron/cli/commands/search.ts prints. Anything it is not sure of (a flag it does not know,
 // no record, a dead or reused pid, a refused connection, an error answer) returns null, and
-// the caller runs the command in-process as always. CAIRN_THIN=0 turns it off.
+// the caller runs the command in-process as always; so does `--json` while the engine holds a
+// warning (the in-process --json lists a fresh context's warnings, which may differ).
+// CAIRN_THIN=0 turns it off.
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -170,12 +172,17 @@ export async function thinSearch(argv, root, env = process.env) {
   } catch {
     return null;
   }
-  const rec = liveRecord(stateDir, await cairnDirOf(stateDir, env), version);
-  if (!rec) return null;
+  const cairnDir = await cairnDirOf(stateDir, env);
+  // --json lists the context's own warnings too; an engine's may not be a fresh context's.
+  const quiet = (r) => r !== null && (!o.json || (Array.isArray(r.warnings) && r.warnings.length === 0));
+  const rec = liveRecord(stateDir, cairnDir, version);
+  if (!quiet(rec)) return null;
   const request = { query: o.query, agentId: o.agentId, maxResults: num(o.maxResults), minScore: num(o.minScore), source: o.source, since: o.since, before: o.before, explain: o.explain };
   const answer = await call(rec, 'search.query', { request });
   const res = answer?.ok === true ? answer.value : null;
   if (!res || !Array.isArray(res.results) || typeof res.mode !== 'string' || !Array.isArray(res.warnings)) return null;
+  // A warning this search raised is in the record by the time the answer arrives.
+  if (o.json && !quiet(liveRecord(stateDir, cairnDir, version))) return null;
   if (o.json) {
     process.stdout.write(`${JSON.stringify({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: res.warnings }, null, 2)}\n`);
     return 0;

@@ -2,7 +2,7 @@
  * The discovery record of a running engine that serves the contract over HTTP (`cairn serve`):
  * which port, which process (pid and its start time, so a reused pid is not mistaken for it),
  * the token, the state dir it serves (its real path), the version and when it last loaded the
- * settings. `cairn search` reads it (bin/thin-client.mjs) to ask the running engine instead of
+ * settings, and the warnings it holds. `cairn search` reads it (bin/thin-client.mjs) to ask the running engine instead of
  * opening SQLite and the index itself. Private like the token file (0600, next to it), written
  * atomically, removed on a clean stop; a record whose process is gone is ignored by readers.
  */
@@ -26,6 +26,11 @@ export interface EngineRecord {
   stateDir: string;
   /** Epoch ms when the engine last loaded its settings: a settings file newer than this is not what it serves. */
   configAt: number;
+  /**
+   * The engine's own warnings (ctx.warnings()): `cairn search --json` lists a fresh context's
+   * too, which a long-running engine's may not match, so a client asks in-process while any are held.
+   */
+  warnings: string[];
 }
 
 /**
@@ -68,7 +73,7 @@ export function removeEngineRecord(dir: string): void {
 
 /** What {@link publishEngine} needs of the engine host: the engine serving now and its events. */
 interface HostLike {
-  current(): { ctx: { version: string; state(): { stateDir: string; createdBy: 'cairn' | 'external' } } };
+  current(): { ctx: { version: string; warnings(): string[]; state(): { stateDir: string; createdBy: 'cairn' | 'external' } } };
   events: { onAny(listener: (event: string, payload: unknown) => void): () => void };
 }
 
@@ -78,7 +83,8 @@ interface HostLike {
  */
 export function publishEngine(host: HostLike, opts: { port: number; token: string; recordDir: (stateDir: string, createdBy: 'cairn' | 'external') => string }): { close(): void } {
   let dir: string | undefined;
-  const publish = () => {
+  let configAt: number | undefined;
+  const publish = (reload: boolean) => {
     const s = host.current().ctx.state();
     const next = opts.recordDir(s.stateDir, s.createdBy);
     if (dir && dir !== next) removeEngineRecord(dir);
@@ -89,11 +95,15 @@ export function publishEngine(host: HostLike, opts: { port: number; token: strin
     } catch {
       return;
     }
-    writeEngineRecord(next, { version: host.current().ctx.version, port: opts.port, token: opts.token, stateDir: real, configAt: Date.now() });
+    const { ctx } = host.current();
+    configAt = reload ? Date.now() : (configAt ?? Date.now());
+    writeEngineRecord(next, { version: ctx.version, port: opts.port, token: opts.token, stateDir: real, configAt, warnings: ctx.warnings() });
   };
-  publish();
+  publish(true);
+  // A warning is written before the answer that raised it is sent (events are synchronous).
   const off = host.events.onAny((event) => {
-    if (event === 'state.switched' || event === 'config.changed') publish();
+    if (event === 'state.switched' || event === 'config.changed') publish(true);
+    else if (event === 'engine.warning') publish(false);
   });
   return {
     close() {

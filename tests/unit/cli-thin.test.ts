@@ -1,8 +1,8 @@
 /**
  * `cairn search` answered by a running `cairn serve` (bin/thin-client.mjs): the same stdout
- * byte for byte as the in-process command (text and --json, also after a note changed), and a
- * discovery record that is missing, stale (dead pid) or belongs to another process (a reused
- * pid) is ignored. Real `cairn` processes on a real temp state dir.
+ * byte for byte as the in-process command (text and --json, also after a note changed and
+ * while the engine holds a warning), and a discovery record that is missing, stale (dead pid)
+ * or belongs to another process (a reused pid) is ignored. Real `cairn` processes on a real temp state dir.
  */
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import fs from 'node:fs';
@@ -80,6 +80,25 @@ describe('cairn search with a running cairn serve', () => {
     expect(await server.stop()).toBe(0);
     // A clean stop removes the record.
     expect(fs.existsSync(record(dir))).toBe(false);
+  });
+
+  it("--json with a warning the engine holds: the in-process command answers, listing it", { timeout: 180_000 }, async () => {
+    const dir = stateDir();
+    const bad = { agents: { list: [{ id: 'main', memorySearch: { chunking: { tokens: -5 } } }] } };
+    fs.writeFileSync(path.join(dir, 'cairn.json'), JSON.stringify(bad));
+    const server = await serve(dir);
+    const args = ['search', 'router', '--state-dir', dir, '--json'];
+    // The first search raises the warning in the engine; this and every later one match.
+    for (let i = 0; i < 2; i++) {
+      const thin = await runCairn(args);
+      expect(thin.stdout).toMatch(/memorySearch is invalid/);
+      expect(thin.stdout).toBe((await inProcess(args)).stdout);
+    }
+    // Text mode does not print the context's warnings: the engine still answers it.
+    const text = await runCairn(['search', 'router', '--state-dir', dir]);
+    expect(text.stderr).toMatch(VIA_ENGINE);
+    expect(text.stdout).toBe((await inProcess(['search', 'router', '--state-dir', dir])).stdout);
+    expect(await server.stop()).toBe(0);
   });
 
   it('finds the engine of a state dir Cairn did not create (its record is in the data dir)', { timeout: 180_000 }, async () => {

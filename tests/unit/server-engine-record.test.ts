@@ -1,7 +1,7 @@
 /**
  * The discovery record of a running engine (server/engine-record.ts): private, follows a
- * switch of state dir, refreshed on a settings reload, and a clean stop removes only this
- * process's record. The host is a small stand-in with the two members the record reads.
+ * switch of state dir, refreshed on a settings reload and on a warning, and a clean stop
+ * removes only this process's record. The host is a small stand-in with the members the record reads.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,15 +11,17 @@ import { tmpDir } from '../helpers/tmp';
 
 function fakeHost(first: string) {
   let dir = first;
+  const warnings: string[] = [];
   const listeners = new Set<(event: string, payload: unknown) => void>();
   return {
-    current: () => ({ ctx: { version: '9.9.9', state: () => ({ stateDir: dir, createdBy: 'cairn' as const }) } }),
+    current: () => ({ ctx: { version: '9.9.9', warnings: () => [...warnings], state: () => ({ stateDir: dir, createdBy: 'cairn' as const }) } }),
     events: {
       onAny(l: (event: string, payload: unknown) => void) {
         listeners.add(l);
         return () => listeners.delete(l);
       },
     },
+    warnings,
     emit(event: string, next?: string) {
       if (next) dir = next;
       for (const l of listeners) l(event, {});
@@ -45,7 +47,13 @@ describe('engine discovery record', () => {
     expect(read(b).stateDir).toBe(b);
     fs.writeFileSync(recordIn(b), JSON.stringify({ ...read(b), configAt: 0 }), { mode: 0o600 });
     host.emit('config.changed');
-    expect(read(b).configAt).toBeGreaterThan(0);
+    const reloadedAt = read(b).configAt;
+    expect(reloadedAt).toBeGreaterThan(0);
+    expect(read(b).warnings).toEqual([]);
+    // A warning is published at once; the settings were not reloaded by it.
+    host.warnings.push('memory watcher: EMFILE');
+    host.emit('engine.warning');
+    expect(read(b)).toMatchObject({ warnings: ['memory watcher: EMFILE'], configAt: reloadedAt });
     pub.close();
     expect(fs.existsSync(recordIn(b))).toBe(false);
   });
