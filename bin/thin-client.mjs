@@ -10,7 +10,6 @@
 // warning (the in-process --json lists a fresh context's warnings, which may differ).
 // CAIRN_THIN=0 turns it off.
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -105,8 +104,13 @@ function liveRecord(stateDir, cairnDir, version) {
   return rec;
 }
 
-/** One POST of `body` to the engine's `channel`; the parsed answer, or null on any failure. */
-function call(rec, channel, body) {
+/**
+ * One POST of `body` to the engine's `channel`; the parsed answer, or null on any failure.
+ * node:http is imported here, not above: loading it costs ~9 ms, which every other command
+ * and an in-process search would pay for nothing.
+ */
+async function call(rec, channel, body) {
+  const { default: http } = await import('node:http');
   return new Promise((resolve) => {
     const data = JSON.stringify(body);
     const req = http.request(
