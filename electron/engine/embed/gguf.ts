@@ -7,7 +7,7 @@
  * `threads: 1` per embedding context by default: on a small machine llama.cpp's thread
  * pool costs more than it saves for short inputs (≈5 ms per embedding instead of ≈230 ms
  * measured on a 2-core box). A batch is spread over several single-threaded contexts
- * instead (`contexts`, default half the cores): each text is one independent llama.cpp
+ * instead (`contexts`, default one per core, 1–4): each text is one independent llama.cpp
  * evaluation, so they parallelise without llama.cpp's per-layer thread barriers
  * (docs/benchmarks.md § Real sentence embedder). One context per core: the evaluations run
  * in llama.cpp's native threads, not on the event loop, so a second busy core does not stall
