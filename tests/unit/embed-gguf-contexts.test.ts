@@ -41,6 +41,14 @@ describe('GGUF embedder over several contexts', () => {
     for (let i = 0; i < texts.length; i++) expect(Array.from(b[i]!)).toEqual(Array.from(a[i]!));
   });
 
+  it('gives a text the same vector alone as in any batch', async () => {
+    const batched = await three.embed([...texts].reverse());
+    for (const [i, t] of texts.entries()) {
+      const [alone] = await one.embed([t]);
+      expect(Array.from(batched[texts.length - 1 - i]!)).toEqual(Array.from(alone!));
+    }
+  });
+
   it('reports progress up to the total, once per text', async () => {
     const seen: [number, number][] = [];
     await three.embed(texts, { onProgress: (done, total) => seen.push([done, total]) });
@@ -55,7 +63,7 @@ describe('GGUF embedder over several contexts', () => {
     expect(Array.from(v!)).toEqual(Array.from((await one.embed(['car']))[0]!));
   });
 
-  it('defaults to half the cores, at least 1 and at most 4', () => {
-    expect([1, 2, 3, 4, 8, 16, 64].map((c) => defaultContexts(c))).toEqual([1, 1, 1, 2, 4, 4, 4]);
+  it('defaults to one context per core, at least 1 and at most 4', () => {
+    expect([1, 2, 3, 4, 8, 16, 64].map((c) => defaultContexts(c))).toEqual([1, 2, 3, 4, 4, 4, 4]);
   });
 });
