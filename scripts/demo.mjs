@@ -47,7 +47,7 @@ if (models.chat && models.embedder) {
   console.log('    for chat (and the real embedder); meanwhile search uses the built-in word vectors and chat is off.');
 }
 
-// Build the index now so the first search is instant (the static word vectors are converted once).
+// Build the index now so the first search is instant (the static embedder's model ships with Cairn).
 const { createEngine } = await import('../electron/engine/engine.ts');
 const engine = createEngine({ stateDir });
 const res = await engine.dispatcher.dispatch('index.sync', {});

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
 import { runCli } from '../../electron/cli/main';
 import { createRuntime } from '../../electron/cli/runtime';
-import { TEST_CACHE_DIR } from '../../testkit/static-model';
+import { TEST_CACHE_DIR } from '../../testkit/test-cache';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');

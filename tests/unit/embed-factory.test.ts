@@ -6,7 +6,7 @@ import { createEmbedder, createEmbedderForSettings, planEmbedder } from '../../e
 import { tinyGgufPath } from '../../testkit/tiny-gguf';
 import { tmpDir } from '../helpers/tmp';
 
-// The first run of a fresh checkout builds the tiny GGUF once (from the GloVe vectors).
+// The first run of a fresh checkout builds the tiny GGUF once (from the shipped potion vectors).
 beforeAll(async () => {
   await tinyGgufPath();
 }, 180_000);
@@ -54,7 +54,7 @@ describe('createEmbedder auto order', () => {
     const choice = await createEmbedder(settings({ local: { modelPath: await tinyGgufPath() } }), { modelsDir: await modelsDir(), env: { OPENAI_API_KEY: 'sk' } });
     try {
       expect(choice.embedder?.provider).toBe('local');
-      expect(choice.reason).toMatch(/auto: model file .*tiny-glove-bert/);
+      expect(choice.reason).toMatch(/auto: model file .*tiny-potion-bert/);
     } finally {
       await choice.embedder?.dispose();
     }
@@ -112,6 +112,24 @@ describe('createEmbedder explicit provider', () => {
     expect(fb.embedder?.provider).toBe('static');
     expect(fb.fallbackFrom).toBe('voyage');
     expect(fb.reason).toMatch(/fallback for voyage/);
+  });
+
+  it('a config naming the GloVe static model of earlier versions loads potion, with a warning', async () => {
+    const dir = await modelsDir();
+    for (const model of ['glove-100d-int8-sif', 'glove-100d-int8']) {
+      const warnings: string[] = [];
+      const e = await createEmbedderForSettings(settings({ provider: 'static', model }), { modelsDir: dir, env: {}, warn: (m) => warnings.push(m) });
+      expect(e?.id).toBe('static:potion-base-8M-int8');
+      expect(warnings).toEqual([
+        `memory search embedder: memorySearch.model "${model}" names the GloVe static vectors, which Cairn no longer ships: using potion-base-8M-int8 (an index built with another model is rebuilt once)`,
+      ]);
+      // Status and doctor say so too (the plan's detail).
+      expect((await planEmbedder(settings({ provider: 'static', model }), { modelsDir: dir }))[0]?.detail).toMatch(/GloVe static vectors, which Cairn no longer ships/);
+    }
+    const quiet: string[] = [];
+    await createEmbedderForSettings(settings({ provider: 'static', model: 'potion-base-8M-int8' }), { modelsDir: dir, env: {}, warn: (m) => quiet.push(m) });
+    await createEmbedderForSettings(settings({ provider: 'static' }), { modelsDir: dir, env: {}, warn: (m) => quiet.push(m) });
+    expect(quiet).toEqual([]);
   });
 
   it('"none" and enabled: false give no embedder', async () => {

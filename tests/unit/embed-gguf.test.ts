@@ -12,7 +12,7 @@ import { llamaRuntimeHolds } from '../../electron/engine/util/llama-runtime';
 let embedder: GgufEmbedder;
 
 beforeAll(async () => {
-  // The first run of a fresh checkout builds the model (after converting the word vectors).
+  // The first run of a fresh checkout builds the model (from the shipped potion vectors).
   embedder = await createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 });
 }, 180_000);
 
@@ -47,7 +47,8 @@ describe('GGUF embedder', () => {
 
   it('puts similar words and sentences closer than unrelated ones', async () => {
     const [car, truck, banana] = await embedder.embed(['car', 'truck', 'banana']);
-    expect(dot(car!, truck!)).toBeGreaterThan(dot(car!, banana!) + 0.2);
+    // potion's word vectors separate single words less than GloVe's did (0.16 vs 0.05 here).
+    expect(dot(car!, truck!)).toBeGreaterThan(dot(car!, banana!) + 0.1);
     const [q, near, far] = await embedder.embed(['doctor appointment next tuesday', 'meeting with the doctor on tuesday', 'the football match in the stadium']);
     expect(dot(q!, near!)).toBeGreaterThan(dot(q!, far!) + 0.2);
   });
@@ -76,7 +77,7 @@ describe('GGUF embedder', () => {
   it('knows the retrieval prompts of asymmetric models (EmbeddingGemma, nomic-embed) and none for others', () => {
     expect(retrievalPrompts('hf_ggml-org_embeddinggemma-300m-qat-Q8_0.gguf')).toEqual({ query: 'task: search result | query: ', document: 'title: none | text: ' });
     expect(retrievalPrompts('nomic-embed-text-v1.5.Q8_0.gguf')?.query).toBe('search_query: ');
-    expect(retrievalPrompts('tiny-glove-bert.gguf')).toBeUndefined();
+    expect(retrievalPrompts('tiny-potion-bert.gguf')).toBeUndefined();
   });
 
   it('shares one runtime: disposing a second embedder leaves the first working', async () => {

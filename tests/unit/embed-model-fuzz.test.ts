@@ -13,7 +13,6 @@ import { checkGgufFile } from '../../electron/engine/embed/gguf-check';
 import { importSentenceTransformers } from '../../electron/engine/embed/import/index';
 import { SafetensorsFile } from '../../electron/engine/embed/import/safetensors';
 import { encodeStaticModel, StaticModel } from '../../electron/engine/embed/static-format';
-import { LazyStaticModel } from '../../electron/engine/embed/static-lazy';
 import { tmpDir } from '../helpers/tmp';
 
 const TINY_ST = path.resolve('tests/fixtures/tiny-bert/safetensors/model.safetensors');
@@ -177,11 +176,10 @@ describe('static model binary file', () => {
       scales: Float32Array.from(words, () => 0.01),
     });
   });
-  /** Load whole and lazily, and look up a few words (a corrupt table must not loop). */
+  /** Load, and look up a few words (a corrupt table must not loop). */
   const load = (file: string) => {
     const whole = new StaticModel(fs.readFileSync(file), file);
     for (const w of ['word0', 'word59', 'absent', 'zzz']) whole.lookup(w);
-    new LazyStaticModel(file).close();
   };
 
   it('loads the real file and refuses every truncation of it', () => {
@@ -211,11 +209,6 @@ describe('static model binary file', () => {
       expect(outcome(file, bytes, load)).toBe('refused');
       expect(() => load(file)).toThrow(why);
     }
-    // Read lazily (header only), the same tables are caught by the lookup itself.
-    fs.writeFileSync(file, full);
-    const lazy = new LazyStaticModel(file);
-    expect(() => lazy.lookup('absent')).toThrow(`${file}: corrupt hash table (no empty slot)`);
-    lazy.close();
     const r = rng(5);
     for (let i = 0; i < 200; i++) {
       const flipped = Buffer.from(real);

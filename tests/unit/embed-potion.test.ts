@@ -13,9 +13,8 @@ import { bertWords } from '../../electron/engine/embed/wordpiece';
 import { StaticModel } from '../../electron/engine/embed/static-format';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { memoryRegistry, STATIC_MODELS } from '../../electron/engine/index/registry';
-import { createStaticEmbedder } from '../../electron/engine/embed/static';
+import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
-import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const dot = (a: Float32Array, b: Float32Array) => a.reduce((s, x, i) => s + x * (b[i] as number), 0);
@@ -99,10 +98,11 @@ describe('the static model on the engine', () => {
   });
 });
 
-describe('an index built with the GloVe vectors', () => {
+describe('an index built with the GloVe vectors of earlier versions', () => {
   it('is rebuilt once with potion, then reused', async () => {
     const fx = memoryFixture({ 'workspace/MEMORY.md': '# Preferences\n\nPrefers dark mode and vim keybindings.\n' });
-    const old = fx.open({ embedder: await createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() }) });
+    // The identity such an index recorded: provider static, model glove-100d-int8-sif, 100 d.
+    const old = fx.open({ embedder: new FakeEmbedder({ provider: 'static', model: 'glove-100d-int8-sif', dims: 100 }) });
     await old.sync();
     await old.dispose();
     const idx = fx.open({ embedder: await createPotionEmbedder() });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { createStaticEmbedder, type StaticEmbedder } from '../../electron/engine/embed/static';
+import { createPotionEmbedder, shippedPotionModel, type PotionEmbedder } from '../../electron/engine/embed/potion';
 import { allowWorker, startEmbedWorker, workerSpecOf } from '../../electron/engine/embed/embed-worker';
 import { defaultLoadVec, openDatabase } from '../../electron/engine/index/db';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
@@ -18,22 +18,24 @@ import { listSourceFiles } from '../../electron/engine/index/sources';
 import { syncFiles, type SyncProgress } from '../../electron/engine/index/sync';
 import { searchIndex } from '../../electron/engine/search/index-search';
 import { settingsWith } from '../helpers/memory-fixture';
-import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
 const TEXTS = [
   'Deployed commit a1b2c3d to production after the retry logic review.',
   '',
-  'the and of', // stop words only: a zero vector
+  'the and of', // stop words only
   'State-of-the-art e-mail triage; naïve café notes',
   '发布计划 東京の会議',
   'Kenji packaging '.repeat(200),
 ];
 
-async function staticEmbedder(): Promise<{ emb: StaticEmbedder; modelsDir: string }> {
-  const modelsDir = await sharedStaticModelsDir();
-  return { emb: await createStaticEmbedder({ modelsDir }), modelsDir };
-}
+const file = shippedPotionModel();
+
+/** The shipped static embedder, in-process. */
+const staticEmbedder = async (): Promise<{ emb: PotionEmbedder }> => ({ emb: await createPotionEmbedder() });
+
+/** Another one over the same model, marked offloadable as the embedder factory marks it. */
+const offloadable = async (): Promise<PotionEmbedder> => allowWorker(await createPotionEmbedder(), { kind: 'potion', file });
 
 const bytes = (v: Float32Array) => Buffer.from(v.buffer, v.byteOffset, v.byteLength).toString('hex');
 
@@ -51,7 +53,7 @@ function workspace(): { root: string; ws: string } {
   return { root, ws: path.join(root, 'workspace') };
 }
 
-function identity(emb: StaticEmbedder): IndexIdentity {
+function identity(emb: PotionEmbedder): IndexIdentity {
   return {
     schema: SCHEMA_VERSION,
     provider: emb.provider,
@@ -82,8 +84,8 @@ function dump(file: string): { chunks: unknown[]; vectors: string[]; cache: stri
 
 describe('embedding in a worker thread', () => {
   it('gives byte-identical vectors to the in-process static embedder', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
-    const worker = await startEmbedWorker({ kind: 'static', modelsDir, weighting: emb.weighting }, { id: emb.id, dims: emb.dims });
+    const { emb } = await staticEmbedder();
+    const worker = await startEmbedWorker({ kind: 'potion', file }, { id: emb.id, dims: emb.dims });
     try {
       const off = await worker.embed(TEXTS);
       const here = await emb.embed(TEXTS);
@@ -98,24 +100,23 @@ describe('embedding in a worker thread', () => {
   });
 
   it('refuses a worker that would embed with another model', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
-    await expect(startEmbedWorker({ kind: 'static', modelsDir, weighting: 'mean' }, { id: emb.id, dims: emb.dims })).rejects.toThrow(/expected static:/);
+    await expect(startEmbedWorker({ kind: 'potion', file }, { id: 'static:glove-100d-int8-sif', dims: 100 })).rejects.toThrow(
+      /loaded static:potion-base-8M-int8 \(256 dims\), expected static:glove-100d-int8-sif \(100 dims\)/,
+    );
   });
 
   it('only embedders marked by their factory are offloadable', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
+    const { emb } = await staticEmbedder();
     expect(workerSpecOf(emb)).toBeUndefined();
-    const other = await createStaticEmbedder({ modelsDir });
-    allowWorker(other, { kind: 'static', modelsDir, weighting: other.weighting });
-    expect(workerSpecOf(other)).toEqual({ kind: 'static', modelsDir, weighting: 'sif' });
+    expect(workerSpecOf(await offloadable())).toEqual({ kind: 'potion', file });
   });
 
   it('a full rebuild through the worker writes the same chunks, vectors and cache as in-process', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
+    const { emb } = await staticEmbedder();
     const { root, ws } = workspace();
     const files = await listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
     const build = async (file: string, mode: 'wait' | 'off') => {
-      const embedder = allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting });
+      const embedder = await offloadable();
       return rebuildIndex(
         {
           indexFile: file,
@@ -148,9 +149,9 @@ describe('embedding in a worker thread', () => {
   });
 
   it('MemoryIndex: a full sync with an offloadable embedder answers searches exactly like an in-process one', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
+    const { emb } = await staticEmbedder();
     const { root } = workspace();
-    const open = (file: string, embedder: StaticEmbedder) =>
+    const open = (file: string, embedder: PotionEmbedder) =>
       MemoryIndex.open({
         agentId: 'main',
         indexFile: path.join(root, file),
@@ -159,7 +160,7 @@ describe('embedding in a worker thread', () => {
         embedder,
         now: () => new Date('2024-06-01T12:00:00Z'),
       });
-    const offloaded = open('w.sqlite', allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting }));
+    const offloaded = open('w.sqlite', await offloadable());
     const local = open('p.sqlite', emb);
     try {
       const [a, b] = [await offloaded.sync(), await local.sync()];
@@ -176,10 +177,10 @@ describe('embedding in a worker thread', () => {
   });
 
   it('an incremental sync with many misses moves to the worker part-way, with the same vectors', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
+    const { emb } = await staticEmbedder();
     const { root, ws } = workspace();
     const files = await listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
-    const build = async (file: string, embedder: StaticEmbedder) => {
+    const build = async (file: string, embedder: PotionEmbedder) => {
       const { db } = openDatabase(path.join(root, file), {});
       createBaseSchema(db);
       createVectorTable(db, emb.dims, 'vec0');
@@ -189,7 +190,7 @@ describe('embedding in a worker thread', () => {
       db.close();
       return out;
     };
-    const offloaded = await build('w.sqlite', allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting }));
+    const offloaded = await build('w.sqlite', await offloadable());
     const local = await build('p.sqlite', emb);
     expect(offloaded.embedded).toBeGreaterThan(400);
     expect(offloaded.embeddedInWorker).toBeGreaterThan(0);
@@ -200,7 +201,7 @@ describe('embedding in a worker thread', () => {
   });
 
   it('a rebuild cancelled while the worker embeds keeps the old index and leaves no temp file', async () => {
-    const { emb, modelsDir } = await staticEmbedder();
+    const { emb } = await staticEmbedder();
     const { root, ws } = workspace();
     const files = await listSourceFiles({ workspace: ws, sessionsDir: '', extraPaths: [], sources: ['memory'] });
     const indexFile = path.join(root, 'index', 'main.sqlite');
@@ -208,7 +209,7 @@ describe('embedding in a worker thread', () => {
       indexFile,
       identity: identity(emb),
       loadVec: undefined,
-      embedder: allowWorker(await createStaticEmbedder({ modelsDir }), { kind: 'static', modelsDir, weighting: emb.weighting }),
+      embedder: await offloadable(),
       chunking: { tokens: 400, overlap: 80 },
       cacheWrite: true,
       now: () => 0,

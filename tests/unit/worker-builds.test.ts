@@ -10,14 +10,14 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EMBED_WORKER_MARK } from '../../electron/engine/embed/embed-worker';
-import { createStaticEmbedder } from '../../electron/engine/embed/static';
+import { createPotionEmbedder, shippedPotionModel } from '../../electron/engine/embed/potion';
 import { openDatabase } from '../../electron/engine/index/db';
 import { vec0Candidates, type Candidate } from '../../electron/engine/search/candidates';
 import { KNN_WORKER_MARK } from '../../electron/engine/search/knn-worker';
 import { connectWorker, registerWorkerModule, startModuleWorker } from '../../electron/engine/util/module-worker';
 import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
-import { sharedStaticModelsDir, TEST_CACHE_DIR } from '../../testkit/static-model';
+import { TEST_CACHE_DIR } from '../../testkit/test-cache';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 let outdir = '';
@@ -65,9 +65,8 @@ describe('worker modules built for the Electron main process', () => {
   });
 
   it('with no module URL, the registered embed worker build gives the in-process vectors', async () => {
-    const modelsDir = await sharedStaticModelsDir();
-    const local = await createStaticEmbedder({ modelsDir, load: 'full' });
-    const worker = await startModuleWorker(undefined, EMBED_WORKER_MARK, { spec: { kind: 'static', modelsDir, weighting: local.weighting } });
+    const local = await createPotionEmbedder();
+    const worker = await startModuleWorker(undefined, EMBED_WORKER_MARK, { spec: { kind: 'potion', file: shippedPotionModel() } });
     expect(worker).not.toBeNull();
     const client = await connectWorker<{ texts: string[] }, Float32Array, { id: string; dims: number }>(worker!, 'embed worker');
     try {

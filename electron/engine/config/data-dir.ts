@@ -1,7 +1,7 @@
 /**
  * Cairn's own per-user data dir, outside every state dir: where Cairn keeps its files for a
  * state dir it did not create (an OpenClaw `~/.openclaw`) so that nothing is added to that
- * dir, and the models it converts once per user.
+ * dir, and the models it downloads once per user.
  *
  *   <data>/state-dirs/<key>/          one per foreign state dir (key: sha256 of its real path)
  *     source.json                     which dir this is, for a person looking around
@@ -11,7 +11,7 @@
  *     openclaw-snapshots/<agentId>/   copies of OpenClaw's database while it has a -wal open
  *     openclaw-connect/               openclaw.json as it was before `cairn connect openclaw`
  *     serve-token                     `cairn serve`'s token
- *   <data>/models/                    converted static model, shared by every foreign dir
+ *   <data>/models/                    downloaded models, shared by every foreign dir
  *   <data>/worker-bundles/            the embed worker bundled from the sources (0700; embed/worker-bundle.ts)
  *
  * `<data>` is $CAIRN_DATA_DIR, else $XDG_STATE_HOME/cairn, else ~/.local/state/cairn (the
@@ -44,7 +44,7 @@ export function foreignStateHome(stateDir: string, env: NodeJS.ProcessEnv = proc
   return path.join(cairnDataDir(env), 'state-dirs', stateDirKey(stateDir));
 }
 
-/** Models converted or downloaded once per user, for every foreign state dir. */
+/** Models downloaded once per user, for every foreign state dir. */
 export function sharedModelsDir(env: NodeJS.ProcessEnv = process.env): string {
   return path.join(cairnDataDir(env), 'models');
 }

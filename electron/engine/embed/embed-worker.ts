@@ -4,8 +4,9 @@
  * chunking and SQLite writes and stalls the event loop. In a worker it runs on the other
  * core, pipelined with the writes (index/embed-jobs.ts).
  *
- * The worker builds its own embedder from the same model file (and weighting), so its vectors are byte-identical to the in-process ones (checked: the
- * worker reports its embedder id and dims, and a mismatch means no worker). An embedder is
+ * The worker builds its own embedder from the same model file, so its vectors are
+ * byte-identical to the in-process ones (checked: the worker reports its embedder id and
+ * dims, and a mismatch means no worker). An embedder is
  * offloadable only when whoever created it said how to recreate it (`allowWorker`, called
  * by the embedder factory); anything else embeds in-process as before.
  *
@@ -17,12 +18,11 @@
 import { isMainThread, workerData } from 'node:worker_threads';
 import { connectWorker, reportStartFailure, serveWorker, startModuleWorker } from '../util/module-worker';
 import type { Embedder } from './types';
-import { createStaticEmbedder, type StaticWeighting } from './static';
 import { createPotionEmbedder } from './potion';
 import { bundledSource } from './worker-bundle';
 
-/** How to recreate an embedder inside a worker: GloVe from its models dir, or potion from its file. */
-export type WorkerEmbedderSpec = { kind: 'static'; modelsDir: string; weighting: StaticWeighting } | { kind: 'potion'; file: string };
+/** How to recreate an embedder inside a worker: the potion embedder over its model file. */
+export type WorkerEmbedderSpec = { kind: 'potion'; file: string };
 
 const specs = new WeakMap<Embedder, WorkerEmbedderSpec>();
 
@@ -83,10 +83,7 @@ const WARM_UP = 'the team decided to deploy the new release after the review mee
 async function serve(spec: WorkerEmbedderSpec): Promise<void> {
   // The whole model up front (the worker serves big runs), and one warm-up text so the
   // first real batch does not also pay for compiling the hot loops.
-  const emb =
-    spec.kind === 'potion'
-      ? await createPotionEmbedder({ file: spec.file })
-      : await createStaticEmbedder({ modelsDir: spec.modelsDir, weighting: spec.weighting, load: 'full' });
+  const emb = await createPotionEmbedder({ file: spec.file });
   await emb.embed([WARM_UP]);
   // Batches are served one at a time, in order (`embed` yields inside a batch, so a second
   // message could otherwise interleave with the first).

@@ -31,6 +31,8 @@ export interface EmbedderChoice {
   fallbackFrom?: string;
   /** Every candidate considered before the chosen one, with why it was not used. */
   skipped: { provider: string; reason: string }[];
+  /** A setting the chosen embedder could not honour, said once to the user (Status, stderr). */
+  warning?: string;
 }
 
 export interface EmbedderFactoryOptions {
@@ -39,7 +41,7 @@ export interface EmbedderFactoryOptions {
   /** Environment for API keys; defaults to process.env. */
   env?: NodeJS.ProcessEnv;
   signal?: AbortSignal;
-  /** Progress of slow first-time work (converting the static vectors, loading a model). */
+  /** Progress of slow first-time work (loading a model). */
   onProgress?: (p: { what: string; done: number; total: number }) => void;
   /** Injected into remote embedders (tests: fetch, sleep). */
   remote?: Partial<RemoteOptions>;
@@ -56,6 +58,8 @@ export interface PlannedCandidate {
   modelPath?: string;
   apiKey?: string;
   keySource?: string;
+  /** A setting this candidate ignores (shown in `detail` too). */
+  note?: string;
 }
 
 const ENV_KEYS: Record<'openai' | 'gemini' | 'voyage', string[]> = {
@@ -97,9 +101,24 @@ function planRemote(provider: 'openai' | 'gemini' | 'voyage', settings: MemorySe
   return { provider, available: false, detail: `no API key (${ENV_KEYS[provider].join(' or ')}, or memorySearch.remote.apiKey)` };
 }
 
-function planStatic(): PlannedCandidate {
+/**
+ * What `memorySearch.model` means to the static provider, which has one model: nothing when
+ * unset or naming potion; else a note that it is ignored. The GloVe vectors of earlier
+ * versions (`glove-100d-int8`, `-sif`) are named as such: their indexes rebuild once with
+ * potion (another model in the index identity).
+ */
+function staticModelNote(settings: MemorySearchSettings): string | undefined {
+  const asked = settings.provider === 'static' ? settings.model?.trim() : undefined;
+  if (!asked || asked === POTION_MODEL_NAME) return undefined;
+  const what = /glove/i.test(asked) ? 'names the GloVe static vectors, which Cairn no longer ships' : 'is not a static model';
+  return `memorySearch.model "${asked}" ${what}: using ${POTION_MODEL_NAME} (an index built with another model is rebuilt once)`;
+}
+
+function planStatic(settings: MemorySearchSettings): PlannedCandidate {
+  const note = staticModelNote(settings);
   try {
-    return { provider: 'static', available: true, detail: `static embeddings (${POTION_MODEL_NAME}, shipped)`, modelPath: shippedPotionModel() };
+    const detail = `static embeddings (${POTION_MODEL_NAME}, shipped)${note ? `; ${note}` : ''}`;
+    return { provider: 'static', available: true, detail, modelPath: shippedPotionModel(), ...(note ? { note } : {}) };
   } catch (err) {
     return { provider: 'static', available: false, detail: (err as Error).message };
   }
@@ -107,7 +126,7 @@ function planStatic(): PlannedCandidate {
 
 async function planOne(p: EmbedderProvider, settings: MemorySearchSettings, o: EmbedderFactoryOptions, env: NodeJS.ProcessEnv, explicit: boolean): Promise<PlannedCandidate> {
   if (p === 'local') return planLocal(settings, o.modelsDir);
-  if (p === 'static') return planStatic();
+  if (p === 'static') return planStatic(settings);
   return planRemote(p, settings, env, explicit);
 }
 
@@ -190,7 +209,7 @@ export async function createEmbedder(settings: MemorySearchSettings, o: Embedder
     try {
       const embedder = await instantiate(c, settings, o);
       const how = settings.provider === 'auto' ? 'auto' : c.provider === settings.provider ? 'configured' : `fallback for ${settings.provider}`;
-      return { embedder, reason: `${embedder.id} (${how}: ${c.detail})`, fallbackFrom: firstFailed, skipped };
+      return { embedder, reason: `${embedder.id} (${how}: ${c.detail})`, fallbackFrom: firstFailed, skipped, ...(c.note ? { warning: c.note } : {}) };
     } catch (err) {
       if (o.signal?.aborted) throw err;
       skipped.push({ provider: c.provider, reason: (err as Error).message });
@@ -213,6 +232,8 @@ export async function createEmbedderForSettings(
   const warn = opts.warn ?? ((m: string) => console.warn(`cairn: ${m}`));
   if (choice.fallbackFrom || (!choice.embedder && settings.enabled && settings.provider !== 'none')) {
     warn(`memory search embedder: ${choice.reason}`);
+  } else if (choice.warning) {
+    warn(`memory search embedder: ${choice.warning}`);
   }
   return choice.embedder ?? null;
 }

@@ -1,9 +1,9 @@
 /**
  * Static models loaded whole, shared by the embedders of one engine: every agent's index
  * (and a settings change that reopens one) asks for the same file, and each copy held
- * its whole model (8 MB for potion, 44 MB for GloVe). The engine holds one cache as a
- * context member (`STATIC_MODELS` in index/registry.ts), so the models go with the engine's `dispose`; nothing
- * stays behind at module level. A file replaced on disk (another mtime or size) is read again.
+ * its whole model (8 MB for potion). The engine holds one cache as a context member
+ * (`STATIC_MODELS` in index/registry.ts), so the models go with the engine's `dispose`;
+ * nothing stays behind at module level. A file replaced on disk (another mtime or size) is read again.
  */
 import fs from 'node:fs';
 import { StaticModel } from './static-format';

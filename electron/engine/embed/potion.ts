@@ -25,7 +25,7 @@ export const POTION_MODEL_FILE = 'potion-base-8M.int8.bin';
 
 /** model2vec's default `max_length`: tokens past it do not count. */
 const MAX_TOKENS = 512;
-/** Row lists cached per word, bounded like the GloVe embedder's token cache. */
+/** Row lists cached per word, bounded: the cache is cleared when it grows past this. */
 const MAX_CACHED_WORDS = 200_000;
 const UNKNOWN: readonly number[] = [];
 

@@ -1,7 +1,8 @@
 /**
- * The compact binary format of the static word-vector model (`static-glove-100d.bin`):
- * one file, read with a single `readFileSync`, used in place through typed-array views —
- * no parsing, no per-word objects, so loading costs one disk read (~tens of ms).
+ * The compact binary format of the static embedder's model (the shipped
+ * `resources/models/potion-base-8M.int8.bin`, written by scripts/build-potion-model.ts):
+ * one file, read with a single read, used in place through typed-array views — no
+ * parsing, no per-word objects, so loading costs one disk read (a few ms for 8 MB).
  *
  * Layout (little-endian; every section starts on a 4-byte boundary):
  *   header   32 bytes: magic "CAIRNSV1", u32 formatVersion, dims, count, tableSize,
@@ -14,19 +15,18 @@
  *                                  entry = row + 1, 0 = empty; tableSize a power of two
  *
  * Int8 with a per-row scale keeps cosine similarity within ~1e-3 of Float32 at a quarter
- * of the size. A short-lived process that embeds only a query reads just the header and
- * the few entries it needs instead (static-lazy.ts): same bytes, same vectors.
+ * of the size.
  */
 
 export const STATIC_MAGIC = 'CAIRNSV1';
 export const STATIC_FORMAT_VERSION = 1;
 /** Size of the fixed header at the start of the file. */
-export const HEADER_BYTES = 32;
+const HEADER_BYTES = 32;
 
 const align4 = (n: number): number => (n + 3) & ~3;
 
 /** FNV-1a over bytes `[start, end)` of `bytes`. */
-export function fnv1a(bytes: Uint8Array, start: number, end: number): number {
+function fnv1a(bytes: Uint8Array, start: number, end: number): number {
   let h = 0x811c9dc5;
   for (let i = start; i < end; i++) {
     h ^= bytes[i] as number;
@@ -35,7 +35,7 @@ export function fnv1a(bytes: Uint8Array, start: number, end: number): number {
   return h >>> 0;
 }
 
-/** What the converter hands to `encodeStaticModel`. */
+/** What the model builder hands to `encodeStaticModel`. */
 export interface StaticModelData {
   dims: number;
   /** Words in row order (most frequent first). */
@@ -46,7 +46,7 @@ export interface StaticModelData {
 }
 
 /** Byte offsets of each section (and the total file size) for the given header fields. */
-export function sectionLayout(dims: number, count: number, stringBytes: number, tableSize: number) {
+function sectionLayout(dims: number, count: number, stringBytes: number, tableSize: number) {
   const scales = HEADER_BYTES;
   const vectors = scales + count * 4;
   const offsets = align4(vectors + count * dims);
@@ -56,7 +56,7 @@ export function sectionLayout(dims: number, count: number, stringBytes: number, 
   return { scales, vectors, offsets, strings, table, total };
 }
 
-/** Serialise a model to the binary layout above (yielding now and then: 341k words take a while). */
+/** Serialise a model to the binary layout above (yielding now and then on a big vocabulary). */
 export async function encodeStaticModel(data: StaticModelData): Promise<Buffer> {
   const { dims, words } = data;
   const count = words.length;
@@ -97,7 +97,7 @@ export async function encodeStaticModel(data: StaticModelData): Promise<Buffer> 
 }
 
 /** The header fields and section offsets of a model file. */
-export interface StaticHeader {
+interface StaticHeader {
   dims: number;
   count: number;
   tableSize: number;
@@ -106,12 +106,13 @@ export interface StaticHeader {
 }
 
 /**
- * Check the header (first HEADER_BYTES of `head`) against the file's `size`; throws a
- * clear error naming `what` for a foreign, outdated, truncated or corrupt file. When `head`
- * is the whole file, the offsets and the hash table are checked too, so that no lookup can
- * read outside the file or probe a table without an empty slot for ever.
+ * Check the header of the whole file `head` against its size, then its offsets and hash
+ * table, so that no lookup can read outside the file or probe a table without an empty
+ * slot for ever; throws a clear error naming `what` for a foreign, outdated, truncated or
+ * corrupt file.
  */
-export function parseStaticHeader(head: Buffer, size: number, what: string): StaticHeader {
+function parseStaticFile(head: Buffer, what: string): StaticHeader {
+  const size = head.length;
   if (head.length < HEADER_BYTES || head.toString('latin1', 0, 8) !== STATIC_MAGIC) {
     throw new Error(`${what}: not a Cairn static word-vector file (bad magic)`);
   }
@@ -127,41 +128,25 @@ export function parseStaticHeader(head: Buffer, size: number, what: string): Sta
   if (dims === 0 || tableSize <= count || (tableSize & (tableSize - 1)) !== 0) {
     throw new Error(`${what}: corrupt header (dims ${dims}, ${count} words, hash table of ${tableSize} slots)`);
   }
-  if (head.length === size) {
-    const at = (pos: number) => head.readUInt32LE(pos);
-    let prev = 0;
-    for (let i = 0; i <= count; i++) {
-      const off = at(layout.offsets + i * 4);
-      if (off < prev || off > stringBytes || (i === 0 && off !== 0)) throw new Error(`${what}: corrupt word offsets (word ${i})`);
-      prev = off;
-    }
-    let empty = false;
-    for (let i = 0; i < tableSize; i++) {
-      const entry = at(layout.table + i * 4);
-      if (entry > count) throw new Error(`${what}: corrupt hash table (slot ${i} names row ${entry - 1} of ${count})`);
-      if (entry === 0) empty = true;
-    }
-    if (!empty) throw new Error(`${what}: corrupt hash table (no empty slot)`);
+  const at = (pos: number) => head.readUInt32LE(pos);
+  let prev = 0;
+  for (let i = 0; i <= count; i++) {
+    const off = at(layout.offsets + i * 4);
+    if (off < prev || off > stringBytes || (i === 0 && off !== 0)) throw new Error(`${what}: corrupt word offsets (word ${i})`);
+    prev = off;
   }
+  let empty = false;
+  for (let i = 0; i < tableSize; i++) {
+    const entry = at(layout.table + i * 4);
+    if (entry > count) throw new Error(`${what}: corrupt hash table (slot ${i} names row ${entry - 1} of ${count})`);
+    if (entry === 0) empty = true;
+  }
+  if (!empty) throw new Error(`${what}: corrupt hash table (no empty slot)`);
   return { dims, count, tableSize, stringBytes, layout };
 }
 
-/** What the embedder needs from a model, loaded whole (StaticModel) or read on demand. */
-export interface StaticVectors {
-  readonly dims: number;
-  readonly count: number;
-  /** Row of `word` (its frequency rank), or -1 when it is not in the vocabulary. */
-  lookup(word: string): number;
-  /** The word at `row`. */
-  word(row: number): string;
-  /** `out += weight × vector(row)` (dequantised). */
-  addTo(out: Float32Array, row: number, weight?: number): void;
-  /** Dequantised vector of `row` (a copy). */
-  vector(row: number): Float32Array;
-}
-
 /** A loaded model: typed-array views over one Buffer, plus word lookup. */
-export class StaticModel implements StaticVectors {
+export class StaticModel {
   readonly dims: number;
   readonly count: number;
   private readonly scales: Float32Array;
@@ -176,7 +161,7 @@ export class StaticModel implements StaticVectors {
   constructor(input: Buffer, what = 'static model') {
     // Typed views need 4-byte aligned offsets; a pooled small Buffer might not be.
     const buf = input.byteOffset % 4 === 0 ? input : Buffer.from(input);
-    const { dims, count, tableSize, stringBytes, layout: L } = parseStaticHeader(buf, buf.length, what);
+    const { dims, count, tableSize, stringBytes, layout: L } = parseStaticFile(buf, what);
     this.dims = dims;
     this.count = count;
     const ab = buf.buffer;

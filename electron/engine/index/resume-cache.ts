@@ -7,8 +7,8 @@
  *
  * Every batch of new vectors is also committed here (WAL, its own small transaction); the
  * next rebuild carries these vectors in like the old index's cache; a rebuild that completes
- * deletes the file, since the new index then holds them all. Skipped for the static word
- * vectors, which embed ~20k chunks/s: recomputing them is cheaper than writing them twice.
+ * deletes the file, since the new index then holds them all. Skipped for the static
+ * embedder, which embed ~20k chunks/s: recomputing them is cheaper than writing them twice.
  */
 import Database from 'better-sqlite3';
 import { vecBlob, type Store } from './store';

@@ -153,7 +153,7 @@ function researchSession(start: number): { b: TranscriptBuilder; title: string }
   );
   b.assistant([
     { type: 'thinking', thinking: 'The fifth bar is the tallest; in the post that is embeddinggemma. Consistent.', thinkingSignature: 'c2lnLXJlcw==' },
-    { type: 'text', text: 'Yes — the tallest bar (5th) is embeddinggemma-300m.\n\n- Default: `hf:ggml-org/embeddinggemma-300m-qat-q8_0-GGUF`\n- Fallback: static GloVe vectors (no download)\n\n> Downloaded only when the user asks, with a progress bar.' },
+    { type: 'text', text: 'Yes — the tallest bar (5th) is embeddinggemma-300m.\n\n- Default: `hf:ggml-org/embeddinggemma-300m-qat-q8_0-GGUF`\n- Fallback: the shipped static embeddings, potion-base-8M (no download)\n\n> Downloaded only when the user asks, with a progress bar.' },
   ]);
   b.cacheTtl();
   b.toolTurn('bash', { command: 'ls -la ~/.cache/cairn/models' }, 'total 0\ndrwxr-xr-x 2 ana ana 40 Mar 12 09:14 .\n', { details: { exitCode: 0 } });

@@ -1,15 +1,11 @@
 /**
- * A shared, once-converted static word-vector model for tests: converting the 307 MB wink
- * JSON takes seconds, so the suite does it once into node_modules/.cache/cairn-test/ and
- * every test (and every vitest worker) reuses it. A lock directory keeps parallel workers
- * from converting at the same time.
+ * Where the suite keeps what it generates once and shares across runs and vitest workers
+ * (the tiny GGUF model, worker and CLI builds): node_modules/.cache/cairn-test/, with a
+ * lock directory so that parallel workers do not build the same file at once.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { staticModelPath } from '../electron/engine/embed/static';
-import { convertWinkEmbeddings } from '../electron/engine/embed/static-convert';
-import { STATIC_FORMAT_VERSION } from '../electron/engine/embed/static-format';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -35,14 +31,6 @@ async function withLock<T>(lockDir: string, ready: () => boolean, build: () => P
       fs.rmSync(lockDir, { recursive: true, force: true });
     }
   }
-}
-
-/** A models dir holding the converted static model (full vocabulary), built once. */
-export async function sharedStaticModelsDir(): Promise<string> {
-  const dir = path.join(TEST_CACHE_DIR, `static-v${STATIC_FORMAT_VERSION}`);
-  fs.mkdirSync(TEST_CACHE_DIR, { recursive: true });
-  await withLock(`${dir}.lock`, () => fs.existsSync(staticModelPath(dir)), () => convertWinkEmbeddings(dir));
-  return dir;
 }
 
 export { withLock as withBuildLock };
