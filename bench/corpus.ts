@@ -13,9 +13,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { StaticModel } from '../electron/engine/embed/static-format';
-import { staticModelPath } from '../electron/engine/embed/static';
-import { sharedStaticModelsDir } from '../testkit/static-model';
 import { assistantTurn, hex, int, pick, rng, section, setVocabulary, TOPICS, userTurn, type Rand } from './lib/corpus-text';
 
 export const CORPUS_VERSION = 4;
@@ -70,15 +67,12 @@ export function estimateChunks(chars: number): number {
   return chars <= 1_600 ? 1 : 1 + Math.ceil((chars - 1_600) / 1_000);
 }
 
-/** 30,000 frequent lowercase words of the GloVe vocabulary (skipping the top 100), by rank. */
+/**
+ * 30,000 frequent lowercase words by rank (bench/corpus-words.txt: the GloVe vocabulary's,
+ * skipping the top 100, written out when that package was dropped, so the corpora stay the same).
+ */
 async function loadVocabulary(): Promise<string[]> {
-  const model = new StaticModel(fs.readFileSync(staticModelPath(await sharedStaticModelsDir())));
-  const words: string[] = [];
-  for (let row = 100; row < model.count && words.length < 30_000; row++) {
-    const w = model.word(row);
-    if (/^[a-z]{3,}$/.test(w)) words.push(w);
-  }
-  return words;
+  return fs.readFileSync(path.join(here, 'corpus-words.txt'), 'utf8').split('\n').filter(Boolean);
 }
 
 function ymd(d: Date): string {

@@ -4,8 +4,8 @@
  * engine's search service with default settings, printing issue 13's table. Flags change one
  * thing at a time (ablations):
  *
- *   --embedder static|glove|none|<path.gguf>  (default static: what `cairn search` picks offline,
- *                                        potion-base-8M; glove: the averaged GloVe it replaced)
+ *   --embedder static|none|<path.gguf>  (default static: what `cairn search` picks offline,
+ *                                  potion-base-8M)
  *   --vector-weight W                    merge weight of the vector side (text = 1 − W)
  *   --min-score S                        override query.minScore
  *   --sources memory|sessions|all        what is indexed and searched (default: memory)
@@ -26,11 +26,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
-import { createStaticEmbedder } from '../electron/engine/embed/static';
 import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import type { MemorySearchSettings } from '../electron/engine/config/schema';
-import { sharedStaticModelsDir } from '../testkit/static-model';
 import { loadLocomo, locomoHeader, locomoRow, locomoSettings, runLocomo } from './lib/locomo';
 
 function flag(argv: readonly string[], name: string): string | undefined {
@@ -78,9 +76,8 @@ function memoQueries(e: Embedder): Embedder {
 async function makeEmbedder(spec: string, threads: number): Promise<Embedder | null> {
   if (spec === 'none') return null;
   if (spec === 'static' || spec === 'potion') return createPotionEmbedder();
-  if (spec === 'glove') return createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() });
   if (spec.endsWith('.gguf')) return createGgufEmbedder({ modelPath: path.resolve(spec), threads });
-  throw new Error(`--embedder: expected static, glove, none or a .gguf path, got ${spec}`);
+  throw new Error(`--embedder: expected static, none or a .gguf path, got ${spec}`);
 }
 
 /** Run the LoCoMo report; returns the process exit code (2 = data not found). */
@@ -122,7 +119,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
     if (argv.includes('--no-relative-dates')) s.query.hybrid.relativeDates = false;
     if (lineVectors) s.query.hybrid.lineVectors = lineVectors;
   };
-  const indexLabel = [spec === 'static' ? 'potion' : ['none', 'glove', 'potion'].includes(spec) ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem', ...(lineVectors ? [`lines-${lineVectors}`] : [])].join('-');
+  const indexLabel = [spec === 'static' ? 'potion' : ['none', 'potion'].includes(spec) ? spec : path.basename(spec, '.gguf'), tokens ?? 'd', overlap ?? 'd', sources ?? 'mem', ...(lineVectors ? [`lines-${lineVectors}`] : [])].join('-');
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };
   const qn = convs.reduce((a, c) => a + c.queries.length, 0);
   console.log(`LoCoMo: ${convs.length} conversations, ${qn} questions (${path.resolve(dir)}); embedder ${embedder ? `${embedder.provider}/${embedder.model}` : 'none'}; k = 6.\n`);

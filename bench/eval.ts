@@ -1,9 +1,8 @@
 /**
  * `npm run eval`: retrieval quality on the committed eval memory (bench/eval-data/, 65
  * known-answer queries over six months of notes). Reports hit@1, hit@6 and MRR@6 for
- * FTS-only, vector-only, hybrid, +decay, +MMR with the static embedder (potion-base-8M;
- * `--glove` adds the averaged GloVe vectors it replaced) and the tiny
- * test GGUF (testkit/tiny-gguf.ts), per category, a sweep of the merge weight, and
+ * FTS-only, vector-only, hybrid, +decay, +MMR with the static embedder (potion-base-8M) and
+ * the tiny test GGUF (testkit/tiny-gguf.ts), per category, a sweep of the merge weight, and
  * SPEC §7's quality bar (hybrid ≥ the better of its two sides, hit@6 and MRR, per embedder).
  * The set is split into a tuning and a test half (eval-run.ts splitEvalSet): the weight sweep
  * is shown on the tuning half, with the test half's hit@6 beside it.
@@ -15,11 +14,9 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
-import { createStaticEmbedder } from '../electron/engine/embed/static';
 import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import { DEFAULT_WEIGHTS } from '../electron/engine/search/score';
-import { sharedStaticModelsDir } from '../testkit/static-model';
 import { tinyGgufPath } from '../testkit/tiny-gguf';
 import { CATEGORIES, EvalIndex, loadEvalSet, paraphraseViolations, type EvalConfig, type Metrics } from '../testkit/eval-run';
 
@@ -52,8 +49,6 @@ async function main(): Promise<void> {
   const embedders: { label: string; make: () => Promise<Embedder> }[] = [
     { label: 'static', make: () => createPotionEmbedder() },
   ];
-  // The averaged GloVe vectors the static embedder used before potion-base-8M, for comparison.
-  if (process.argv.includes('--glove')) embedders.push({ label: 'GloVe', make: async () => createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() }) });
   if (!process.argv.includes('--no-gguf')) {
     embedders.push({ label: 'tiny GGUF', make: async () => createGgufEmbedder({ modelPath: await tinyGgufPath(), threads: 1 }) });
   }

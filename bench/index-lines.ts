@@ -14,11 +14,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { defaultConfig } from '../electron/engine/config/schema';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
-import { createStaticEmbedder } from '../electron/engine/embed/static';
+import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { openDatabase } from '../electron/engine/index/db';
-import { sharedStaticModelsDir } from '../testkit/static-model';
 
 async function main(): Promise<void> {
   const [stateDir, spec = 'static'] = process.argv.slice(2);
@@ -27,7 +26,7 @@ async function main(): Promise<void> {
     process.exit(2);
   }
   const embedder: Embedder = spec === 'static'
-    ? await createStaticEmbedder({ modelsDir: await sharedStaticModelsDir() })
+    ? await createPotionEmbedder()
     : await createGgufEmbedder({ modelPath: path.resolve(spec), threads: 1 });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-index-lines-'));
   console.log(`Index of ${path.resolve(stateDir)} with ${embedder.id}; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' / ')}.\n`);

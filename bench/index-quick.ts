@@ -13,7 +13,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { defaultConfig } from '../electron/engine/config/schema';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { searchIndex } from '../electron/engine/search/index-search';
-import { createStaticEmbedder } from '../electron/engine/embed/static';
+import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import { quantile } from './lib/stats';
 
 const target = Number(process.argv[2] ?? 10_000);
@@ -48,8 +48,7 @@ const pct = (xs: number[], p: number): number => quantile(xs, p / 100);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
 const ws = path.join(root, 'workspace');
 makeCorpus(ws, target);
-const modelsDir = path.resolve('bench/.data/models');
-const embedder = await createStaticEmbedder({ modelsDir });
+const embedder = await createPotionEmbedder();
 const settings = defaultConfig().agents.defaults.memorySearch;
 const open = () =>
   MemoryIndex.open({

@@ -15,11 +15,9 @@ import { loadConfig } from '../../electron/engine/config/load';
 import { agentPaths } from '../../electron/engine/config/state-dir';
 import type { MemorySearchSettings } from '../../electron/engine/config/schema';
 import { createEmbedderForSettings } from '../../electron/engine/embed/factory';
-import { staticModelPath } from '../../electron/engine/embed/static';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { knnWorkerReady, searchIndex } from '../../electron/engine/search/index-search';
 import type { SearchRequest } from '../../electron/engine/core/search-backend';
-import { sharedStaticModelsDir } from '../../testkit/static-model';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
 import { cpuMs, median, quantile, timed } from './stats';
 
@@ -130,12 +128,6 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
   const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
   const loaded = loadConfig(corpus.dir);
   const paths = agentPaths(corpus.dir, loaded.config);
-  // The converted word vectors, shared with the test suite (converted once per machine).
-  const link = staticModelPath(paths.modelsDir);
-  if (!fs.existsSync(link)) {
-    fs.mkdirSync(paths.modelsDir, { recursive: true });
-    fs.symlinkSync(staticModelPath(await sharedStaticModelsDir()), link);
-  }
   const settings: MemorySearchSettings = loaded.config.agents.defaults.memorySearch;
   const embedder = await createEmbedderForSettings(settings, { modelsDir: paths.modelsDir });
   if (!embedder || embedder.provider !== 'static') throw new Error(`expected the static embedder, got ${embedder?.id ?? 'none'}`);
