@@ -12,6 +12,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { formatResults, statusLine } from './search-format.mjs';
 
 const RECORD = 'serve-engine.json';
 const VALUE = { '--state-dir': 'stateDir', '--agent': 'agentId', '-n': 'maxResults', '--max-results': 'maxResults', '--min-score': 'minScore', '--source': 'source', '--since': 'since', '--before': 'before' };
@@ -141,23 +142,6 @@ async function call(rec, channel, body) {
   });
 }
 
-const fmt = (x) => (x === null ? '—' : x.toFixed(3));
-
-/** search.ts's formatResults, line for line (tests/unit/cli-thin.test.ts compares the two). */
-function formatResults(res) {
-  if (res.results.length === 0) return 'no results';
-  const lines = [];
-  res.results.forEach((r, i) => {
-    lines.push(`${i + 1}. ${r.citation}  score ${r.score.toFixed(3)}${r.source === 'sessions' ? '  [session]' : ''}`);
-    for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
-    if (r.explain) {
-      const e = r.explain;
-      lines.push(`   ↳ vector ${fmt(e.vector)} · text ${fmt(e.text)} · merged ${fmt(e.merged)} · decay ${fmt(e.decay)}${e.mmrRank ? ` · mmr #${e.mmrRank}` : ''}`);
-    }
-  });
-  return lines.join('\n');
-}
-
 /**
  * Run `argv` (without node and script) against a running engine: the exit code once printed,
  * or null when the caller should run the command itself.
@@ -192,8 +176,7 @@ export async function thinSearch(argv, root, env = process.env) {
     return 0;
   }
   process.stdout.write(`${formatResults(res)}\n`);
-  const emb = res.embedder ? `${res.embedder.provider}/${res.embedder.model}` : 'no embedder';
-  process.stderr.write(`(${res.mode} · ${emb} · ${res.tookMs} ms${res.backend === 'qmd' ? ' · served by QMD' : ''} · by the running engine, pid ${rec.pid})\n`);
+  process.stderr.write(`${statusLine(res, `by the running engine, pid ${rec.pid}`)}\n`);
   for (const w of res.warnings) process.stderr.write(`warning: ${w}\n`);
   return 0;
 }

@@ -5,7 +5,7 @@
  * context alone (no handler map): this command's start-up is measured (docs/benchmarks.md).
  */
 import type { Command } from 'commander';
-import type { SearchResponse, SearchResult } from '../../../shared/types/search';
+import { formatResults, statusLine } from '../../../bin/search-format.mjs';
 import { jitless, UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 
 interface SearchOptions extends GlobalOptions {
@@ -22,23 +22,6 @@ function num(v: string | undefined): number | undefined {
   if (v === undefined) return undefined;
   const n = Number(v);
   return Number.isFinite(n) ? n : Number.NaN;
-}
-
-const fmt = (x: number | null) => (x === null ? '—' : x.toFixed(3));
-
-/** Human-readable results: citation + score, the snippet indented, and the explain line. */
-export function formatResults(res: Pick<SearchResponse, 'results' | 'mode' | 'embedder'>): string {
-  if (res.results.length === 0) return 'no results';
-  const lines: string[] = [];
-  res.results.forEach((r: SearchResult, i) => {
-    lines.push(`${i + 1}. ${r.citation}  score ${r.score.toFixed(3)}${r.source === 'sessions' ? '  [session]' : ''}`);
-    for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
-    if (r.explain) {
-      const e = r.explain;
-      lines.push(`   ↳ vector ${fmt(e.vector)} · text ${fmt(e.text)} · merged ${fmt(e.merged)} · decay ${fmt(e.decay)}${e.mmrRank ? ` · mmr #${e.mmrRank}` : ''}`);
-    }
-  });
-  return lines.join('\n');
 }
 
 export function register(program: Command, rt: CliRuntime): void {
@@ -81,9 +64,8 @@ export function register(program: Command, rt: CliRuntime): void {
         return;
       }
       rt.stdout(formatResults(res));
-      const emb = res.embedder ? `${res.embedder.provider}/${res.embedder.model}` : 'no embedder';
       // Says so when QMD answered; a QMD fallback to the built-in index is in the warnings.
-      rt.stderr(`(${res.mode} · ${emb} · ${res.tookMs} ms${res.backend === 'qmd' ? ' · served by QMD' : ''})`);
+      rt.stderr(statusLine(res));
       for (const w of res.warnings) rt.stderr(`warning: ${w}`);
     });
 }

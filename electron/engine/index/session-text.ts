@@ -29,11 +29,9 @@ export function renderSession(jsonl: string, file = 'session.jsonl'): RenderedSe
 
 /**
  * Render transcript lines that carry their own line numbers (`lineNumbers[i]` for
- * `lines[i]`: OpenClaw's SQLite store, where a line is seq + 1); without them the lines are
- * numbered 1, 2, 3….
+ * `lines[i]`: OpenClaw's SQLite store, where a line is seq + 1).
  */
-export function renderSessionLines(file: string, lines: string[], lineNumbers?: number[]): RenderedSession {
-  if (!lineNumbers) return renderSession(lines.join('\n'), file);
+export function renderSessionLines(file: string, lines: string[], lineNumbers: number[]): RenderedSession {
   return renderTranscript(parseNumberedLines(file, lines, lineNumbers, 0));
 }
 

@@ -1,0 +1,29 @@
+// How `cairn search` prints results, in plain JS so that both the in-process command
+// (electron/cli/commands/search.ts) and the thin client (bin/thin-client.mjs, which loads
+// nothing of the engine) print the same bytes from one definition.
+
+const fmt = (x) => (x === null ? '—' : x.toFixed(3));
+
+/** Human-readable results: citation + score, the snippet indented, and the explain line. */
+export function formatResults(res) {
+  if (res.results.length === 0) return 'no results';
+  const lines = [];
+  res.results.forEach((r, i) => {
+    lines.push(`${i + 1}. ${r.citation}  score ${r.score.toFixed(3)}${r.source === 'sessions' ? '  [session]' : ''}`);
+    for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
+    if (r.explain) {
+      const e = r.explain;
+      lines.push(`   ↳ vector ${fmt(e.vector)} · text ${fmt(e.text)} · merged ${fmt(e.merged)} · decay ${fmt(e.decay)}${e.mmrRank ? ` · mmr #${e.mmrRank}` : ''}`);
+    }
+  });
+  return lines.join('\n');
+}
+
+/**
+ * The status line printed to stderr after the results: mode, embedder, time, and who answered
+ * (QMD, or `by` — the running engine — when given).
+ */
+export function statusLine(res, by) {
+  const emb = res.embedder ? `${res.embedder.provider}/${res.embedder.model}` : 'no embedder';
+  return `(${res.mode} · ${emb} · ${res.tookMs} ms${res.backend === 'qmd' ? ' · served by QMD' : ''}${by ? ` · ${by}` : ''})`;
+}
