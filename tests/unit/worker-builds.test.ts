@@ -38,7 +38,7 @@ afterAll(() => {
 });
 
 describe('worker modules built for the Electron main process', () => {
-  it('with no module URL, the registered KNN worker build answers exactly as vec0 in-process', async () => {
+  it('with no module URL, the registered KNN worker build answers as vec0 in-process', async () => {
     const fx = memoryFixture({
       'workspace/MEMORY.md': '# Preferences\n\nThe user prefers dark mode and vim keybindings.\n',
       'workspace/memory/2024-01-10.md': '# Deploy\n\nDeployed commit a1b2c3d to production.\n',
@@ -55,7 +55,13 @@ describe('worker modules built for the Electron main process', () => {
       for (const q of ['deploy production', 'database Postgres', 'dark mode']) {
         const [v] = await emb.embed([q]);
         const filter = { sources: ['memory'] as const };
-        expect(await client.call({ vec: v!, limit: 3, filter: { sources: ['memory'] } })).toEqual(vec0Candidates(db, v!, 3, filter));
+        const got = await client.call({ vec: v!, limit: 3, filter: { sources: ['memory'] } });
+        // vec0's answer up to the worker's in-memory copy rounding cosines below 1e-5: the
+        // same cosines rank by rank, each chunk's own (equal ones may swap).
+        const want = vec0Candidates(db, v!, 3, filter);
+        const exact = new Map(vec0Candidates(db, v!, 100, filter).map((c) => [c.id, c.raw]));
+        got.forEach((c, i) => expect(c.raw).toBeCloseTo(want[i]!.raw, 5));
+        got.forEach((c) => expect(c.raw).toBeCloseTo(exact.get(c.id)!, 5));
       }
     } finally {
       db.close();

@@ -96,6 +96,20 @@ function stemWriter(db: Db): { ins: Database.Statement; del: Database.Statement 
   };
 }
 
+/**
+ * Chunk ids are never reused (a plain INTEGER PRIMARY KEY would hand out the highest deleted
+ * one again): the KNN worker's copy of the vectors (search/knn-cache.ts) finds what a sync
+ * added as the ids above the highest it has seen. `chunkIdHigh` in meta is the highest id
+ * ever given, written in the same transaction as the chunks.
+ */
+function chunkIds(db: Db): { high(): number; setHigh(id: number): void } {
+  const high = db
+    .prepare("SELECT MAX(COALESCE((SELECT MAX(id) FROM chunks), 0), COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'chunkIdHigh'), 0))")
+    .pluck();
+  const set = db.prepare("INSERT INTO meta (key, value) VALUES ('chunkIdHigh', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  return { high: () => Number(high.get()), setHigh: (id) => void set.run(String(id)) };
+}
+
 export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0' | 'fallback' | 'none' }): Store {
   const idsOf = db.prepare('SELECT id FROM chunks WHERE path = ?').pluck();
   const delChunk = db.prepare('DELETE FROM chunks WHERE id = ?');
@@ -103,9 +117,10 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
   const delVec = opts.vectors === 'none' ? null : db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
   const delFile = db.prepare('DELETE FROM files WHERE path = ?');
   const insChunk = db.prepare(
-    `INSERT INTO chunks (path, source, start_line, end_line, hash, model, text, heading, day, dated, evergreen, mtime)
-     VALUES (@path, @source, @startLine, @endLine, @hash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
+    `INSERT INTO chunks (id, path, source, start_line, end_line, hash, model, text, heading, day, dated, evergreen, mtime)
+     VALUES (@id, @path, @source, @startLine, @endLine, @hash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
   );
+  const ids = chunkIds(db);
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
   const stem = stemWriter(db);
   const insVec = opts.vectors === 'none' ? null : db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
@@ -133,8 +148,11 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
   };
 
   const insertChunks = (chunks: readonly ChunkRow[]) => {
+    if (chunks.length === 0) return;
+    let next = ids.high();
     for (const c of chunks) {
       const info = insChunk.run({
+        id: ++next,
         path: c.path,
         source: c.source,
         startLine: c.startLine,
@@ -154,6 +172,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       if (insVec && c.vector) insVec.run(id, vecBlob(unitVec(c.vector)), c.source, c.day);
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
+    ids.setHigh(next);
   };
 
   return {

@@ -29,21 +29,31 @@ export interface Candidate {
   raw: number;
 }
 
+/** What a filter asks of a chunk: its source (null = any), and its day's range. */
+export function filterSpec(f: CandidateFilter): { source: string | null; since: string | null; before: string | null } {
+  const narrower = f.indexed ? f.indexed.some((s) => !f.sources.includes(s)) : f.sources.length === 1;
+  return {
+    source: narrower && f.sources.length === 1 ? f.sources[0]! : null,
+    since: f.since || null,
+    before: f.before || null,
+  };
+}
+
 function filterSql(f: CandidateFilter, alias: string): { sql: string; params: unknown[] } {
   const parts: string[] = [];
   const params: unknown[] = [];
-  const narrower = f.indexed ? f.indexed.some((s) => !f.sources.includes(s)) : f.sources.length === 1;
-  if (narrower && f.sources.length === 1) {
+  const spec = filterSpec(f);
+  if (spec.source !== null) {
     parts.push(`${alias}.source = ?`);
-    params.push(f.sources[0]);
+    params.push(spec.source);
   }
-  if (f.since) {
+  if (spec.since !== null) {
     parts.push(`${alias}.day >= ?`);
-    params.push(f.since);
+    params.push(spec.since);
   }
-  if (f.before) {
+  if (spec.before !== null) {
     parts.push(`${alias}.day < ?`);
-    params.push(f.before);
+    params.push(spec.before);
   }
   return { sql: parts.map((p) => ` AND ${p}`).join(''), params };
 }

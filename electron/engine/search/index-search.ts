@@ -58,3 +58,12 @@ async function searchOnce(index: MemoryIndex, req: SearchRequest): Promise<Searc
 export function knnWorkerReady(index: MemoryIndex): Promise<boolean> {
   return knnOf(index).ready();
 }
+
+/**
+ * Whether the KNN worker now answers from its in-memory copy of the vectors (waits for the
+ * worker's start and for the copy's load under way). For tests and benchmarks.
+ * @internal
+ */
+export function knnCopyLoaded(index: MemoryIndex): Promise<boolean> {
+  return knnOf(index).loaded();
+}

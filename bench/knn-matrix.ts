@@ -1,0 +1,125 @@
+/**
+ * The vector side at 384 d, alone: sqlite-vec's exact float scan (`vec0Candidates`, what a
+ * one-shot search runs) against the KNN worker's in-memory copy (search/knn-cache.ts +
+ * vector-matrix.ts: int8 SIMD scan, best limit × 4 re-scored with the residual row).
+ *
+ * N clustered unit vectors (real sentence embeddings have near neighbours; 300 centres)
+ * go into a temp index file with the index's shapes — `chunks (id, source, day)` with the
+ * covering index `chunks_filter`, `chunks_vec` as `vec0(embedding float[384], source text,
+ * day text)`. Queries are stored vectors plus noise. Prints, per query (k = 40, the vector
+ * side's usual limit: maxResults 10 × candidateMultiplier 4), p50 / p95 of wall and CPU for
+ * vec0 and for the copy (on this thread: the worker adds a message each way), the copy's
+ * load time and memory, and its answers against vec0's: recall of vec0's top 40 and the
+ * largest cosine difference.
+ *
+ *   node --import tsx --expose-gc bench/knn-matrix.ts [count=100000] [queries=40]
+ *
+ * The file goes to a temp dir and is removed at the end.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { openDatabase } from '../electron/engine/index/db';
+import { vecBlob } from '../electron/engine/index/store';
+import { vec0Candidates } from '../electron/engine/search/candidates';
+import { KnnCache } from '../electron/engine/search/knn-cache';
+import { quantile, timedSync } from './lib/stats';
+
+const D = 384;
+const K = 40;
+const ALL = { sources: ['memory' as const, 'sessions' as const] };
+
+function clustered(centres: Float32Array[], noise: number): Float32Array {
+  const c = centres[Math.floor(Math.random() * centres.length)]!;
+  const v = new Float32Array(D);
+  let n = 0;
+  for (let i = 0; i < D; i++) {
+    v[i] = c[i]! + (Math.random() - 0.5) * noise;
+    n += v[i]! * v[i]!;
+  }
+  const inv = 1 / Math.sqrt(n);
+  for (let i = 0; i < D; i++) v[i]! *= inv;
+  return v;
+}
+
+function build(file: string, count: number): Float32Array[] {
+  const { db } = openDatabase(file);
+  db.exec(`CREATE TABLE chunks (id INTEGER PRIMARY KEY, source TEXT NOT NULL, day TEXT);
+    CREATE INDEX chunks_filter ON chunks(id, source, day);
+    CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${D}], source text, day text);`);
+  const centres = Array.from({ length: 300 }, () => Float32Array.from({ length: D }, () => Math.random() - 0.5));
+  const insC = db.prepare('INSERT INTO chunks (id, source, day) VALUES (?, ?, ?)');
+  const insV = db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
+  const queries: Float32Array[] = [];
+  const BATCH = 20_000;
+  for (let start = 1; start <= count; start += BATCH) {
+    db.transaction(() => {
+      for (let id = start; id < Math.min(count + 1, start + BATCH); id++) {
+        const v = clustered(centres, 0.8);
+        const source = id % 4 === 0 ? 'sessions' : 'memory';
+        const day = `20${10 + (id % 15)}-0${1 + (id % 9)}-1${id % 10}`;
+        insC.run(id, source, day);
+        insV.run(BigInt(id), vecBlob(v), source, day);
+      }
+    })();
+  }
+  for (let i = 0; i < 40; i++) queries.push(clustered(centres, 0.85));
+  db.close();
+  return queries;
+}
+
+function row(name: string, wall: number[], cpu: number[]): string {
+  const f = (x: number) => x.toFixed(1);
+  return `| ${name} | ${f(quantile(wall, 0.5))} / ${f(quantile(wall, 0.95))} | ${f(quantile(cpu, 0.5))} / ${f(quantile(cpu, 0.95))} |`;
+}
+
+async function main(): Promise<void> {
+  const count = Number(process.argv[2] ?? 100_000);
+  const nq = Math.min(40, Number(process.argv[3] ?? 40));
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-knn-matrix-'));
+  const file = path.join(tmp, 'index.sqlite');
+  try {
+    const t0 = performance.now();
+    const queries = build(file, count).slice(0, nq);
+    const bytes = fs.statSync(file).size;
+    console.error(`built ${count} vectors in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${(bytes / 1e6).toFixed(0)} MB`);
+    const { db } = openDatabase(file, { readonly: true });
+    const vec0 = queries.map((q) => timedSync(() => vec0Candidates(db, q, K, ALL)));
+
+    (globalThis as { gc?: () => void }).gc?.();
+    const rss0 = process.memoryUsage().rss;
+    const cache = new KnnCache(() => openDatabase(file, { readonly: true }).db);
+    const l0 = performance.now();
+    const c0 = process.cpuUsage();
+    await cache.ready();
+    const loadMs = performance.now() - l0;
+    const loadCpu = process.cpuUsage(c0);
+    (globalThis as { gc?: () => void }).gc?.();
+    const rss1 = process.memoryUsage().rss;
+    for (const q of queries.slice(0, 3)) cache.query(db, q, K, ALL); // warm-up
+    const copy = queries.map((q) => timedSync(() => cache.query(db, q, K, ALL)));
+
+    let hit = 0;
+    let maxDiff = 0;
+    queries.forEach((_, i) => {
+      const want = vec0[i]!.value;
+      const got = copy[i]!.value;
+      const ids = new Set(want.map((c) => c.id));
+      hit += got.filter((c) => ids.has(c.id)).length / want.length;
+      got.forEach((c, r) => (maxDiff = Math.max(maxDiff, Math.abs(c.raw - want[r]!.raw))));
+    });
+    db.close();
+    console.log(`${count.toLocaleString('en')} × ${D} d, k = ${K}, ${nq} queries; load average ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}; file ${(bytes / 1e6).toFixed(0)} MB\n`);
+    console.log('| vector side | wall p50 / p95 ms | CPU p50 / p95 ms |\n|---|---|---|');
+    console.log(row('vec0 exact float scan', vec0.map((t) => t.wallMs), vec0.map((t) => t.cpuMs)));
+    console.log(row('in-memory copy (int8 SIMD scan + re-score)', copy.map((t) => t.wallMs), copy.map((t) => t.cpuMs)));
+    console.log(
+      `\ncopy: loaded in ${(loadMs / 1000).toFixed(2)} s wall (${((loadCpu.user + loadCpu.system) / 1e6).toFixed(2)} s CPU), ` +
+        `RSS +${((rss1 - rss0) / 1e6).toFixed(0)} MB; recall of vec0's top ${K}: ${(hit / nq).toFixed(4)}; largest cosine difference rank by rank: ${maxDiff.toExponential(1)}`,
+    );
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();

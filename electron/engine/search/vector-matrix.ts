@@ -1,0 +1,263 @@
+/**
+ * The chunk vectors of one index held in memory for a fast vector side (knn-cache.ts keeps
+ * it in step with the file). Each unit vector is stored as two int8 rows: `hi`, the vector
+ * scaled so its largest component is ±127 and rounded, and `lo`, the rounding residual ×
+ * 254 — together ≈ 16 bits per component, a quarter of the float's size for `hi` alone and
+ * half with `lo`.
+ *
+ * A query scans every `hi` row with WebAssembly SIMD (knn-scan.wat: the int16 query against
+ * the int8 rows, 16 multiply-adds per instruction pair), keeps the best `limit × 4` rows
+ * that pass the filter, and re-scores those with `hi + lo / 254` against the float query:
+ * the scores then differ from the float ones by ≈ 4 × 10⁻⁶ (bench/knn-matrix.ts), far below
+ * the gaps that order real neighbours, and the `hi` scan alone already ranks the true top
+ * `limit` inside its top `limit × 4`.
+ */
+import { KNN_SCAN_WASM } from './knn-scan-wasm';
+
+/** Rows that pass a candidate filter (candidates.ts `filterSpec`). */
+export interface MatrixFilter {
+  source: string | null;
+  /** Inclusive YYYY-MM-DD. */
+  since: string | null;
+  /** Exclusive YYYY-MM-DD. */
+  before: string | null;
+}
+
+/** One nearest row: its id and its cosine distance (1 − dot of the unit vectors). */
+export interface MatrixHit {
+  id: number;
+  cosine: number;
+}
+
+/** The little of WebAssembly's API this file uses (the engine's types have no DOM library). */
+interface WasmMemory {
+  readonly buffer: ArrayBuffer;
+  grow(pages: number): number;
+}
+interface ScanExports {
+  memory: WasmMemory;
+  scan(q: number, rows: number, scales: number, out: number, n: number, blocks: number): void;
+}
+interface WasmApi {
+  Module: new (bytes: Uint8Array) => object;
+  Instance: new (module: object) => { exports: unknown };
+}
+const wasm = (globalThis as unknown as { WebAssembly: WasmApi }).WebAssembly;
+
+let wasmModule: object | null = null;
+function scanModule(): object {
+  wasmModule ??= new wasm.Module(Buffer.from(KNN_SCAN_WASM, 'base64'));
+  return wasmModule;
+}
+
+/** Candidates re-scored per requested row. */
+const OVERSAMPLE = 4;
+const PAGE = 65_536;
+
+/** YYYY-MM-DD as a number that orders like the string (-1 for none). */
+function dayNumber(day: string | null | undefined): number {
+  if (!day || !/^\d{4}-\d{2}-\d{2}/.test(day)) return -1;
+  return Number(day.slice(0, 4)) * 10_000 + Number(day.slice(5, 7)) * 100 + Number(day.slice(8, 10));
+}
+
+export class VectorMatrix {
+  /** 16-component blocks per row (dims rounded up). */
+  readonly blocks: number;
+  private readonly rowBytes: number;
+  private readonly ex: ScanExports;
+  private cap = 0;
+  private n = 0;
+  private lo = new Int8Array(0);
+  private ids = new Float64Array(0);
+  private src = new Uint8Array(0);
+  private day = new Int32Array(0);
+  private readonly slotOf = new Map<number, number>();
+  private readonly sourceCode = new Map<string, number>();
+  /** The int16 query's scale bound: the scan's i32 sums cannot overflow. */
+  private readonly qMax: number;
+
+  constructor(readonly dims: number) {
+    this.blocks = Math.max(1, Math.ceil(dims / 16));
+    this.rowBytes = this.blocks * 16;
+    this.qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (this.rowBytes * 127)));
+    this.ex = new wasm.Instance(scanModule()).exports as ScanExports;
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  has(id: number): boolean {
+    return this.slotOf.has(id);
+  }
+
+  /** Every stored id (for a diff against the index). */
+  allIds(): Float64Array {
+    return this.ids.slice(0, this.n);
+  }
+
+  // Layout of the WebAssembly memory: query (blocks × 32 B), out (cap × 4), scales (cap ×
+  // 4), hi rows (cap × rowBytes).
+  private readonly qOff = 0;
+  private outOff(): number {
+    return this.blocks * 32;
+  }
+  private scalesOff(cap = this.cap): number {
+    return this.outOff() + cap * 4;
+  }
+  private rowsOff(cap = this.cap): number {
+    return this.scalesOff(cap) + cap * 4;
+  }
+
+  /** Make room for `rows` rows in all (a load that knows its count grows once). */
+  reserve(rows: number): void {
+    if (rows > this.cap) this.grow(rows);
+  }
+
+  private grow(atLeast = 0): void {
+    const cap = Math.max(1024, this.cap * 2, atLeast);
+    const need = this.rowsOff(cap) + cap * this.rowBytes;
+    const mem = this.ex.memory;
+    if (need > mem.buffer.byteLength) mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    const bytes = new Uint8Array(mem.buffer);
+    // Move the old regions up to the new layout (rows first: they move the furthest).
+    bytes.copyWithin(this.rowsOff(cap), this.rowsOff(), this.rowsOff() + this.n * this.rowBytes);
+    bytes.copyWithin(this.scalesOff(cap), this.scalesOff(), this.scalesOff() + this.n * 4);
+    const lo = new Int8Array(cap * this.rowBytes);
+    lo.set(this.lo.subarray(0, this.n * this.rowBytes));
+    this.lo = lo;
+    const ids = new Float64Array(cap);
+    ids.set(this.ids.subarray(0, this.n));
+    this.ids = ids;
+    const src = new Uint8Array(cap);
+    src.set(this.src.subarray(0, this.n));
+    this.src = src;
+    const day = new Int32Array(cap);
+    day.set(this.day.subarray(0, this.n));
+    this.day = day;
+    this.cap = cap;
+  }
+
+  private hiRows(): Int8Array {
+    return new Int8Array(this.ex.memory.buffer, this.rowsOff(), this.cap * this.rowBytes);
+  }
+  private scales(): Float32Array {
+    return new Float32Array(this.ex.memory.buffer, this.scalesOff(), this.cap);
+  }
+
+  /** Store (or replace) the vector of `id`; `vec` is a unit vector of `dims` components. */
+  upsert(id: number, vec: Float32Array, source: string, day: string | null): void {
+    if (vec.length !== this.dims) throw new Error(`vector of ${vec.length} dims in a ${this.dims}-dim index`);
+    let slot = this.slotOf.get(id);
+    if (slot === undefined) {
+      if (this.n === this.cap) this.grow();
+      slot = this.n++;
+      this.slotOf.set(id, slot);
+    }
+    let max = 0;
+    for (let i = 0; i < vec.length; i++) max = Math.max(max, Math.abs(vec[i]!));
+    const s = max > 0 ? 127 / max : 0;
+    const hi = this.hiRows();
+    const base = slot * this.rowBytes;
+    hi.fill(0, base, base + this.rowBytes);
+    this.lo.fill(0, base, base + this.rowBytes);
+    for (let i = 0; i < vec.length; i++) {
+      const x = vec[i]! * s;
+      const h = Math.round(x);
+      hi[base + i] = h;
+      this.lo[base + i] = Math.max(-127, Math.min(127, Math.round((x - h) * 254)));
+    }
+    this.scales()[slot] = s > 0 ? 1 / s : 0;
+    this.ids[slot] = id;
+    let code = this.sourceCode.get(source);
+    if (code === undefined) this.sourceCode.set(source, (code = this.sourceCode.size));
+    this.src[slot] = code;
+    this.day[slot] = dayNumber(day);
+  }
+
+  /** Forget `id` (the last row moves into its slot). */
+  remove(id: number): void {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    const last = --this.n;
+    if (slot === last) return;
+    const rb = this.rowBytes;
+    this.hiRows().copyWithin(slot * rb, last * rb, last * rb + rb);
+    this.lo.copyWithin(slot * rb, last * rb, last * rb + rb);
+    const scales = this.scales();
+    scales[slot] = scales[last]!;
+    const moved = this.ids[last]!;
+    this.ids[slot] = moved;
+    this.src[slot] = this.src[last]!;
+    this.day[slot] = this.day[last]!;
+    this.slotOf.set(moved, slot);
+  }
+
+  /** The `limit` rows nearest to `query` that pass `filter`, nearest first. */
+  query(query: Float32Array, limit: number, filter: MatrixFilter): MatrixHit[] {
+    if (this.n === 0 || limit <= 0) return [];
+    const q = unitOf(query, this.dims);
+    let max = 0;
+    for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]!));
+    if (max === 0) return [];
+    const qs = this.qMax / max;
+    const q16 = new Int16Array(this.ex.memory.buffer, this.qOff, this.blocks * 16);
+    q16.fill(0);
+    for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i]! * qs);
+    this.ex.scan(this.qOff, this.rowsOff(), this.scalesOff(), this.outOff(), this.n, this.blocks);
+    const out = new Float32Array(this.ex.memory.buffer, this.outOff(), this.n);
+    const pool = this.pool(out, Math.max(limit * OVERSAMPLE, limit + 32), filter);
+    return this.rescore(pool, q, limit);
+  }
+
+  /** Slots of the best `m` scan scores that pass the filter. */
+  private pool(out: Float32Array, m: number, filter: MatrixFilter): number[] {
+    const source = filter.source === null ? -1 : (this.sourceCode.get(filter.source) ?? -2);
+    if (source === -2) return [];
+    const since = filter.since === null ? null : dayNumber(filter.since);
+    const before = filter.before === null ? null : dayNumber(filter.before);
+    const dated = since !== null || before !== null;
+    let keep: number[] = [];
+    let floor = -Infinity;
+    for (let r = 0; r < this.n; r++) {
+      const s = out[r]!;
+      if (s < floor) continue;
+      if (source >= 0 && this.src[r] !== source) continue;
+      if (dated) {
+        const d = this.day[r]!;
+        if (d < 0 || (since !== null && d < since) || (before !== null && d >= before)) continue;
+      }
+      keep.push(r);
+      if (keep.length >= 2 * m) {
+        keep.sort((a, b) => out[b]! - out[a]!);
+        keep = keep.slice(0, m);
+        floor = out[keep[m - 1]!]!;
+      }
+    }
+    return keep;
+  }
+
+  /** The pool re-scored with both rows against the float query; the best `limit`. */
+  private rescore(pool: number[], q: Float32Array, limit: number): MatrixHit[] {
+    const hi = this.hiRows();
+    const scales = this.scales();
+    const rb = this.rowBytes;
+    const scored = pool.map((slot) => {
+      const base = slot * rb;
+      let dot = 0;
+      for (let i = 0; i < q.length; i++) dot += (hi[base + i]! + this.lo[base + i]! / 254) * q[i]!;
+      return { id: this.ids[slot]!, dot: dot * scales[slot]! };
+    });
+    scored.sort((a, b) => b.dot - a.dot || a.id - b.id);
+    return scored.slice(0, limit).map((s) => ({ id: s.id, cosine: Math.fround(1 - s.dot) }));
+  }
+}
+
+function unitOf(v: Float32Array, dims: number): Float32Array {
+  if (v.length !== dims) throw new Error(`query of ${v.length} dims in a ${dims}-dim index`);
+  let n = 0;
+  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
+  const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
+  return v.map((x) => x * inv);
+}
