@@ -3,12 +3,12 @@
  * `workspace/MEMORY.md`, daily notes `workspace/memory/YYYY-MM-DD.md` across many months,
  * evergreen notes `workspace/memory/notes/*.md`, and OpenClaw/pi session transcripts
  * (`agents/main/sessions/*.jsonl`, format v3, with tool calls and results) — at about 1k,
- * 10k and 100k chunks. Deterministic from a seed; written once into bench/.data/ (git-
+ * 10k, 100k and (asked by name) 1M chunks. Deterministic from a seed; written once into bench/.data/ (git-
  * ignored) and reused while the manifest (version + seed) matches.
  *
  * Chunk counts are estimated from the chunker's sizes (1,600-char chunks, 320 overlap); the
  * benchmark reports the real count from the index. Run directly to (re)generate and print
- * a table: `node --import tsx bench/corpus.ts [1k 10k 100k]`.
+ * a table: `node --import tsx bench/corpus.ts [1k 10k 100k 1m]`.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -20,7 +20,8 @@ export const CORPUS_SEED = 20261127;
 /** "Today" of the corpora: the newest daily note. */
 export const CORPUS_NOW = new Date('2026-11-27T18:00:00Z');
 
-export type CorpusSize = '1k' | '10k' | '100k';
+export type CorpusSize = '1k' | '10k' | '100k' | '1m';
+/** The sizes the benches run by default; `1m` (1.8 GB of files) only when asked by name. */
 export const CORPUS_SIZES: readonly CorpusSize[] = ['1k', '10k', '100k'];
 
 interface Plan {
@@ -37,6 +38,7 @@ const PLANS: Record<CorpusSize, Plan> = {
   '1k': { chunks: 1_000, days: 240, evergreen: 12, dailyShare: 0.4, evergreenShare: 0.1 },
   '10k': { chunks: 10_000, days: 730, evergreen: 100, dailyShare: 0.35, evergreenShare: 0.1 },
   '100k': { chunks: 100_000, days: 1_825, evergreen: 800, dailyShare: 0.3, evergreenShare: 0.1 },
+  '1m': { chunks: 1_000_000, days: 3_650, evergreen: 4_000, dailyShare: 0.3, evergreenShare: 0.1 },
 };
 
 export interface CorpusManifest {
@@ -251,7 +253,7 @@ export async function ensureCorpus(size: CorpusSize, opts: { dataDir?: string; l
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const sizes = process.argv.slice(2).filter((a): a is CorpusSize => (CORPUS_SIZES as string[]).includes(a));
+  const sizes = process.argv.slice(2).filter((a): a is CorpusSize => a in PLANS);
   console.log('| corpus | files (daily / evergreen / sessions) | MB | est. chunks | generated in |');
   console.log('|---|---|---|---|---|');
   for (const size of sizes.length ? sizes : CORPUS_SIZES) {

@@ -30,7 +30,9 @@ const root = path.resolve(here, '..');
 const load = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' / ');
 const DEFAULT_FILE = path.join(os.tmpdir(), 'cairn-embed-texts-10k.json');
 
+/** The test suite's F16 all-MiniLM-L6-v2, or the GGUF named by CAIRN_BENCH_GGUF (e.g. a Q8_0 import). */
 function modelPath(): string {
+  if (process.env.CAIRN_BENCH_GGUF) return process.env.CAIRN_BENCH_GGUF;
   const r = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
   const p = (JSON.parse(r.stdout) as { embedder: string | null }).embedder;
   if (!p) throw new Error('no embedder: run node scripts/fetch-test-models.mjs');

@@ -22,6 +22,9 @@
  *                                        on a loaded machine a second thread costs ~6× CPU)
  *   --sweep                              also sweep the merge weight 0..1
  *   --dump FILE                          write each question's evidence and results (JSON)
+ *   --knn-copy                           the vector side from the KNN worker's in-memory copy
+ *                                        (what the app and `cairn serve` answer from) instead
+ *                                        of vec0 in-process
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -137,7 +140,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
           s.query.hybrid.textWeight = 1 - w;
         }
       });
-      const m = await runLocomo(convs, { indexLabel, embedder, settings, request, dumpFile: w === vw ? flag(argv, '--dump') : undefined });
+      const m = await runLocomo(convs, { indexLabel, embedder, settings, request, dumpFile: w === vw ? flag(argv, '--dump') : undefined, knnCopy: argv.includes('--knn-copy') });
       console.log(locomoRow(w === undefined ? 'defaults' : `vectorWeight ${w.toFixed(1)}`, m));
       searchTimes.push(`${w === undefined ? 'defaults' : `vectorWeight ${w.toFixed(1)}`}: p50 ${m.searchMs.p50.toFixed(1)} ms, p95 ${m.searchMs.p95.toFixed(1)} ms`);
       if (w === vw) lastWarnings = m.warnings;

@@ -17,7 +17,7 @@ import path from 'node:path';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
-import { searchIndex } from '../../electron/engine/search/index-search';
+import { knnCopyLoaded, searchIndex } from '../../electron/engine/search/index-search';
 import { quantile } from './stats';
 import type { SearchResult } from '../../shared/types/search';
 
@@ -118,6 +118,14 @@ export interface LocomoRunOptions {
   cacheDir?: string;
   /** Write every question's evidence and results here (JSON), for error analysis. */
   dumpFile?: string;
+  /** Answer the vector side from the KNN worker's in-memory copy (search/knn-cache.ts), as a long-running engine does, instead of vec0 in-process. */
+  knnCopy?: boolean;
+}
+
+/** Start the index's KNN worker (it starts on a second search) and wait for its in-memory copy. */
+async function useKnnCopy(idx: MemoryIndex): Promise<void> {
+  for (const query of ['warm-up', 'second warm-up']) await searchIndex(idx, { query });
+  if (!(await knnCopyLoaded(idx))) throw new Error('--knn-copy: the KNN worker did not load its copy of the vectors');
 }
 
 /** Index (or reuse) and query every conversation; returns the metrics over all questions. */
@@ -142,9 +150,11 @@ export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoR
       },
       settings: o.settings,
       embedder: o.embedder,
+      ...(o.knnCopy ? { knnWorkerMinChunks: 0 } : {}),
     });
     try {
       await idx.sync();
+      if (o.knnCopy) await useKnnCopy(idx);
       for (const q of c.queries) {
         const t0 = performance.now();
         const res = await searchIndex(idx, { query: q.question, maxResults: k, ...o.request });
