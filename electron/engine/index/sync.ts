@@ -325,10 +325,17 @@ class SyncRun {
     }
     let at = 0;
     let prev = 0;
+    let unflushed = 0;
     for (const step of steps) {
       const rows = this.rowsOf(step, byHash);
       if (this.bulk) store.insertChunks(rows);
       else db.transaction(() => store.insertChunks(rows))();
+      // FTS5 holds the file's terms in memory until the next savepoint (the files row's
+      // upsert), then writes them in one piece: a big file's would be one long step.
+      if (this.bulk && (unflushed += step.length) >= STEP_CHUNKS && step !== steps[steps.length - 1]) {
+        db.exec('SAVEPOINT cairn_step; RELEASE cairn_step');
+        unflushed = 0;
+      }
       // After the step that starts past a multiple of BULK_COMMIT_CHUNKS within the file.
       if (this.bulk && at > 0 && Math.floor(at / BULK_COMMIT_CHUNKS) > Math.floor(prev / BULK_COMMIT_CHUNKS)) await mergeFts(db, this.yieldNow, this.input.signal);
       prev = at;
