@@ -25,6 +25,12 @@ const WORKER_MIN_TEXTS = 256;
 const IN_FLIGHT_WORKER = 3;
 /** Batches chunked ahead while the worker starts up. */
 const IN_FLIGHT_STARTING = 24;
+/**
+ * Vectors written to the embedding cache (and the resume file) per step between yields: a
+ * batch with line vectors has ~700 new vectors, ≈ 10 ms of inserts plus the resume file's
+ * commit in one piece otherwise — several times longer on a loaded machine.
+ */
+const CACHE_PUT_STEP = 128;
 
 export interface VectorPipelineOptions {
   db: Db;
@@ -44,6 +50,8 @@ export interface VectorPipelineOptions {
   worker?: 'auto' | 'wait' | 'off' | undefined;
   /** A worker started ahead for this run (adopted instead of starting one). */
   prestarted?: PrestartedWorker | null | undefined;
+  /** Yields to the event loop when its time slice is used up (sync.ts's yielder); called between cache-write steps. */
+  yieldNow?: (() => Promise<void>) | undefined;
 }
 
 /** One batch of chunks on its way to vectors. */
@@ -250,19 +258,26 @@ export class VectorPipeline {
       if (!v) throw new Error(`internal: vector of ${b.hash} not ready (jobs finished out of order)`);
       byHash.set(b.hash, v);
     }
-    if (this.o.cacheWrite && fresh.length) {
-      const put = () => this.o.store.cachePut(emb.provider, emb.model, fresh, this.o.now());
-      // Inside the caller's open transaction (a bulk rebuild) a nested one would only add a
-      // savepoint and its sub-journal.
-      if (this.o.db.inTransaction) put();
-      else this.o.db.transaction(put)();
-    }
+    if (this.o.cacheWrite && fresh.length) await this.cacheWrite(emb, fresh);
     // The writer spreads each prepared chunk into its row, so the line vectors go with it.
     for (const l of job.lines ?? []) l.chunk.lineVectors = l.hashes.map((h) => byHash.get(h)!);
     for (const m of job.own) if (this.owner.get(m.hash) === job) this.owner.delete(m.hash);
     this.embedded += job.own.length;
     if (job.inWorker) this.embeddedInWorker += job.own.length;
     return (job.byHash = byHash);
+  }
+
+  /** Write new vectors to the embedding cache in steps of CACHE_PUT_STEP, yielding between them. */
+  private async cacheWrite(emb: Embedder, fresh: readonly { hash: string; vector: Float32Array }[]): Promise<void> {
+    const now = this.o.now();
+    for (let i = 0; i < fresh.length; i += CACHE_PUT_STEP) {
+      const put = () => this.o.store.cachePut(emb.provider, emb.model, fresh.slice(i, i + CACHE_PUT_STEP), now);
+      // Inside the caller's open transaction (a bulk rebuild) a nested one would only add a
+      // savepoint and its sub-journal.
+      if (this.o.db.inTransaction) put();
+      else this.o.db.transaction(put)();
+      await this.o.yieldNow?.();
+    }
   }
 
   /** Stop the worker (if any; one still starting is stopped when it is up). */

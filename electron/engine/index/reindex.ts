@@ -68,6 +68,9 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
   let outcome: SyncOutcome;
   let resume: ResumeCache | null = null;
   try {
+    // Creating the file (in WAL mode first) and the schema are two synchronous stretches of
+    // 10–25 ms each: a yield between them.
+    await new Promise<void>((resolve) => setImmediate(resolve));
     createBaseSchema(db);
     if (input.identity.dims && input.identity.vector !== 'none') createVectorTable(db, input.identity.dims, input.identity.vector);
     if (input.identity.dims && input.identity.vector !== 'none' && input.identity.lines) createLineTables(db, input.identity.dims, input.identity.vector);

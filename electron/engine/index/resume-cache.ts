@@ -5,7 +5,7 @@
  * uncommitted transaction (reindex.ts) that is thrown away on any failure, and with a real
  * embedding model (tens of ms per chunk) redoing a 10k-chunk rebuild costs many minutes.
  *
- * Every batch of new vectors is also committed here (WAL, its own small transaction); the
+ * Every batch of new vectors is also committed here (WAL, small transactions of up to 128); the
  * next rebuild carries these vectors in like the old index's cache; a rebuild that completes
  * deletes the file, since the new index then holds them all. Skipped for the static
  * embedder, which embed ~20k chunks/s: recomputing them is cheaper than writing them twice.
@@ -36,10 +36,16 @@ export function openResumeCache(indexFile: string, provider: string): ResumeCach
     db = new Database(file, { timeout: 5000 });
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+    // A checkpoint (copy to the file, two fsyncs) runs inside the commit that triggers it, on
+    // the main thread: at the default 1,000 pages it took 13–18 ms, at 256 pages ≤ 6 ms
+    // for the same total (measured with 128-vector commits; docs/benchmarks.md § Main-thread stalls).
+    db.pragma('wal_autocheckpoint = 256');
+    // No key index: a rebuild embeds each text once, so rows are only appended (a primary
+    // key on the hash made every commit rewrite ~100 random index pages, 5× the commit
+    // time). A file written with the key by an older Cairn is used as it is.
     db.exec(`CREATE TABLE IF NOT EXISTS embedding_cache (
       provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
-      dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,
-      PRIMARY KEY (provider, model, hash)
+      dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL
     )`);
   } catch {
     return null; // unwritable or corrupt side file: the rebuild still works, it just cannot resume

@@ -19,6 +19,7 @@ import { VectorPipeline, type PrestartedWorker, type VectorJob } from './embed-j
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
 import { abortError } from '../util/abort';
 import { readSource, readVirtual, statSource, writeFailure } from './sync-files';
+import { STEP_CHUNKS, writeSteps } from './write-steps';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -68,8 +69,6 @@ export interface SyncOutcome {
 
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
-/** Chunks per write transaction (or per step between yields) for a file too big to write at once. */
-const STEP_CHUNKS = 48;
 /**
  * Chunks per commit in bulk mode: a commit writes the dirty pages and FTS5's pending terms
  * (a new segment; merged in steps by bulk-fts.ts) in one synchronous step of a few ms.
@@ -167,6 +166,7 @@ class SyncRun {
       expectMany: this.bulk && input.files.length > 0,
       worker: input.embedWorker,
       prestarted: input.prestarted,
+      yieldNow: () => this.yieldNow(),
     });
     this.writeFile = db.transaction((p: PendingFile, byHash: Map<string, Float32Array>) => {
       store.replaceFile(p.file, this.rowsOf(p.chunks, byHash));
@@ -264,6 +264,7 @@ class SyncRun {
     const { db } = this.input;
     const byHash = await this.vectors.finish(b.job);
     throwIfAborted(this.input.signal);
+    await this.yieldNow();
     for (const p of b.files) {
       const failed = await this.writeOne(p, byHash);
       if (failed) this.unreadable.push({ path: p.file.path, reason: failed });
@@ -289,14 +290,13 @@ class SyncRun {
    */
   private async writeOne(p: PendingFile, byHash: Map<string, Float32Array>): Promise<string | null> {
     const { db, store } = this.input;
-    const big = p.chunks.length > STEP_CHUNKS;
+    const steps = writeSteps(p.chunks);
+    // In bulk mode the savepoint keeps the file whole, so any file is written in steps.
+    const big = !this.bulk && p.chunks.length > STEP_CHUNKS;
     if (this.bulk) db.exec('SAVEPOINT cairn_file');
     try {
-      if (big) await this.writeBigFile(p, byHash);
-      else if (this.bulk) {
-        store.insertChunks(this.rowsOf(p.chunks, byHash));
-        store.putFile(p.file);
-      } else this.writeFile(p, byHash);
+      if (big || this.bulk) await this.writeInSteps(p, steps, byHash);
+      else this.writeFile(p, byHash);
       if (this.bulk) db.exec('RELEASE cairn_file');
       return null;
     } catch (err) {
@@ -312,9 +312,10 @@ class SyncRun {
   /**
    * A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
    * its files row is marked unfinished first, so an interruption is redone by the next sync.
-   * In bulk mode FTS5 segments are merged every BULK_COMMIT_CHUNKS chunks, as between files.
+   * In bulk mode (inside the file's savepoint) every file is written this way, yielding
+   * between steps, and FTS5 segments are merged every BULK_COMMIT_CHUNKS chunks, as between files.
    */
-  private async writeBigFile(p: PendingFile, byHash: Map<string, Float32Array>): Promise<void> {
+  private async writeInSteps(p: PendingFile, steps: readonly PreparedChunk[][], byHash: Map<string, Float32Array>): Promise<void> {
     const { db, store } = this.input;
     if (!this.bulk) {
       db.transaction(() => {
@@ -322,12 +323,24 @@ class SyncRun {
         store.putFile({ ...p.file, hash: '', mtime: 0 });
       })();
     }
-    for (let i = 0; i < p.chunks.length; i += STEP_CHUNKS) {
-      const rows = this.rowsOf(p.chunks.slice(i, i + STEP_CHUNKS), byHash);
+    let at = 0;
+    let prev = 0;
+    let unflushed = 0;
+    for (const step of steps) {
+      const rows = this.rowsOf(step, byHash);
       if (this.bulk) store.insertChunks(rows);
       else db.transaction(() => store.insertChunks(rows))();
-      if (this.bulk && i > 0 && i % BULK_COMMIT_CHUNKS < STEP_CHUNKS) await mergeFts(db, this.yieldNow, this.input.signal);
-      await this.yieldNow(!this.bulk);
+      // FTS5 holds the file's terms in memory until the next savepoint (the files row's
+      // upsert), then writes them in one piece: a big file's would be one long step.
+      if (this.bulk && (unflushed += step.length) >= STEP_CHUNKS && step !== steps[steps.length - 1]) {
+        db.exec('SAVEPOINT cairn_step; RELEASE cairn_step');
+        unflushed = 0;
+      }
+      // After the step that starts past a multiple of BULK_COMMIT_CHUNKS within the file.
+      if (this.bulk && at > 0 && Math.floor(at / BULK_COMMIT_CHUNKS) > Math.floor(prev / BULK_COMMIT_CHUNKS)) await mergeFts(db, this.yieldNow, this.input.signal);
+      prev = at;
+      at += step.length;
+      if (steps.length > 1) await this.yieldNow(!this.bulk);
     }
     store.putFile(p.file);
   }
