@@ -151,3 +151,15 @@ describe('createEmbedder explicit provider', () => {
     expect(warnings).toHaveLength(1);
   });
 });
+
+describe('retired model files', () => {
+  it("choosing an embedder deletes the GloVe table (and a killed conversion's temp file) older versions left in the models dir, nothing else", async () => {
+    const dir = await modelsDir();
+    const keep = ['my-model.gguf', 'static-glove-100d.bin.notes.txt'];
+    for (const f of ['static-glove-100d.bin', '.static-glove-100d.bin.123.ab12cd34.tmp', ...keep]) fs.writeFileSync(path.join(dir, f), 'x');
+    const choice = await createEmbedder(settings(), { modelsDir: dir, env: {} });
+    expect(choice.embedder?.id).toBe('static:potion-base-8M-int8');
+    expect(fs.readdirSync(dir).sort()).toEqual(keep.sort());
+    await choice.embedder?.dispose();
+  });
+});

@@ -19,6 +19,7 @@ import type { StaticModelCache } from './model-cache';
 import { allowWorker } from './embed-worker';
 import { findDownloadedModel } from './download';
 import type { RemoteOptions } from './remote/http';
+import { removeRetiredModels } from './retired-models';
 
 export type EmbedderProvider = 'local' | 'openai' | 'gemini' | 'voyage' | 'static';
 
@@ -196,6 +197,7 @@ async function instantiate(c: PlannedCandidate, settings: MemorySearchSettings, 
 export async function createEmbedder(settings: MemorySearchSettings, o: EmbedderFactoryOptions): Promise<EmbedderChoice> {
   if (!settings.enabled) return { reason: 'memory search is disabled (memorySearch.enabled: false): no embedder', skipped: [] };
   if (settings.provider === 'none') return { reason: 'provider "none": full-text search only', skipped: [] };
+  removeRetiredModels(o.modelsDir);
   const plan = await planEmbedder(settings, o);
   const skipped: EmbedderChoice['skipped'] = [];
   let firstFailed: string | undefined;
