@@ -112,6 +112,31 @@ describe('KNN worker', () => {
     }
   });
 
+  it("loads vec0's live vectors only: chunks deleted before the load stay gone", async () => {
+    const fx = memoryFixture(notes);
+    const emb = new FakeEmbedder();
+    const idx = fx.open({ embedder: emb });
+    await idx.sync();
+    fs.rmSync(path.join(fx.workspace, 'memory/2024-05-20.md'));
+    fs.writeFileSync(path.join(fx.workspace, 'MEMORY.md'), '# Preferences\n\nThe user prefers light mode now.\n');
+    await idx.sync();
+    const worker = await startKnnWorker(fx.indexFile);
+    const { db } = openDatabase(fx.indexFile, { readonly: true });
+    try {
+      expect(await worker.loaded()).toBe(true);
+      for (const q of ['budget review Thursday', 'light mode', 'dark mode vim']) {
+        const [v] = await emb.embed([q]);
+        const got = await worker.query(v!, 50, all);
+        expect(got.map((c) => c.id).sort()).toEqual(vec0Candidates(db, v!, 50, all).map((c) => c.id).sort());
+        expectSameCandidates(got, db, v!, 50);
+      }
+    } finally {
+      db.close();
+      await worker.close();
+      await idx.dispose();
+    }
+  });
+
   it('a MemoryIndex starts it from the second search on, and results do not change', async () => {
     const fx = memoryFixture(notes);
     const idx = fx.open({ embedder: new FakeEmbedder(), knnWorkerMinChunks: 0 });

@@ -6,8 +6,8 @@
  *
  * - **Load**: the first query starts reading every vector (`chunks_vec`) and every chunk's
  *   source and day (`chunks`, through the covering index `chunks_filter`) on a connection of
- *   its own, in one read transaction, a slice at a time so that the worker keeps answering
- *   (from vec0, as before) while it loads: ≈ 1 s per 100k chunks.
+ *   its own, in one read transaction, ≤ 8 ms at a time so that the worker keeps answering
+ *   (from vec0, as before) while it loads: ≈ 2 s per 100k chunks.
  * - **Refresh**: before each answer, when `PRAGMA data_version` says another connection has
  *   committed: the chunks with an id above the highest one seen are read (the store never
  *   reuses an id: index/store.ts), and when the index then holds fewer chunks than the copy,
@@ -25,8 +25,10 @@ import { VectorMatrix } from './vector-matrix';
 
 /** New chunks a refresh reads one by one (≈ 0.2 ms each from vec0); more → a new load. */
 const POINT_READS_MAX = 2_000;
-/** Rows read between two turns of the worker's event loop during a load. */
-const LOAD_SLICE = 4_096;
+/** Rows between two looks at the clock during a load. */
+const LOAD_CHECK = 256;
+/** Longest stretch of a load between two turns of the worker's event loop (a query waits at most this). */
+const LOAD_SLICE_MS = 8;
 
 type ChunkMeta = [id: number, source: string, day: string | null];
 
@@ -38,6 +40,60 @@ interface Copy {
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * The vectors of `chunks_vec` read from vec0's own storage a block at a time (sqlite-vec
+ * 0.1.9 keeps 1,024 vectors per row of `chunks_vec_vector_chunks00`, with their rowids and a
+ * validity bitmap in `chunks_vec_chunks`): 100 reads of ≈ 1 MB instead of 100k of 1 KB
+ * through the virtual table, whose per-row Buffers the worker's allocator kept long after
+ * (+90 MB of RSS at 100k). Null when the tables do not have that shape (another sqlite-vec):
+ * the caller reads through vec0 then. Each block is checked against its own sizes.
+ */
+function vectorBlocks(db: Db): IterableIterator<[number, Float32Array][]> | null {
+  if (!hasTable(db, 'chunks_vec_chunks') || !hasTable(db, 'chunks_vec_vector_chunks00')) return null;
+  let stmt;
+  try {
+    stmt = db.prepare(
+      'SELECT c.size, c.validity, c.rowids, v.vectors FROM chunks_vec_chunks c JOIN chunks_vec_vector_chunks00 v ON v.rowid = c.chunk_id ORDER BY c.chunk_id',
+    );
+  } catch {
+    return null;
+  }
+  const rows = stmt.raw().iterate() as IterableIterator<[number, Buffer, Buffer, Buffer]>;
+  function* blocks(): Generator<[number, Float32Array][]> {
+    let block = new Float32Array(0); // reused: each block is copied into the matrix before the next
+    for (const [size, validity, rowids, vectors] of rows) {
+      if (rowids.length !== size * 8 || validity.length * 8 < size || vectors.length % size !== 0 || (vectors.length / size) % 4 !== 0) {
+        throw new Error('chunks_vec: unexpected sqlite-vec storage layout');
+      }
+      const bytes = vectors.length / size;
+      // An aligned copy of the block (a Buffer's offset need not be a multiple of 4), viewed per vector.
+      if (block.length < vectors.length / 4) block = new Float32Array(vectors.length / 4);
+      new Uint8Array(block.buffer).set(vectors);
+      const out: [number, Float32Array][] = [];
+      for (let i = 0; i < size; i++) {
+        if (!(validity[i >> 3]! & (1 << (i & 7)))) continue;
+        out.push([Number(rowids.readBigInt64LE(i * 8)), block.subarray((i * bytes) / 4, ((i + 1) * bytes) / 4)]);
+      }
+      yield out;
+    }
+  }
+  return blocks();
+}
+
+/** Position of `id` in the ascending `ids`, or -1. */
+function indexOf(ids: readonly number[], id: number): number {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return mid;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
 
 function chunkSql(db: Db, where: string): string {
   const hint = hasTable(db, 'chunks_filter') ? ' INDEXED BY chunks_filter' : '';
@@ -97,41 +153,57 @@ export class KnnCache {
     const db = this.openReader();
     try {
       db.exec('BEGIN');
-      const meta = new Map<number, ChunkMeta>();
-      let maxId = 0;
-      const rows = db.prepare(chunkSql(db, '')).raw().iterate() as IterableIterator<ChunkMeta>;
-      if (!(await this.sliced(rows, (m) => (meta.set(m[0], m), (maxId = Math.max(maxId, m[0])))))) return null;
+      // The chunks' metadata as parallel arrays in id order (chunks_filter is ordered by id):
+      // a Map of 100k small arrays was ≈ 60 MB of heap at the load's peak.
+      const ids: number[] = [];
+      const sources: string[] = [];
+      const days: (string | null)[] = [];
+      const rows = db.prepare(`${chunkSql(db, '')} ORDER BY id`).raw().iterate() as IterableIterator<ChunkMeta>;
+      const listed = await this.sliced(rows, ([id, source, day]) => {
+        ids.push(id);
+        sources.push(source);
+        days.push(day);
+      });
+      if (!listed) return null;
       let matrix: VectorMatrix | null = null;
-      const vectorless = new Set(meta.keys());
-      const vecs = db.prepare('SELECT rowid, embedding FROM chunks_vec').raw().iterate() as IterableIterator<[number | bigint, Buffer]>;
-      const done = await this.sliced(vecs, ([rowid, blob]) => {
-        const id = Number(rowid);
-        const m = meta.get(id);
-        if (!m) return; // a vector whose chunk is gone
-        const v = blobVec(blob);
+      const found = new Uint8Array(ids.length);
+      const add = (rowid: number, v: Float32Array) => {
+        const at = indexOf(ids, rowid);
+        if (at < 0) return; // a vector whose chunk is gone
         if (!matrix) {
           matrix = new VectorMatrix(v.length);
-          matrix.reserve(meta.size);
+          matrix.reserve(ids.length);
         }
-        matrix.upsert(id, v, m[1], m[2]);
-        vectorless.delete(id);
-      });
-      return done ? { matrix, vectorless, maxId } : null;
+        matrix.upsert(ids[at]!, v, sources[at]!, days[at]!);
+        found[at] = 1;
+      };
+      const blocks = vectorBlocks(db);
+      const done = blocks
+        ? await this.sliced(blocks, (block) => block.forEach(([rowid, v]) => add(rowid, v)), 1)
+        : await this.sliced(db.prepare('SELECT rowid, embedding FROM chunks_vec').raw().iterate() as IterableIterator<[number | bigint, Buffer]>, ([rowid, blob]) => add(Number(rowid), blobVec(blob)));
+      if (!done) return null;
+      const vectorless = new Set(ids.filter((_, i) => found[i] === 0));
+      return { matrix, vectorless, maxId: ids.length ? ids[ids.length - 1]! : 0 };
     } finally {
       if (db.inTransaction) db.exec('COMMIT');
       db.close();
     }
   }
 
-  /** Run `each` over `rows`, yielding to the event loop every LOAD_SLICE rows; false when closed. */
-  private async sliced<T>(rows: IterableIterator<T>, each: (row: T) => void): Promise<boolean> {
+  /**
+   * Run `each` over `rows`, yielding to the event loop every LOAD_SLICE_MS (the clock read
+   * every `check` rows); false when closed.
+   */
+  private async sliced<T>(rows: IterableIterator<T>, each: (row: T) => void, check = LOAD_CHECK): Promise<boolean> {
     let n = 0;
+    let since = performance.now();
     try {
       for (let r = rows.next(); !r.done; r = rows.next()) {
         each(r.value);
-        if (++n % LOAD_SLICE === 0) {
+        if (++n % check === 0 && performance.now() - since >= LOAD_SLICE_MS) {
           await turn();
           if (this.closed) return false;
+          since = performance.now();
         }
       }
       return true;
