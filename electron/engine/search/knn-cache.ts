@@ -1,13 +1,14 @@
 /**
  * The KNN worker's copy of one index's chunk vectors in memory (vector-matrix.ts), kept in
- * step with the file, so that the vector side of a search is a SIMD scan of ≈ 0.8 KB a
- * chunk instead of sqlite-vec's brute-force float scan (≈ 7 vs ≈ 48 ms at 100k × 384 d,
- * bench/knn-matrix.ts).
+ * step with the file, so that the vector side of a search is a SIMD scan of 2 bytes per
+ * dimension of a chunk instead of sqlite-vec's brute-force float scan (≈ 4–7 vs ≈ 45 ms at
+ * 100k × 384 d, bench/knn-matrix.ts).
  *
- * - **Load**: the first query starts reading every vector (`chunks_vec`) and every chunk's
- *   source and day (`chunks`, through the covering index `chunks_filter`) on a connection of
- *   its own, in one read transaction, ≤ 8 ms at a time so that the worker keeps answering
- *   (from vec0, as before) while it loads: ≈ 2 s per 100k chunks.
+ * - **Load**: started with the worker (or by the first query): every chunk's id, source and
+ *   day (`chunks`, through the covering index `chunks_filter`), then every vector, read from
+ *   vec0's own 1,024-vector blocks (`vectorBlocks`), on a connection of its own, in one read
+ *   transaction, ≤ 8 ms at a time so that the worker keeps answering (from vec0, as before)
+ *   while it loads: ≈ 1.5 s per 100k chunks × 384 d.
  * - **Refresh**: before each answer, when `PRAGMA data_version` says another connection has
  *   committed: the chunks with an id above the highest one seen are read (the store never
  *   reuses an id: index/store.ts), and when the index then holds fewer chunks than the copy,
