@@ -25,11 +25,12 @@ describe('fetch-test-models', () => {
     expect(lines[0]).toContain('node scripts/fetch-test-models.mjs');
   });
 
-  it.skipIf(!chat.path)(`--json prints exactly {chat, embedder} with absolute paths${chat.skip}`, () => {
+  it.skipIf(!chat.path)(`--json prints exactly {chat, embedder, embedderSource} with absolute paths${chat.skip}`, () => {
     const r = spawnSync(process.execPath, [script, '--json', '--no-fetch'], { encoding: 'utf8' });
     expect(r.status).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, string | null>;
-    expect(Object.keys(out)).toEqual(['chat', 'embedder']);
+    expect(Object.keys(out)).toEqual(['chat', 'embedder', 'embedderSource']);
+    expect(path.isAbsolute(out.embedderSource!)).toBe(true);
     expect(path.isAbsolute(out.chat!)).toBe(true);
     expect(fs.statSync(out.chat!).size).toBeGreaterThan(50e6);
     const head = Buffer.alloc(4);
