@@ -34,8 +34,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.me
   if (process.argv.includes('--check')) {
     const same = fs.existsSync(outFile) && fs.readFileSync(outFile, 'utf8') === text;
     if (!same) console.error('knn-scan-wasm.ts does not match knn-scan.wat: run node scripts/build-knn-wasm.mjs');
-    process.exit(same ? 0 : 1);
+    process.exitCode = same ? 0 : 1;
+  } else {
+    fs.writeFileSync(outFile, text);
+    console.log(`wrote ${path.relative(root, outFile)}`);
   }
-  fs.writeFileSync(outFile, text);
-  console.log(`wrote ${path.relative(root, outFile)}`);
 }

@@ -96,9 +96,13 @@ function indexOf(ids: readonly number[], id: number): number {
   return -1;
 }
 
+/** Reads of `chunks` go through the covering index chunks_filter(id, source, day) where the index has it. */
+function chunksTable(db: Db): string {
+  return hasTable(db, 'chunks_filter') ? 'chunks INDEXED BY chunks_filter' : 'chunks';
+}
+
 function chunkSql(db: Db, where: string): string {
-  const hint = hasTable(db, 'chunks_filter') ? ' INDEXED BY chunks_filter' : '';
-  return `SELECT id, source, day FROM chunks${hint}${where}`;
+  return `SELECT id, source, day FROM ${chunksTable(db)}${where}`;
 }
 
 export class KnnCache {
@@ -249,8 +253,7 @@ export class KnnCache {
 
   /** Forget the chunks the index no longer holds. */
   private dropGone(db: Db, copy: Copy): void {
-    const hint = hasTable(db, 'chunks_filter') ? ' INDEXED BY chunks_filter' : '';
-    const ids = new Set(db.prepare(`SELECT id FROM chunks${hint}`).pluck().all() as number[]);
+    const ids = new Set(db.prepare(`SELECT id FROM ${chunksTable(db)}`).pluck().all() as number[]);
     for (const id of copy.matrix?.allIds() ?? []) if (!ids.has(id)) copy.matrix!.remove(id);
     for (const id of copy.vectorless) if (!ids.has(id)) copy.vectorless.delete(id);
   }

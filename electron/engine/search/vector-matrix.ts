@@ -12,6 +12,7 @@
  * the gaps that order real neighbours, and the `hi` scan alone already ranks the true top
  * `limit` inside its top `limit × 4`.
  */
+import { unitVec } from '../index/store';
 import { KNN_SCAN_WASM } from './knn-scan-wasm';
 
 /** Rows that pass a candidate filter (candidates.ts `filterSpec`). */
@@ -197,7 +198,8 @@ export class VectorMatrix {
   /** The `limit` rows nearest to `query` that pass `filter`, nearest first. */
   query(query: Float32Array, limit: number, filter: MatrixFilter): MatrixHit[] {
     if (this.n === 0 || limit <= 0) return [];
-    const q = unitOf(query, this.dims);
+    if (query.length !== this.dims) throw new Error(`query of ${query.length} dims in a ${this.dims}-dim index`);
+    const q = unitVec(query);
     let max = 0;
     for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]!));
     if (max === 0) return [];
@@ -252,12 +254,4 @@ export class VectorMatrix {
     scored.sort((a, b) => b.dot - a.dot || a.id - b.id);
     return scored.slice(0, limit).map((s) => ({ id: s.id, cosine: Math.fround(1 - s.dot) }));
   }
-}
-
-function unitOf(v: Float32Array, dims: number): Float32Array {
-  if (v.length !== dims) throw new Error(`query of ${v.length} dims in a ${dims}-dim index`);
-  let n = 0;
-  for (let i = 0; i < v.length; i++) n += v[i]! * v[i]!;
-  const inv = n > 0 ? 1 / Math.sqrt(n) : 0;
-  return v.map((x) => x * inv);
 }
