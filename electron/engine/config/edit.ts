@@ -11,7 +11,7 @@ import JSON5 from 'json5';
 import type { z } from 'zod';
 import { ConfigSchema } from './schema';
 import { CONFIG_FILE, parseJson5File, validateConfig } from './load';
-import { writeFileAtomicSync } from '../util/atomic-write';
+import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../util/atomic-write';
 import { EngineError } from '../core/errors';
 
 type Json = Record<string, unknown>;
@@ -82,5 +82,6 @@ export function setConfigKey(stateDir: string, keyPath: string, value: unknown):
   const bad = warnings.find((w) => w.keyPath === keyPath);
   if (bad) throw new EngineError('bad_request', bad.message);
   fs.mkdirSync(stateDir, { recursive: true });
-  writeFileAtomicSync(file, `${JSON5.stringify(next, null, 2)}\n`);
+  // Settings may hold API keys: a new file is the user's alone; an existing one keeps its mode.
+  writeFileAtomicSync(file, `${JSON5.stringify(next, null, 2)}\n`, { newMode: PRIVATE_FILE_MODE });
 }

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { MemoryFileText } from '../../../shared/types/search';
-import { fsyncDir } from '../util/atomic-write';
+import { DEFAULT_FILE_MODE, fsyncDir, writeAllSync } from '../util/atomic-write';
 import { MemoryConflictError } from './memory-files';
 import { MemoryPathError, resolveMemoryPath, type MemoryPathRoots } from './memory-paths';
 
@@ -33,9 +33,9 @@ export function createMemoryNote(roots: MemoryPathRoots, input: string, text: st
   const dir = path.dirname(r.abs);
   fs.mkdirSync(dir, { recursive: true });
   const tmp = path.join(dir, `.${path.basename(r.abs)}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`);
-  const fd = fs.openSync(tmp, 'wx', 0o644);
+  const fd = fs.openSync(tmp, 'wx', DEFAULT_FILE_MODE);
   try {
-    fs.writeSync(fd, text);
+    writeAllSync(fd, Buffer.from(text, 'utf8'));
     fs.fsyncSync(fd);
   } finally {
     fs.closeSync(fd);

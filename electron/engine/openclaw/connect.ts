@@ -150,7 +150,7 @@ function undo(stateDir: string, deps: ConnectDeps, dryRun: boolean): OpenClawCon
   }
   if (dryRun) return { changed: false, diff, message: `Would restore ${read.file} from ${rec.copy}.` };
   assertUnchanged(read);
-  writeFileAtomicSync(read.file, backup, { mode: fs.statSync(read.file).mode & 0o777 });
+  writeFileAtomicSync(read.file, backup);
   dropBackup(stateDir, deps.env);
   return { changed: true, diff, message: `Restored ${read.file} as it was before Cairn connected it.` };
 }
@@ -190,7 +190,7 @@ export async function connectOpenClaw(
     plainJson = false;
   }
   if (cli && plainJson) await writeWithOpenClaw(cli, read, dir, edits, deps.env);
-  else writeFileAtomicSync(read.file, after, { mode: fs.statSync(read.file).mode & 0o777 });
+  else writeFileAtomicSync(read.file, after);
   const written = fs.readFileSync(read.file, 'utf8');
   recordConnect(dir, deps.env, read.file, written, deps.now?.() ?? new Date());
   const how = cli && plainJson ? `with ${cli} config patch` : 'keeping its comments and layout';

@@ -6,7 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { writeFileAtomicSync } from '../util/atomic-write';
+import { writeAllSync, writeFileAtomicSync } from '../util/atomic-write';
 import { assertOpenClawIdle } from '../util/openclaw-lock';
 import type { SessionHeader } from './types';
 import { EngineError } from '../core/errors';
@@ -42,8 +42,7 @@ export function appendLinesDurable(file: string, lines: string[]): number {
   try {
     const prefix = endsCleanly(fd) ? '' : '\n';
     const buf = Buffer.from(`${prefix}${lines.join('\n')}\n`, 'utf8');
-    let off = 0;
-    while (off < buf.length) off += fs.writeSync(fd, buf, off, buf.length - off);
+    writeAllSync(fd, buf);
     fs.fsyncSync(fd);
     return fs.fstatSync(fd).size;
   } finally {
