@@ -16,7 +16,7 @@ import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
 import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
 import { cairnDataDir } from '../engine/config/data-dir';
 import { boundsTracker, initialBounds } from './window-bounds';
-import { hostMcpRoute, listenMcp, type McpListener } from '../cli/mcp/http';
+import { hostMcpRoute, listenMcp, mcpLogLine, type McpListener } from '../cli/mcp/http';
 import { loadOrCreateToken, tokenFilePath } from '../server/token-file';
 import { APP_SCHEME, isAppUrl, isSafeExternalUrl, navigationAction, permissionAllowed } from './policy';
 
@@ -44,13 +44,15 @@ let mcp: McpListener | undefined;
 /**
  * MCP over Streamable HTTP for the assistant's other clients, as `cairn serve` offers it at
  * `/mcp`: on 127.0.0.1 only, behind the state dir's private token and the Host/Origin checks,
- * following the window's state dir. The URL (token included) is printed on start.
+ * following the window's state dir. The URL is printed on start without its token (a log may
+ * be read by others), with the private file that holds it.
  */
 async function startMcp(host: EngineHost): Promise<void> {
   const state = host.current().ctx.state();
-  const token = loadOrCreateToken(tokenFilePath(state.stateDir, state.createdBy));
+  const tokenFile = tokenFilePath(state.stateDir, state.createdBy);
+  const token = loadOrCreateToken(tokenFile);
   mcp = await listenMcp(hostMcpRoute(host), { port: 0, token });
-  console.log(`Cairn MCP (Streamable HTTP): ${mcp.url}`);
+  console.log(mcpLogLine(mcp.url, tokenFile));
 }
 let win: BrowserWindow | undefined;
 

@@ -1,17 +1,24 @@
 /**
  * Opening the served UI like an app: Chromium (or Chrome) in `--app` mode with its own
  * profile under the state dir; otherwise the caller prints the URL. The window is closed
- * again when the server stops (`close`).
+ * again when the server stops (`close`). The token never goes on the browser's command line
+ * (any local user reads /proc/<pid>/cmdline): the browser gets a private page that forwards
+ * to the tokened URL (open-page.ts). `--no-sandbox` only as root, where Chromium needs it.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { writeOpenPage } from './open-page';
 import { windowSizeArgs } from './window-size';
 
 const CANDIDATES = ['chromium', 'chromium-browser', 'google-chrome', 'google-chrome-stable', 'microsoft-edge'];
 
-/** The first Chromium-family browser on PATH, or undefined. */
+/**
+ * The browser to open: `$CAIRN_BROWSER` (an executable path) when set, else the first
+ * Chromium-family browser on PATH, or undefined.
+ */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string | undefined {
+  if (env.CAIRN_BROWSER) return env.CAIRN_BROWSER;
   const dirs = (env.PATH ?? '').split(path.delimiter).filter(Boolean);
   for (const name of CANDIDATES) {
     for (const d of dirs) {
@@ -38,7 +45,10 @@ export interface OpenResult {
   close?: () => Promise<void>;
 }
 
-/** Open `url` in Chromium's app mode. Never throws: says why it did not open. */
+/**
+ * Open `url` (it may carry the token) in Chromium's app mode, through a private page that
+ * forwards to it. Never throws: says why it did not open.
+ */
 export function openInChromiumApp(url: string, profileDir: string, env: NodeJS.ProcessEnv = process.env): OpenResult {
   const bin = findChromium(env);
   if (!bin) return { opened: false, reason: 'no Chromium or Chrome on PATH' };
@@ -47,9 +57,15 @@ export function openInChromiumApp(url: string, profileDir: string, env: NodeJS.P
   }
   const size = windowSizeArgs(profileDir, env);
   fs.mkdirSync(profileDir, { recursive: true });
+  let page: ReturnType<typeof writeOpenPage>;
+  try {
+    page = writeOpenPage(url, env);
+  } catch (err) {
+    return { opened: false, reason: `could not write the private page to open: ${(err as Error).message}` };
+  }
   const args = [
     ...size,
-    `--app=${url}`,
+    `--app=${page.href}`,
     `--user-data-dir=${profileDir}`,
     '--no-first-run',
     '--disable-background-networking',
@@ -62,9 +78,12 @@ export function openInChromiumApp(url: string, profileDir: string, env: NodeJS.P
     // Detached (its own process group) so a Ctrl+C in the terminal reaches the server first;
     // the server then closes the browser itself.
     const child = spawn(bin, args, { detached: true, stdio: 'ignore' });
-    child.on('error', () => undefined);
     child.unref();
-    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    // A spawn that fails (the executable vanished) emits 'error' and never 'exit'.
+    const exited = new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.once('error', () => resolve());
+    });
     const close = async () => {
       if (child.exitCode === null && child.signalCode === null && child.pid) {
         try {
@@ -74,9 +93,11 @@ export function openInChromiumApp(url: string, profileDir: string, env: NodeJS.P
         }
       }
       await exited;
+      page.remove();
     };
     return { opened: true, reason: `opened in ${path.basename(bin)} (app mode)`, close };
   } catch (err) {
+    page.remove();
     return { opened: false, reason: `could not start ${bin}: ${(err as Error).message}` };
   }
 }

@@ -38,7 +38,7 @@ describe('cairn serve --open', () => {
     // Blocks until the stand-in browser has started and written to the FIFO.
     const [pidText, url] = (await fs.promises.readFile(fifo, 'utf8')).trim().split(' ');
     const pid = Number(pidText);
-    expect(url).toMatch(/^--app=http:\/\/127\.0\.0\.1:\d+\//);
+    expect(url).toMatch(/^--app=file:\/\//);
     expect(alive(pid)).toBe(true);
 
     serve.kill('SIGINT');

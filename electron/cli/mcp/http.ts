@@ -82,8 +82,19 @@ export function hostMcpRoute(host: Pick<EngineHost, 'current' | 'events'>): McpR
 
 /** A listening MCP-only endpoint: its URL (token included) and how to stop it. */
 export interface McpListener {
+  /** The URL with the token (`?token=…`): for the user's own terminal, never a log. */
   url: string;
   close(): Promise<void>;
+}
+
+/**
+ * A log line naming the MCP endpoint of `url` without its token, and the private file that
+ * holds the token: an app's log (the desktop app's stdout, a journal) may be read by others.
+ */
+export function mcpLogLine(url: string, tokenFile: string): string {
+  const u = new URL(url);
+  u.search = '';
+  return `Cairn MCP (Streamable HTTP): ${u.href} (token: in ${tokenFile}, readable only by you; send it as "Authorization: Bearer <token>")`;
 }
 
 /**
