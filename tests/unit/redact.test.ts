@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../electron/engine/config/load';
 import { buildExtract } from '../../electron/engine/compaction/extract';
 import { renderSession } from '../../electron/engine/index/session-text';
-import { isSecretKey, redactSecrets } from '../../electron/engine/util/redact';
+import { redactSecrets } from '../../electron/engine/util/redact';
+import { isSecretKey } from '../../shared/secret-keys';
 import { tmpDir } from '../helpers/tmp';
 
 // Realistic shapes, not real keys (AWS's documented examples where there are some).

@@ -3,9 +3,11 @@
  * way"): transcripts, notes and settings often hold pasted API keys and tokens. Every place a
  * text leaves for somewhere it may be shown or sent — the index (a search would surface it,
  * a remote embedder would receive it), the deterministic compaction extract (later sent to a
- * model) and config warnings (shown in Status, logs, the CLI) — redacts through this module.
+ * model) and config warnings (shown in Status, logs, the CLI) — redacts through this module. Which
+ * settings hold a secret is shared/secret-keys.ts, the rule the Settings page masks by.
  * Patterns favour catching secrets over keeping text.
  */
+import { isSecretKey } from '../../../shared/secret-keys';
 
 export const REDACTED = '[REDACTED]';
 
@@ -43,13 +45,6 @@ export function redactSecrets(text: string): string {
   return out;
 }
 
-/** Key names whose values are credentials whatever they look like (headers, keys, tokens). */
-const SECRET_KEY = /(?:^|[._-])(?:api[_-]?key|apikey|key|token|secret|password|passwd|auth|authorization|headers?|cookie|credentials?)$/i;
-
-/** True when a config key (the last part of a dotted path, or the path) names a credential. */
-export function isSecretKey(keyPath: string): boolean {
-  return SECRET_KEY.test(keyPath) || SECRET_KEY.test(keyPath.split('.').slice(-2, -1)[0] ?? '');
-}
 
 /**
  * A value fit to show in a message about `keyPath`: "[REDACTED]" (with its type) for a

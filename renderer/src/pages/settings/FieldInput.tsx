@@ -70,7 +70,8 @@ export function FieldInput({ field, id, describedBy, text, current, def, invalid
       </span>
     );
   }
-  if (field.kind === 'json' || field.kind === 'string-list' || (field.kind === 'string' && /prompt|instructions/i.test(field.name))) {
+  // A secret (API key, headers carrying a token) is never shown in clear, even as JSON.
+  if (!field.secret && (field.kind === 'json' || field.kind === 'string-list' || (field.kind === 'string' && /prompt|instructions/i.test(field.name)))) {
     return (
       <textarea
         id={id}

@@ -1,8 +1,10 @@
 /**
  * Turns the config's JSON Schema (from `config.get`) into a flat list of form fields grouped
  * by section. The form is generated, never hand-listed, so a key added to the engine's schema
- * shows up in Settings without touching the renderer.
+ * shows up in Settings without touching the renderer. Which fields are masked is the engine's
+ * own rule for secrets (shared/secret-keys.ts).
  */
+import { isSecretKey } from '../../../../shared/secret-keys';
 
 /** The subset of JSON Schema that zod's `toJSONSchema` emits for our config. */
 export interface JsonSchema {
@@ -36,6 +38,7 @@ export interface FieldSpec {
   options: string[];
   /** What the schema says in words: range, pattern. */
   hint: string;
+  /** Holds a credential (shared/secret-keys.ts): shown masked, whatever its kind. */
   secret: boolean;
 }
 
@@ -96,7 +99,7 @@ function fieldFor(keyPath: string, s: JsonSchema): FieldSpec {
     kind = 'enum-list';
     options = s.items.enum.map(String);
   } else if (t === 'array' && typeOf(s.items ?? {}) === 'string') kind = 'string-list';
-  return { keyPath, name, kind, schema: s, options, hint: describe(s), secret: /apiKey|secret|^token$/i.test(name) };
+  return { keyPath, name, kind, schema: s, options, hint: describe(s), secret: isSecretKey(keyPath) };
 }
 
 /** Walk the schema: objects with declared properties recurse; everything else is a field. */
