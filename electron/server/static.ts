@@ -2,6 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type http from 'node:http';
+import { isInside } from '../engine/util/path-inside';
 import { CSP } from './security';
 
 const TYPES: Record<string, string> = {
@@ -26,7 +27,7 @@ export function serveStatic(res: http.ServerResponse, root: string, pathname: st
     return;
   }
   let file = path.resolve(root, `.${rel}`);
-  if (file !== root && !file.startsWith(root + path.sep)) {
+  if (!isInside(root, file)) {
     res.writeHead(403).end('refused: outside the app');
     return;
   }

@@ -1,7 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { workspaceTools, READ_MAX_CHARS } from '../../electron/engine/chat/tools/workspace';
+import { workspaceTools } from '../../electron/engine/chat/tools/workspace';
+import { READ_MAX_CHARS } from '../../electron/engine/util/safe-read';
 import { buildSessionStart, dayBefore, START_FILE_MAX_CHARS } from '../../electron/engine/chat/session-start';
 import type { Tool, ToolOutput } from '../../electron/engine/chat/tools/types';
 import { tmpDir, writeTree } from '../helpers/tmp';

@@ -8,10 +8,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { ToolSpec } from '../llm/types';
 import { appendFileDurableSync } from '../util/atomic-write';
-import { NotRegularFileError, readRegularFileSync } from '../util/safe-read';
-
-/** Most of a file the flush turn reads (its memory files are small; this only bounds a hostile one). */
-const FLUSH_FILE_MAX_BYTES = 16 * 1024 * 1024;
+import { firstSymlinkOnTheWay, resolveInside } from '../util/path-inside';
+import { NotRegularFileError, READ_MAX_CHARS, READ_MAX_FILE_BYTES, readRegularFileSync } from '../util/safe-read';
 
 /** Today's date (YYYY-MM-DD) in `timeZone` (the system's when absent or invalid). */
 export function todayIn(now: Date, timeZone?: string): string {
@@ -49,29 +47,10 @@ export interface ToolOutcome {
   text: string;
 }
 
-const READ_MAX_CHARS = 50_000;
-
-function inside(root: string, p: string): boolean {
-  const rel = path.relative(root, p);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** Resolve `p` inside `workspace`, refusing escapes (also through symlinks). */
-function resolveInside(workspace: string, p: string): string | undefined {
-  const abs = path.resolve(workspace, p);
-  if (!inside(workspace, abs)) return undefined;
-  try {
-    const real = fs.realpathSync(abs);
-    if (!inside(fs.realpathSync(workspace), real)) return undefined;
-  } catch {
-    // a file that does not exist yet: its parent must be inside
-    try {
-      if (!inside(fs.realpathSync(workspace), fs.realpathSync(path.dirname(abs)))) return undefined;
-    } catch {
-      // the parent does not exist either; the lexical check above holds
-    }
-  }
-  return abs;
+/** `p` resolved inside `workspace` (symlinks followed, escapes refused: util/path-inside.ts), or undefined. */
+function workspaceFile(workspace: string, p: string): string | undefined {
+  const r = resolveInside(workspace, p);
+  return r.ok ? r.abs : undefined;
 }
 
 /** Append `content` to `file`, skipping lines (trimmed, non-empty) the file already has. */
@@ -79,7 +58,7 @@ export function appendWithoutDuplicates(file: string, content: string): { append
   let existing = '';
   try {
     // Never a blocking read (or, below, a blocking append) on a FIFO planted at this path.
-    existing = readRegularFileSync(file, FLUSH_FILE_MAX_BYTES).text;
+    existing = readRegularFileSync(file, READ_MAX_FILE_BYTES).text;
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     // a new file
@@ -118,11 +97,11 @@ export function flushToolRunner(workspace: string, date: string): { allowedPath:
     run(name, args) {
       const p = typeof args.path === 'string' ? args.path.trim() : '';
       if (name === 'read') {
-        const abs = p ? resolveInside(workspace, p) : undefined;
+        const abs = p ? workspaceFile(workspace, p) : undefined;
         if (!abs) return { isError: true, text: `read refused: ${JSON.stringify(p)} is not a file inside the workspace` };
         let text: string;
         try {
-          text = readRegularFileSync(abs, FLUSH_FILE_MAX_BYTES).text;
+          text = readRegularFileSync(abs, READ_MAX_FILE_BYTES).text;
         } catch (err) {
           const code = (err as NodeJS.ErrnoException).code;
           return { isError: true, text: code === 'ENOENT' ? `${p} does not exist yet` : `cannot read ${p}: ${(err as Error).message}` };
@@ -137,7 +116,8 @@ export function flushToolRunner(workspace: string, date: string): { allowedPath:
         if (abs !== allowed) {
           return { isError: true, text: `write refused: only ${allowedRel} (today's daily note) may be written during the memory flush, not ${JSON.stringify(p)}` };
         }
-        if (resolveInside(workspace, abs) === undefined || (fs.existsSync(abs) && fs.lstatSync(abs).isSymbolicLink())) {
+        // No symlink at all on the way, dangling ones included: an append follows a link to create its target.
+        if (workspaceFile(workspace, abs) === undefined || firstSymlinkOnTheWay(workspace, abs) !== undefined) {
           return { isError: true, text: `write refused: ${allowedRel} is a symbolic link or leaves the workspace` };
         }
         if (typeof args.content !== 'string') return { isError: true, text: 'write needs a "content" string' };

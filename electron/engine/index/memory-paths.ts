@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { EngineError } from '../core/errors';
+import { firstSymlinkOnTheWay, isInside } from '../util/path-inside';
 import { resolveExtraPath } from './sources';
 import { MAX_MEMORY_FILE_BYTES as MEMORY_FILE_MAX_BYTES, NotRegularFileError, readRegularFileSync } from '../util/safe-read';
 
@@ -32,26 +33,11 @@ export interface ResolvedMemoryPath {
   path: string;
 }
 
-function isInside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
-}
-
-/** Refuse a symlink at `abs` or at any directory between `root` and it. */
+/** Refuse a symlink at `abs` or at any directory between `root` and it (util/path-inside.ts). */
 function assertNoSymlink(root: string, abs: string, shown: string): void {
-  const rel = path.relative(root, abs);
-  let cur = root;
-  for (const part of rel.split(path.sep)) {
-    cur = path.join(cur, part);
-    let st: fs.Stats;
-    try {
-      st = fs.lstatSync(cur);
-    } catch {
-      return; // does not exist (yet): nothing to follow
-    }
-    if (st.isSymbolicLink()) {
-      throw new MemoryPathError('forbidden', `${shown}: refused: ${path.relative(root, cur) || cur} is a symlink (memory files must be real files inside the workspace)`);
-    }
+  const link = firstSymlinkOnTheWay(root, abs);
+  if (link !== undefined) {
+    throw new MemoryPathError('forbidden', `${shown}: refused: ${link} is a symlink (memory files must be real files inside the workspace)`);
   }
 }
 

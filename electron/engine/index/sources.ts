@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type { MemorySource } from '../../../shared/types/search';
 import { walkMarkdown } from '../util/markdown-walk';
+import { relativeInsideFast } from '../util/path-inside';
 import { abortError } from '../util/abort';
 import type { ContextSlot } from '../core/context';
 
@@ -50,16 +51,9 @@ export const storeSessionsSlot: ContextSlot<{ provide?: (agentId: string) => Sou
 
 /** Forward-slash path of `abs` relative to the workspace, or the absolute path when outside it. */
 export function displayPath(workspace: string, abs: string): string {
-  // Listed files are joined onto the workspace path, so a prefix test is enough (and far
-  // cheaper than path.relative per file); anything else goes the long way.
-  const root = workspace.endsWith(path.sep) ? workspace : workspace + path.sep;
-  if (abs.startsWith(root) && abs.length > root.length) {
-    const rel = abs.slice(root.length);
-    // A ".." anywhere (even inside a name) takes the careful path below.
-    if (!rel.includes('..')) return path.sep === '/' ? rel : rel.split(path.sep).join('/');
-  }
-  const rel = path.relative(workspace, abs);
-  if (rel && !rel.startsWith('..') && !path.isAbsolute(rel)) return rel.split(path.sep).join('/');
+  // Listed files are joined onto the workspace path: the fast prefix test (util/path-inside.ts).
+  const rel = relativeInsideFast(workspace, abs);
+  if (rel) return rel;
   return abs.split(path.sep).join('/');
 }
 

@@ -7,17 +7,13 @@
  */
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
+import { isInside as inside } from '../util/path-inside';
 import { displayPath, resolveExtraPath, type SourceRoots } from './sources';
 
 export interface MemoryWatcher {
   /** Resolves once the initial scan is done and changes are being reported. */
   ready: Promise<void>;
   dispose(): Promise<void>;
-}
-
-function inside(parent: string, child: string): boolean {
-  const rel = path.relative(parent, child);
-  return rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel));
 }
 
 /**
@@ -51,7 +47,8 @@ export async function watchMemory(
   const watcher: FSWatcher = watch(targets, {
     ignoreInitial: true,
     followSymlinks: false,
-    ignored: (p, stats) => !wanted(path.resolve(p), stats ? stats.isFile() : undefined),
+    // Symlinks are never memory (SPEC §6): one leading out of the workspace must not be watched through.
+    ignored: (p, stats) => stats?.isSymbolicLink() === true || !wanted(path.resolve(p), stats ? stats.isFile() : undefined),
   });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;

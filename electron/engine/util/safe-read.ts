@@ -26,6 +26,12 @@ export interface CappedRead {
   mtimeMs: number;
 }
 
+/** Longest text a model's `read` tool returns in one call (chat's and the memory flush's); the model pages for more. */
+export const READ_MAX_CHARS = 50_000;
+
+/** Most of a file a model's `read` and `edit` tools load (chat's and the memory flush's); this only bounds a hostile one. */
+export const READ_MAX_FILE_BYTES = 16 * 1024 * 1024;
+
 /** Largest memory file Cairn reads (index sync, memory_get); bigger ones are refused/skipped, not loaded. */
 export const MAX_MEMORY_FILE_BYTES = 256 * 1024 * 1024;
 

@@ -9,15 +9,11 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describeSystemError, errorMessage, isSystemError } from '../../core/errors';
 import { writeFileAtomicSync } from '../../util/atomic-write';
-import { NotRegularFileError, readRegularFile, type CappedRead } from '../../util/safe-read';
+import { NotRegularFileError, READ_MAX_CHARS, READ_MAX_FILE_BYTES, readRegularFile, type CappedRead } from '../../util/safe-read';
 import { fail, intArg, invalidJson, isErr, ok, strArg, type Tool } from './types';
+import { relativeInside } from '../../util/path-inside';
 import { resolveInWorkspace } from './workspace-path';
 
-/** Longest text `read` returns in one call; the model pages with offset/limit. */
-export const READ_MAX_CHARS = 50_000;
-
-/** Most of a file `read` and `edit` will load (the model pages within it; `edit` refuses beyond). */
-export const READ_MAX_FILE_BYTES = 16 * 1024 * 1024;
 
 /** Read a workspace file for a tool, or the error result the model should see. */
 async function readForTool(abs: string, rel: string): Promise<CappedRead | { error: string }> {
@@ -36,8 +32,7 @@ async function readForTool(abs: string, rel: string): Promise<CappedRead | { err
  */
 function fsFailure(workspace: string, err: unknown): string {
   if (!isSystemError(err) || !err.path) return errorMessage(err);
-  const rel = path.relative(workspace, err.path);
-  return describeSystemError(err, rel && !rel.startsWith('..') && !path.isAbsolute(rel) ? rel : err.path).message;
+  return describeSystemError(err, relativeInside(workspace, err.path) || err.path).message;
 }
 
 export interface WorkspaceToolOptions {
