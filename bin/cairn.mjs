@@ -5,7 +5,7 @@
 // tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md).
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
-import { freshCliBundle } from './cli-bundle.mjs';
+import { BUNDLE_DIR, freshCliBundle } from './cli-bundle.mjs';
 import { nativeModuleProblem } from './native-check.mjs';
 import { thinSearch } from './thin-client.mjs';
 
@@ -21,8 +21,18 @@ const exitFlushed = async (code) => {
   await Promise.all([flushed(process.stdout), flushed(process.stderr)]);
   process.exit(code);
 };
+const bundle = freshCliBundle(root);
+// Without a fresh bundle the TypeScript sources run through tsx (registered once, on demand).
+let tsx;
+const fromSources = async (rel) => {
+  tsx ??= import('tsx/esm/api').then(({ register }) => register());
+  await tsx;
+  return import(rel);
+};
+// The thin client's rules are the engine's (electron/cli/thin-rules.ts), built into the bundle.
+const loadThinRules = () => (bundle ? import(pathToFileURL(path.join(root, BUNDLE_DIR, 'thin-rules.js')).href) : fromSources('../electron/cli/thin-rules.ts'));
 // `cairn search` when an engine is running for the state dir: asked there, nothing else loaded.
-const thin = await thinSearch(process.argv.slice(2), root);
+const thin = await thinSearch(process.argv.slice(2), root, loadThinRules);
 if (thin !== null) await exitFlushed(thin);
 // A Node that cannot load the native module fails here, whatever the command (bin/native-check.mjs).
 const problem = nativeModuleProblem(root);
@@ -30,14 +40,7 @@ if (problem) {
   process.stderr.write(`${problem}\n`, () => process.exit(1));
   await new Promise(() => {});
 }
-const bundle = freshCliBundle(root);
-let runCli;
-if (bundle) ({ runCli } = await import(pathToFileURL(bundle).href));
-else {
-  const { register } = await import('tsx/esm/api');
-  register();
-  ({ runCli } = await import('../electron/cli/main.ts'));
-}
+const { runCli } = bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts');
 const code = await runCli(process.argv.slice(2));
 // Exit only once stdout and stderr are flushed: to a pipe they are asynchronous, and
 // process.exit() straight away cut `cairn get big.md | wc -c` at 64 KiB. An empty write's

@@ -8,13 +8,13 @@
 // no record, a dead or reused pid, a refused connection, an error answer) returns null, and
 // the caller runs the command in-process as always; so does `--json` while the engine holds a
 // warning (the in-process --json lists a fresh context's warnings, which may differ).
-// CAIRN_THIN=0 turns it off.
+// CAIRN_THIN=0 turns it off. Which state dir, where its record is and whether to trust it are
+// the engine's own rules (electron/cli/thin-rules.ts), loaded by the caller (`loadRules`):
+// the CLI bundle's build of them, or the TypeScript through tsx when the bundle is stale.
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { formatResults, statusLine } from './search-format.mjs';
 
-const RECORD = 'serve-engine.json';
 const VALUE = { '--state-dir': 'stateDir', '--agent': 'agentId', '-n': 'maxResults', '--max-results': 'maxResults', '--min-score': 'minScore', '--source': 'source', '--since': 'since', '--before': 'before' };
 const BOOL = { '--json': 'json', '--explain': 'explain' };
 
@@ -43,67 +43,6 @@ export function parseSearch(argv) {
 
 /** As search.ts's num(): a number, NaN for text (the engine then refuses it). */
 const num = (v) => (v === undefined ? undefined : Number.isFinite(Number(v)) ? Number(v) : Number.NaN);
-
-/** Field 22 of /proc/<pid>/stat (start time since boot); null off Linux or when the process is gone. */
-function processStart(pid) {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
-
-function alive(pid) {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/**
- * Where Cairn keeps its files for `stateDir` (a real path), as engine/config/state-dir.ts and
- * data-dir.ts place them: `<state>/cairn` for a dir it created, else the dir's home in the
- * per-user data dir (sha256 of the real path).
- */
-async function cairnDirOf(stateDir, env) {
-  if (fs.existsSync(path.join(stateDir, 'cairn', 'state.json'))) return path.join(stateDir, 'cairn');
-  const { createHash } = await import('node:crypto');
-  const data = env.CAIRN_DATA_DIR ? path.resolve(env.CAIRN_DATA_DIR) : path.join(env.XDG_STATE_HOME || path.join(os.homedir(), '.local', 'state'), 'cairn');
-  return path.join(data, 'state-dirs', createHash('sha256').update(stateDir).digest('hex').slice(0, 16));
-}
-
-/** The record of the engine serving `stateDir` (a real path) now, from `cairnDir`, or null. */
-function liveRecord(stateDir, cairnDir, version) {
-  const file = path.join(cairnDir, RECORD);
-  let st;
-  try {
-    st = fs.lstatSync(file);
-  } catch {
-    return null;
-  }
-  if (!st.isFile() || (st.mode & 0o077) !== 0 || (process.getuid && st.uid !== process.getuid())) return null;
-  let rec;
-  try {
-    rec = JSON.parse(fs.readFileSync(file, 'utf8'));
-  } catch {
-    return null;
-  }
-  if (rec?.v !== 1 || rec.version !== version || rec.stateDir !== stateDir || !Number.isInteger(rec.pid) || !Number.isInteger(rec.port) || typeof rec.token !== 'string') return null;
-  // The same process as wrote it: alive, and not another one that got its pid since.
-  if (!rec.start || !alive(rec.pid) || processStart(rec.pid) !== rec.start) return null;
-  // Settings edited since the engine loaded them: it would search with the old ones.
-  for (const f of [path.join(stateDir, 'openclaw.json'), path.join(stateDir, 'cairn.json'), path.join(cairnDir, 'cairn.json')]) {
-    try {
-      if (fs.statSync(f).mtimeMs > rec.configAt) return null;
-    } catch {
-      // Absent: nothing newer.
-    }
-  }
-  return rec;
-}
 
 /**
  * One POST of `body` to the engine's `channel`; the parsed answer, or null on any failure.
@@ -144,33 +83,32 @@ async function call(rec, channel, body) {
 
 /**
  * Run `argv` (without node and script) against a running engine: the exit code once printed,
- * or null when the caller should run the command itself.
+ * or null when the caller should run the command itself. `loadRules` imports
+ * electron/cli/thin-rules.ts (built or through tsx); it is called only for a search.
  */
-export async function thinSearch(argv, root, env = process.env) {
+export async function thinSearch(argv, root, loadRules, env = process.env) {
   if (env.CAIRN_THIN === '0' || argv[0] === undefined) return null;
   const o = parseSearch(argv);
   if (!o) return null;
-  const raw = o.stateDir || env.CAIRN_STATE_DIR || path.join(os.homedir(), '.cairn');
-  const expanded = raw === '~' ? os.homedir() : raw.startsWith('~/') ? path.join(os.homedir(), raw.slice(2)) : raw;
-  let stateDir;
   let version;
+  let rules;
   try {
-    stateDir = fs.realpathSync(path.resolve(expanded));
     version = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+    rules = await loadRules();
   } catch {
     return null;
   }
-  const cairnDir = await cairnDirOf(stateDir, env);
   // --json lists the context's own warnings too; an engine's may not be a fresh context's.
   const quiet = (r) => r !== null && (!o.json || (Array.isArray(r.warnings) && r.warnings.length === 0));
-  const rec = liveRecord(stateDir, cairnDir, version);
+  const found = rules.findServingEngine(o.stateDir, version, env);
+  const rec = found?.record ?? null;
   if (!quiet(rec)) return null;
   const request = { query: o.query, agentId: o.agentId, maxResults: num(o.maxResults), minScore: num(o.minScore), source: o.source, since: o.since, before: o.before, explain: o.explain };
   const answer = await call(rec, 'search.query', { request });
   const res = answer?.ok === true ? answer.value : null;
   if (!res || !Array.isArray(res.results) || typeof res.mode !== 'string' || !Array.isArray(res.warnings)) return null;
   // A warning this search raised is in the record by the time the answer arrives.
-  if (o.json && !quiet(liveRecord(stateDir, cairnDir, version))) return null;
+  if (o.json && !quiet(found.reread())) return null;
   if (o.json) {
     process.stdout.write(`${JSON.stringify({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: res.warnings }, null, 2)}\n`);
     return 0;

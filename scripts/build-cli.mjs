@@ -74,7 +74,8 @@ export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = 
   fs.rmSync(outdir, { recursive: true, force: true });
   const result = await build({
     absWorkingDir: root,
-    entryPoints: { 'cairn-cli': path.join(root, 'electron/cli/main.ts') },
+    // thin-rules: the engine's rules bin/thin-client.mjs loads for `cairn search` (kept light).
+    entryPoints: { 'cairn-cli': path.join(root, 'electron/cli/main.ts'), 'thin-rules': path.join(root, 'electron/cli/thin-rules.ts') },
     bundle: true,
     splitting: true,
     platform: 'node',

@@ -2,50 +2,16 @@
  * The discovery record of a running engine that serves the contract over HTTP (`cairn serve`):
  * which port, which process (pid and its start time, so a reused pid is not mistaken for it),
  * the token, the state dir it serves (its real path), the version and when it last loaded the
- * settings, and the warnings it holds. `cairn search` reads it (bin/thin-client.mjs) to ask the running engine instead of
- * opening SQLite and the index itself. Private like the token file (0600, next to it), written
- * atomically, removed on a clean stop; a record whose process is gone is ignored by readers.
+ * settings, and the warnings it holds. `cairn search` reads it (bin/thin-client.mjs, with the
+ * rules of engine-discovery.ts) to ask the running engine instead of opening SQLite and the
+ * index itself. Private like the token file (0600, next to it), written atomically, removed on
+ * a clean stop; a record whose process is gone is ignored by readers.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../engine/util/atomic-write';
-
-/** The record's file name, next to `serve-token` (server/token-file.ts). */
-export const ENGINE_RECORD_FILE = 'serve-engine.json';
-
-/** What the record holds; `v` changes when the shape does. */
-export interface EngineRecord {
-  v: 1;
-  version: string;
-  pid: number;
-  /** The process's start time as the OS counts it (Linux: /proc/<pid>/stat field 22); null elsewhere. */
-  start: string | null;
-  port: number;
-  token: string;
-  /** fs.realpathSync of the state dir served. */
-  stateDir: string;
-  /** Epoch ms when the engine last loaded its settings: a settings file newer than this is not what it serves. */
-  configAt: number;
-  /**
-   * The engine's own warnings (ctx.warnings()): `cairn search --json` lists a fresh context's
-   * too, which a long-running engine's may not match, so a client asks in-process while any are held.
-   */
-  warnings: string[];
-}
-
-/**
- * The start time of process `pid` in clock ticks since boot (field 22 of /proc/<pid>/stat,
- * after the parenthesised command name, which may itself hold spaces); null off Linux or when
- * the process is gone.
- */
-export function processStart(pid: number): string | null {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? null;
-  } catch {
-    return null;
-  }
-}
+import { processStart } from '../engine/util/process-alive';
+import { ENGINE_RECORD_FILE, type EngineRecord } from './engine-discovery';
 
 /** Write the record for this process into `dir` (the token file's folder); false when it could not be written. */
 export function writeEngineRecord(dir: string, rec: Omit<EngineRecord, 'v' | 'pid' | 'start'>): boolean {

@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import pkg from '../../package.json' with { type: 'json' };
-import { processStart } from '../../electron/server/engine-record';
+import { processStart } from '../../electron/engine/util/process-alive';
 import { CAIRN_BIN, runCairn } from '../helpers/cli';
 import { childLines } from '../helpers/child-lines';
 import { tmpDir, writeTree } from '../helpers/tmp';

@@ -6,7 +6,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ENGINE_RECORD_FILE, processStart, publishEngine, type EngineRecord } from '../../electron/server/engine-record';
+import { publishEngine } from '../../electron/server/engine-record';
+import { ENGINE_RECORD_FILE, type EngineRecord } from '../../electron/server/engine-discovery';
+import { processStart } from '../../electron/engine/util/process-alive';
 import { tmpDir } from '../helpers/tmp';
 
 function fakeHost(first: string) {

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { ConfigSchema, type CairnConfig } from './schema';
 import { EngineError } from '../core/errors';
 import { resolveSecretRefs } from './secrets';
+import { CONFIG_FILE, OPENCLAW_CONFIG_FILE, settingsFiles } from './state-home';
 
 /** One problem found while loading the config; shown in Status and the CLI. */
 export interface ConfigWarning {
@@ -35,8 +36,7 @@ export interface LoadedConfig {
   secretPaths?: string[];
 }
 
-export const CONFIG_FILE = 'cairn.json';
-export const OPENCLAW_CONFIG_FILE = 'openclaw.json';
+export { CONFIG_FILE, OPENCLAW_CONFIG_FILE };
 
 type Json = Record<string, unknown>;
 
@@ -155,8 +155,7 @@ export function loadConfig(stateDir: string, settingsDir: string = stateDir, env
   const warnings: ConfigWarning[] = [];
   const files: string[] = [];
   let merged: Json = {};
-  const sources = [path.join(stateDir, OPENCLAW_CONFIG_FILE), path.join(stateDir, CONFIG_FILE)];
-  if (path.resolve(settingsDir) !== path.resolve(stateDir)) sources.push(path.join(settingsDir, CONFIG_FILE));
+  const sources = settingsFiles(stateDir, settingsDir);
   for (const file of sources) {
     let text: string;
     try {

@@ -12,32 +12,18 @@
  * empty dir.
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { ensureForeignStateHome, foreignStateHome, sharedModelsDir } from './data-dir';
 import type { CairnConfig } from './schema';
+import { markerPath, readMarker, type StateMarker } from './state-home';
 import { resolveAgentWorkspace, type WorkspaceEnv } from './workspace';
 import { EngineError } from '../core/errors';
 
 export const DEFAULT_AGENT_ID = 'main';
 
-/** Resolve the state dir: `--state-dir`, then `CAIRN_STATE_DIR`, then `~/.cairn`. */
-export function resolveStateDir(opts: { flag?: string | undefined; env?: NodeJS.ProcessEnv; home?: string } = {}): string {
-  const env = opts.env ?? process.env;
-  const raw = opts.flag || env.CAIRN_STATE_DIR || path.join(opts.home ?? os.homedir(), '.cairn');
-  return path.resolve(expandHome(raw, opts.home));
-}
-
-export function expandHome(p: string, home = os.homedir()): string {
-  return p === '~' ? home : p.startsWith('~/') ? path.join(home, p.slice(2)) : p;
-}
-
-interface StateMarker {
-  createdBy: 'cairn' | 'external';
-  writable: boolean;
-  createdAt: string;
-}
+// Which dir and where its Cairn files go: state-home.ts (the thin client shares those rules).
+export { expandHome, resolveStateDir } from './state-home';
 
 export interface StateDirInfo {
   stateDir: string;
@@ -73,23 +59,6 @@ function ownInfo(stateDir: string, created: boolean, writable: boolean): StateDi
 function foreignInfo(stateDir: string, writable: boolean, env: NodeJS.ProcessEnv): StateDirInfo {
   const cairnDir = foreignStateHome(stateDir, env);
   return { stateDir, created: false, writable, createdBy: 'external', cairnDir, settingsDir: cairnDir, modelsDir: sharedModelsDir(env) };
-}
-
-function markerPath(stateDir: string): string {
-  return path.join(stateDir, 'cairn', 'state.json');
-}
-
-function readMarker(stateDir: string, file = markerPath(stateDir)): StateMarker | undefined {
-  try {
-    const m = JSON.parse(fs.readFileSync(file, 'utf8')) as Partial<StateMarker>;
-    return {
-      createdBy: m.createdBy === 'external' ? 'external' : 'cairn',
-      writable: m.writable !== false,
-      createdAt: m.createdAt ?? '',
-    };
-  } catch {
-    return undefined;
-  }
 }
 
 function writeMarker(file: string, m: StateMarker): void {

@@ -1,6 +1,7 @@
 /**
  * Is a process still there? Shared by the writers that decide whether a file named after a
- * pid (Cairn's stale temps, OpenClaw's session write lock) still has its owner.
+ * pid (Cairn's stale temps, OpenClaw's session write lock) still has its owner, and by the
+ * serve discovery record (its writer and `cairn search`'s thin client, bin/thin-client.mjs).
  */
 import fs from 'node:fs';
 
@@ -30,4 +31,14 @@ export function procStat(pid: number): { zombie: boolean; starttime: number | nu
   } catch {
     return null;
   }
+}
+
+/**
+ * The start time of process `pid` as the OS counts it, as text (what the serve discovery
+ * record stores, electron/server/engine-record.ts, and the thin client compares); null off
+ * Linux or when the process is gone. The one reader of /proc/<pid>/stat is {@link procStat}.
+ */
+export function processStart(pid: number): string | null {
+  const start = procStat(pid)?.starttime;
+  return start === null || start === undefined ? null : String(start);
 }
