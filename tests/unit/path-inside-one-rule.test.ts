@@ -98,6 +98,23 @@ describe('the one path-inside rule', () => {
     }
   });
 
+  it('the watcher still watches a workspace that is itself a symlink (the user chose that folder)', async () => {
+    const root = tmpDir();
+    const real = writeTree(path.join(root, 'real-ws'), { 'MEMORY.md': '# M\n', 'memory/2024-05-08.md': '# a\n' });
+    const workspace = path.join(root, 'ws-link');
+    fs.symlinkSync(real, workspace);
+    let onBatch: (paths: string[]) => void = () => {};
+    const w = await watchMemory({ workspace, sessionsDir: path.join(root, 'sessions'), extraPaths: [], sources: ['memory'] }, 50, (paths) => onBatch(paths));
+    try {
+      await w.ready;
+      const got = new Promise<string[]>((resolve) => (onBatch = resolve));
+      fs.writeFileSync(path.join(real, 'memory', '2024-06-03.md'), '# through the link\n');
+      expect(await got).toEqual(['memory/2024-06-03.md']);
+    } finally {
+      await w.dispose();
+    }
+  });
+
   it('npm run lint refuses a second, hand-written copy of the rule', { timeout: 60_000 }, async () => {
     const eslint = new ESLint({ cwd: ROOT });
     const copies = [

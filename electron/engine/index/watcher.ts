@@ -5,6 +5,7 @@
  * folder — never the whole workspace. Changed paths are batched and reported once the
  * debounce window is quiet. `dispose()` closes the watcher and drops a pending batch.
  */
+import fs from 'node:fs';
 import path from 'node:path';
 import type { FSWatcher } from 'chokidar';
 import { isInside as inside } from '../util/path-inside';
@@ -27,9 +28,18 @@ export async function watchMemory(
   onEvent?: () => void,
 ): Promise<MemoryWatcher> {
   const { watch } = await import('chokidar');
-  const ws = path.resolve(roots.workspace);
+  // The workspace the user configured may itself be a symlink (to a synced folder): watch where
+  // it leads, as the listing reads through it; symlinks inside it are still never followed.
+  const configured = path.resolve(roots.workspace);
+  let ws = configured;
+  try {
+    ws = fs.realpathSync(ws);
+  } catch {
+    // not there (yet): watched as configured
+  }
   const memoryDir = path.join(ws, 'memory');
-  const extras = roots.extraPaths.map((p) => resolveExtraPath(ws, p));
+  // Relative to the workspace as configured, as the listing resolves them (index/sources.ts).
+  const extras = roots.extraPaths.map((p) => resolveExtraPath(configured, p));
   const sessions = roots.sources.includes('sessions') ? path.resolve(roots.sessionsDir) : null;
   const memoryOn = roots.sources.includes('memory');
 
@@ -47,8 +57,9 @@ export async function watchMemory(
   const watcher: FSWatcher = watch(targets, {
     ignoreInitial: true,
     followSymlinks: false,
-    // Symlinks are never memory (SPEC §6): one leading out of the workspace must not be watched through.
-    ignored: (p, stats) => stats?.isSymbolicLink() === true || !wanted(path.resolve(p), stats ? stats.isFile() : undefined),
+    // Symlinks inside are never memory (SPEC §6): one leading out of the workspace must not be
+    // watched through.
+    ignored: (p, stats) => (stats?.isSymbolicLink() === true && !targets.includes(path.resolve(p))) || !wanted(path.resolve(p), stats ? stats.isFile() : undefined),
   });
   let pending = new Set<string>();
   let timer: NodeJS.Timeout | undefined;
@@ -61,7 +72,7 @@ export async function watchMemory(
   const handle = (p: string) => {
     onEvent?.();
     const abs = path.resolve(p);
-    const shown = sessions && inside(sessions, abs) ? `sessions/${path.basename(abs)}` : displayPath(ws, abs);
+    const shown = sessions && inside(sessions, abs) ? `sessions/${path.basename(abs)}` : displayPath(inside(ws, abs) ? ws : configured, abs);
     pending.add(shown);
     if (timer) clearTimeout(timer);
     timer = setTimeout(fire, debounceMs);
