@@ -5,7 +5,8 @@
  * a page only this user can read (0600, in a 0700 folder of Cairn's data dir) that sends the
  * browser on to `http://127.0.0.1:<port>/?token=…` — the way Jupyter opens its notebook
  * server. The server turns the token into an HttpOnly cookie and the UI drops it from the
- * address (renderer/src/transport/http.ts). The page is removed when the server stops.
+ * address (renderer/src/transport/http.ts). The page is removed when the server stops, and
+ * pages of servers that died without removing theirs go with the next one written.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
@@ -13,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { cairnDataDir } from '../engine/config/data-dir';
 import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../engine/util/atomic-write';
+import { processExists } from '../engine/util/process-alive';
 
 /** Mode of a folder that holds secrets: owner only. */
 export const PRIVATE_DIR_MODE = 0o700;
@@ -61,9 +63,18 @@ export interface OpenPage {
   remove(): void;
 }
 
+/** Remove the pages of servers that are gone (killed before they could remove their own). */
+function sweepStalePages(dir: string): void {
+  for (const name of fs.readdirSync(dir)) {
+    const pid = /^serve-(\d+)-[0-9a-f]+\.html$/.exec(name)?.[1];
+    if (pid && Number(pid) !== process.pid && !processExists(Number(pid))) fs.rmSync(path.join(dir, name), { force: true });
+  }
+}
+
 /** Write the private page that forwards to `url` (which carries the token). */
 export function writeOpenPage(url: string, env: NodeJS.ProcessEnv = process.env): OpenPage {
   const dir = ensurePrivateDir(openPagesDir(env));
+  sweepStalePages(dir);
   const file = path.join(dir, `serve-${process.pid}-${crypto.randomBytes(4).toString('hex')}.html`);
   writeFileAtomicSync(file, openPageHtml(url), { mode: PRIVATE_FILE_MODE });
   return { file, href: pathToFileURL(file).href, remove: () => fs.rmSync(file, { force: true }) };

@@ -6,7 +6,7 @@
  * is given is private (0600 in a 0700 folder) and still leads to the UI with the token, and it
  * is removed when the server stops. No timers: the stand-in reports through a FIFO.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,12 +80,17 @@ describe('cairn serve --open keeps the token off the command line', () => {
     expect(fs.existsSync(page)).toBe(false);
   });
 
-  it('a folder for the open page that others can enter is narrowed to 0700 before the page is written', async () => {
+  it('a folder for the open page that others can enter is narrowed to 0700, and stale pages are swept', async () => {
     const { writeOpenPage } = await import('../../electron/server/open-page');
     const dataDir = tmpDir('cairn-open-data-');
     fs.mkdirSync(path.join(dataDir, 'open'), { mode: 0o755 });
     fs.chmodSync(path.join(dataDir, 'open'), 0o755);
+    // A page left by a server that was killed (its pid is gone) goes with the next one written.
+    const dead = spawnSync(process.execPath, ['-e', '0']).pid as number;
+    const stale = path.join(dataDir, 'open', `serve-${dead}-0badf00d.html`);
+    fs.writeFileSync(stale, 'old', { mode: 0o600 });
     const p = writeOpenPage('http://127.0.0.1:1/?token=abc', { CAIRN_DATA_DIR: dataDir });
+    expect(fs.existsSync(stale)).toBe(false);
     expect(mode(path.join(dataDir, 'open'))).toBe(0o700);
     expect(mode(p.file)).toBe(0o600);
     p.remove();
