@@ -121,6 +121,26 @@ try {
   await gateway.stop();
   fs.writeFileSync(path.join(root, 'gateway.log'), gwOut);
 }
+// Cold storage: the sweep's session ingestion restored the transcripts it read, so the
+// gateway runs once more, now with nothing to read them, until day 1's sessions are archived
+// (its check runs at start-up and once a minute).
+const cold = startOpenClaw({ command, homeRoot, clock: undefined, args: ['gateway', 'run', '--port', String(GATEWAY_PORT), '--token', 'fixture-token'], onOutput: (c) => (gwOut += c) });
+try {
+  const agentDb = path.join(state, 'agents', 'main', 'agent', 'openclaw-agent.sqlite');
+  const t0 = Date.now();
+  for (;;) {
+    if (cold.child.exitCode !== null) throw new Error(`the gateway exited:\n${gwOut.slice(-3000)}`);
+    const db = new Database(agentDb, { readonly: true, fileMustExist: true });
+    const n = db.prepare('SELECT count(*) AS n FROM session_transcript_cold_archives').get().n;
+    db.close();
+    if (n > 0) break;
+    if (Date.now() - t0 > 300_000) throw new Error('no session was moved to cold storage within 5 minutes');
+    await new Promise((r) => setTimeout(r, 2000));
+  }
+} finally {
+  await cold.stop();
+  fs.appendFileSync(path.join(root, 'gateway.log'), gwOut);
+}
 await model.close();
 log(`model calls: ${model.calls()}; raw run kept in ${root}`);
 copyFixture();
@@ -141,7 +161,9 @@ function portOpen(port) {
 /** Copy the state dir (checkpointed, without locks, temp files and run traces) into the fixture. */
 function copyFixture() {
   fs.rmSync(dest, { recursive: true, force: true });
-  const skip = (rel) => /(^|\/)tmp(\/|$)|\.lock|-wal$|-shm$|lock\.sqlite$|writer\.sqlite$|openclaw-quarantine|(^|\/)logs(\/|$)|(^|\/)\.git(\/|$)/.test(rel);
+  // Left out: locks, temp files, logs, the Control UI's asset cache (56 MB, not state) and
+  // key files (config-journal-fingerprint.key).
+  const skip = (rel) => /(^|\/)tmp(\/|$)|\.lock|-wal$|-shm$|lock\.sqlite$|writer\.sqlite$|openclaw-quarantine|(^|\/)logs(\/|$)|(^|\/)cache(\/|$)|\.key$|(^|\/)\.git(\/|$)/.test(rel);
   const walk = (dir) => {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const abs = path.join(dir, e.name);
@@ -169,11 +191,12 @@ function copyFixture() {
   fs.cpSync(out, path.join(dest, 'openclaw-output'), { recursive: true });
 }
 
-/** Empty OpenClaw's run traces (Cairn never reads them) so the fixture stays small. */
+/** Empty OpenClaw's run traces (Cairn never reads them; the fixture stays small) and its keys. */
 function slim(file) {
   const db = new Database(file);
   const has = (t) => db.prepare("SELECT 1 FROM sqlite_master WHERE type='table' AND name=?").get(t);
-  for (const t of ['trajectory_runtime_events', 'diagnostic_events', 'audit_events']) if (has(t)) db.exec(`DELETE FROM ${t}`);
+  // Run traces Cairn never reads, and this machine's device identity and tokens (keys).
+  for (const t of ['trajectory_runtime_events', 'diagnostic_events', 'audit_events', 'device_identities', 'device_auth_tokens', 'gateway_origin_device_tokens', 'device_bootstrap_tokens', 'secret_store_entries']) if (has(t)) db.exec(`DELETE FROM ${t}`);
   db.exec('VACUUM');
   db.close();
 }

@@ -8,7 +8,9 @@
  * - the Glacier backup note (day 1) is recalled 4× with 4 distinct queries over two days: it
  *   qualifies and is the one `memory promote --apply --limit 1` appends;
  * - the camera VLAN note (day 2) qualifies too and is left for the sweep, whose consolidation
- *   supersedes the older VLAN entry in MEMORY.md (the rewrite whose preimage is kept);
+ *   (answered by the scripted model: "added") rewrites MEMORY.md, so OpenClaw keeps the text
+ *   before it (a "superseded" answer is rejected without OpenClaw's own lineage key, a
+ *   "merged" one unless the prior entry states the same fact);
  * - the Lisbon note (day 3) is recalled 3× with ONE query: it fails the distinct-query gate;
  * - the dentist note (day 4) is recalled twice: it fails the recall-count gate.
  */
@@ -82,8 +84,8 @@ export const userMd = [
 
 /**
  * The scripted model's answer to dreaming's consolidation request (a JSON plan of one
- * operation per candidate): the camera note supersedes the old VLAN 20 entry, anything else
- * is added. Other requests get the default answer (undefined).
+ * operation per candidate: every candidate `added`), and a line for the Dream Diary. Other
+ * requests get the default answer (undefined).
  */
 export function consolidationAnswer(body, userText) {
   const system = (body.messages ?? []).filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
@@ -93,9 +95,6 @@ export function consolidationAnswer(body, userText) {
   }
   const start = userText.indexOf('{"currentMemory"');
   const prompt = JSON.parse(userText.slice(start, userText.lastIndexOf('}') + 1));
-  const prior = prompt.currentMemory.split('\n').map((l) => l.trim()).find((l) => l.startsWith('- The cameras are on VLAN 20'));
-  const operations = prompt.candidates.map((c) =>
-    /VLAN 30/.test(c.text) && prior ? { candidateKey: c.key, action: 'superseded', priorEntries: [prior] } : { candidateKey: c.key, action: 'added', priorEntries: [] },
-  );
+  const operations = prompt.candidates.map((c) => ({ candidateKey: c.key, action: 'added', priorEntries: [] }));
   return JSON.stringify({ operations });
 }
