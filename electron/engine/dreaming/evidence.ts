@@ -39,7 +39,9 @@ export function evidenceOf(row: RecallRow, state: DreamingState, calls: SearchCa
     ),
   ];
   const seen = new Set<string>();
-  const sessions = calls.filter((c) => queries.includes(c.query) && !seen.has(`${c.sessionId}\0${c.query}`) && seen.add(`${c.sessionId}\0${c.query}`));
+  const sessions = calls
+    .filter((c) => queries.includes(c.query) && !seen.has(`${c.sessionId}\0${c.query}`) && seen.add(`${c.sessionId}\0${c.query}`))
+    .sort((a, b) => (a.at ?? '').localeCompare(b.at ?? ''));
   const prov = isRecord(row.provenance) ? row.provenance : {};
   const phase = state.phaseSignals.get(row.key);
   const signals = recallCount + num(row.dailyCount) + num(row.groundedCount);
