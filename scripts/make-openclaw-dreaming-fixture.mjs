@@ -64,7 +64,7 @@ const config = {
   memory: { search: { sources: ['memory', 'sessions'] } },
   session: { maintenance: { coldStorage: { enabled: true, afterDays: 3 } } },
   gateway: { mode: 'local', port: GATEWAY_PORT, bind: 'loopback', auth: { mode: 'token', token: 'fixture-token' } },
-  plugins: { entries: { 'memory-core': { config: { dreaming: { enabled: true, timezone: 'UTC', storage: { mode: 'both' } } } } } },
+  plugins: { entries: { 'memory-core': { config: { dreaming: { enabled: true, timezone: 'UTC', storage: { mode: 'both' }, phases: { deep: { limit: 1 } } } } } } },
 };
 fs.writeFileSync(path.join(state, 'openclaw.json'), `${JSON.stringify(config, null, 2)}\n`);
 if (!resume) {
@@ -82,8 +82,9 @@ async function openclaw(clock, args, { allowFail = false, save } = {}) {
 }
 
 for (const day of resume ? [] : days) {
-  const note = dailyNotes[day.date];
-  if (note) fs.writeFileSync(path.join(ws, 'memory', `${day.date}.md`), note);
+  for (const [date, note] of Object.entries(dailyNotes)) {
+    if (date <= day.date && !fs.existsSync(path.join(ws, 'memory', `${date}.md`))) fs.writeFileSync(path.join(ws, 'memory', `${date}.md`), note);
+  }
   // OpenClaw indexes a new note in the background: index it now, so the day's searches find it.
   await openclaw(`${day.date}T07:00:00Z`, ['memory', 'index', '--agent', 'main']);
   for (const turn of day.turns) await openclaw(turn.at, ['agent', '--local', '--session-id', turn.session, '--message', turn.message]);

@@ -11,6 +11,10 @@
  *   (answered by the scripted model: "added") rewrites MEMORY.md, so OpenClaw keeps the text
  *   before it (a "superseded" answer is rejected without OpenClaw's own lineage key, a
  *   "merged" one unless the prior entry states the same fact);
+ * - the NAS snapshot note (written the day before day 1) is recalled 4× with 4 queries over
+ *   three days: it qualifies at the sweep too, but the sweep's limit is 1
+ *   (`phases.deep.limit`), so the deep report says "Not promoted: 1 candidate(s) (selection
+ *   limit: 1)";
  * - the Lisbon note (day 3) is recalled 3× with ONE query: it fails the distinct-query gate;
  * - the dentist note (day 4) is recalled twice: it fails the recall-count gate.
  */
@@ -26,20 +30,21 @@ export const days = [
   },
   {
     date: '2026-12-01',
-    turns: [{ at: '2026-12-01T09:10:00Z', session: 'd2-network', message: 'Which VLAN are the cameras on now? [[search: cameras vlan | router vlan config | glacier restore test]]' }],
+    turns: [{ at: '2026-12-01T09:10:00Z', session: 'd2-network', message: 'Which VLAN are the cameras on now? [[search: cameras vlan | router vlan config | glacier restore test | nas snapshots]]' }],
   },
   {
     date: '2026-12-02',
     turns: [
       { at: '2026-12-02T08:40:00Z', session: 'd3-morning', message: 'When is my flight? [[search: lisbon flight | lisbon flight | lisbon flight]]' },
-      { at: '2026-12-02T17:00:00Z', session: 'd3-evening', message: 'Remind me about the network and backups. [[search: iot vlan cameras | sunday backups glacier | camera vlan 30]]' },
+      { at: '2026-12-02T17:00:00Z', session: 'd3-evening', message: 'Remind me about the network and backups. [[search: iot vlan cameras | sunday backups glacier | camera vlan 30 | snapshots kept | snapshots pruned]]' },
     ],
   },
-  { date: '2026-12-03', turns: [{ at: '2026-12-03T07:30:00Z', session: 'd4-morning', message: 'What is on today? [[search: dentist appointment | dentist tuesday]]' }] },
+  { date: '2026-12-03', turns: [{ at: '2026-12-03T07:30:00Z', session: 'd4-morning', message: 'What is on today? [[search: dentist appointment | dentist tuesday | snapshots 14 days]]' }] },
 ];
 
-/** The person's daily notes, written at the start of each day. */
+/** The person's daily notes, written at the start of each day (day 1 also writes the day before's). */
 export const dailyNotes = {
+  '2026-11-29': ['# 2026-11-29', '', '- NAS snapshots are kept for 14 days before they are pruned.', ''].join('\n'),
   '2026-11-30': [
     '# 2026-11-30',
     '',

@@ -5,7 +5,10 @@
  * takes every timestamp from `Date` (memory-core's resolveMemoryCoreNowMs falls back to
  * Date.now()) and has no clock setting of its own, so this is how a past day is lived.
  */
-const start = process.env.FAKE_CLOCK_START ? Date.parse(process.env.FAKE_CLOCK_START) : NaN;
+/** The environment variable that sets the start of the simulated clock (an ISO time). */
+export const CLOCK_ENV = 'FAKE_CLOCK_START';
+
+const start = process.env[CLOCK_ENV] ? Date.parse(process.env[CLOCK_ENV]) : NaN;
 if (Number.isFinite(start)) {
   const RealDate = Date;
   const offset = start - RealDate.now();

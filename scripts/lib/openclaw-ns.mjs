@@ -9,6 +9,8 @@
 import { spawn, spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+// Imported for its name only: the clock moves only where CLOCK_ENV is set (OpenClaw's process).
+import { CLOCK_ENV } from './fake-clock.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const clockModule = path.join(here, 'fake-clock.mjs');
@@ -35,7 +37,7 @@ export function openclawEnv(clock, extra = {}) {
     TZ: 'UTC',
     NO_COLOR: '1',
     // No clock given: the real one (the gateway; see make-openclaw-dreaming-fixture.mjs).
-    ...(clock ? { NODE_OPTIONS: `--import=${clockModule}`, FAKE_CLOCK_START: clock } : {}),
+    ...(clock ? { NODE_OPTIONS: `--import=${clockModule}`, [CLOCK_ENV]: clock } : {}),
     ...extra,
   };
 }

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { seenVersionsDir } from '../../electron/engine/dreaming/handlers';
 import { copyDreamingState } from '../helpers/openclaw-dreaming';
 import { cairnInProcess } from '../helpers/openclaw-2026';
 import { tmpDir } from '../helpers/tmp';
@@ -79,8 +80,9 @@ describe('MEMORY.md history on the real OpenClaw dreaming fixture', () => {
   it("keeps a version it saw in Cairn's own dir, so a later change to MEMORY.md has a before", async () => {
     const { oc, api } = open();
     await api['dreaming.history']({});
-    const kept = fs.readdirSync(path.join(oc.dataDir), { recursive: true }).map(String).filter((f) => f.includes('memory-history') && f.endsWith('.json'));
-    expect(kept.length).toBe(1);
+    const dir = seenVersionsDir(engine!.ctx, 'main');
+    expect(path.relative(oc.stateDir, dir).startsWith('..')).toBe(true);
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.json')).length).toBe(1);
     // OpenClaw (here: the test, as OpenClaw would) adds an entry.
     const file = path.join(oc.workspace, 'MEMORY.md');
     fs.appendFileSync(file, '- Added by hand after the sweep.\n');

@@ -104,19 +104,24 @@ export function listManagedBlocks(workspace: string): ManagedBlock[] {
   return out.sort((a, b) => b.path.localeCompare(a.path) || a.startLine - b.startLine);
 }
 
+const REASON = /not promoted|rejected|skipped|threshold|filter/iu;
+
 /**
  * The newest deep report's lines about candidates that were not promoted (OpenClaw writes
- * counts by rejection category, without the rejected text), as OpenClaw wrote them.
+ * "- Not promoted: N candidate(s) (category: n, …)", counts without the rejected text), as
+ * OpenClaw wrote them: from the newest `memory/dreaming/deep/` report, else from the
+ * `## Deep Sleep` block of DREAMS.md (where inline storage puts it).
  */
 export function deepReportReasons(workspace: string): DeepReportReasons | undefined {
-  const deep = listReportFiles(workspace).filter((f) => f.phase === 'deep');
-  for (const f of deep) {
-    const { text } = readReportText(workspace, f.path);
-    const lines = text
-      .split(/\r?\n/u)
-      .map((l) => l.trim())
-      .filter((l) => /not promoted|rejected|skipped|threshold|filter/iu.test(l));
+  const files = listReportFiles(workspace);
+  for (const f of files.filter((x) => x.phase === 'deep')) {
+    const lines = readReportText(workspace, f.path).text.split(/\r?\n/u).map((l) => l.trim()).filter((l) => REASON.test(l));
     if (lines.length) return { path: f.path, date: f.date ?? '', lines };
   }
-  return undefined;
+  const diary = files.find((f) => f.kind === 'diary');
+  if (!diary) return undefined;
+  const text = readReportText(workspace, diary.path).text;
+  const block = /<!--\s*openclaw:dreaming:deep:start\s*-->([\s\S]*?)<!--\s*openclaw:dreaming:deep:end\s*-->/u.exec(text)?.[1] ?? '';
+  const lines = block.split(/\r?\n/u).map((l) => l.trim()).filter((l) => REASON.test(l));
+  return lines.length ? { path: diary.path, date: '', lines } : undefined;
 }
