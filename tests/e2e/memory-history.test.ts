@@ -3,7 +3,7 @@
  * 2026.9.6 wrote (tests/fixtures/openclaw-2026.9.6-dreaming): Memory → MEMORY.md history
  * opens on the sweep's promotion, with its diff against dreaming's saved copy and its source
  * (one click opens the daily-note lines); Memory → Dreaming reads DREAMS.md; a daily note's
- * managed blocks are marked as dreaming's. OpenClaw's dir is byte-identical afterwards.
+ * managed blocks are marked as dreaming's, and the phase reports are not listed as daily notes. OpenClaw's dir is byte-identical afterwards.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -48,6 +48,9 @@ describe("MEMORY.md's history and dreaming's reports in the window", () => {
     await note.waitFor();
     expect(await note.textContent()).toContain('Written by dreaming, not by you');
     expect(await page.locator('.md-dreaming').count()).toBeGreaterThan(0);
+    // The phase reports are listed as dreaming's, not among the daily notes.
+    expect(await page.getByRole('list', { name: 'Daily notes by date' }).getByText('2026-12-04').count()).toBe(1);
+    expect(await page.getByRole('list', { name: "Dreaming's phase reports" }).textContent()).toContain('light/2026-12-04.md');
     await screenshot(page, 'memory-dreaming-blocks');
     expect(errors).toEqual([]);
     await page.close();
