@@ -86,6 +86,9 @@ describe('MEMORY.md history on the real OpenClaw dreaming fixture', () => {
     // OpenClaw (here: the test, as OpenClaw would) adds an entry.
     const file = path.join(oc.workspace, 'MEMORY.md');
     fs.appendFileSync(file, '- Added by hand after the sweep.\n');
+    // The memory watcher reports the change: the new text is kept as it appears.
+    engine!.events.emit('memory.changed', { agentId: 'main', paths: ['MEMORY.md'] });
+    expect(fs.readdirSync(dir).filter((f) => f.endsWith('.json')).length).toBe(2);
     const tree = oc.tree();
     const h = await api['dreaming.history']({});
     expect(oc.tree()).toEqual(tree);
@@ -93,6 +96,7 @@ describe('MEMORY.md history on the real OpenClaw dreaming fixture', () => {
     expect(last.kind).toBe('current');
     expect(last.added).toEqual(['- Added by hand after the sweep.']);
     expect(h.versions.at(-2)?.kind).toBe('seen');
+    expect(h.versions.at(-2)?.text).not.toContain('Added by hand');
   });
 });
 

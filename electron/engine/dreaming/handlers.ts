@@ -61,7 +61,24 @@ export function memoryHistory(ctx: EngineContext, requested?: string): MemoryHis
   return deep ? { ...history, deepReport: deep } : history;
 }
 
+/** Remember the MEMORY.md text on disk now as a version Cairn saw (nothing when there is none). */
+function rememberCurrent(ctx: EngineContext, agentId: string): void {
+  const current = readCurrentMemory(ctx.paths(agentId).workspace);
+  if (current) rememberVersion(seenVersionsDir(ctx, agentId), current.text, ctx.now());
+}
+
 export function dreamingHandlers(ctx: EngineContext): Pick<Handlers, DreamingChannels> {
+  // While Cairn watches the memory files, each new text of MEMORY.md (a sweep's rewrite, an
+  // edit) is kept as it appears, so the timeline has every version, not only dreaming's copies.
+  const off = ctx.events.on('memory.changed', ({ agentId, paths }) => {
+    if (!paths.some((p) => /^memory\.md$/iu.test(p))) return;
+    try {
+      rememberCurrent(ctx, agentId);
+    } catch {
+      // an agent gone or a path unreadable: the next history read remembers it
+    }
+  });
+  ctx.onDispose(off);
   return {
     'dreaming.history': async ({ agentId }) => memoryHistory(ctx, agentId),
     'dreaming.reports': async ({ agentId }) => {
