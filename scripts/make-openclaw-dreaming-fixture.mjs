@@ -187,8 +187,10 @@ function copyFixture() {
   };
   walk(state);
   // The scripted model's port is this run's: the committed config names the fixture's fixed one.
-  const cfgFile = path.join(dest, 'state', 'openclaw.json');
-  fs.writeFileSync(cfgFile, fs.readFileSync(cfgFile, 'utf8').replace(model.baseUrl, 'http://127.0.0.1:18555/v1'));
+  for (const name of ['openclaw.json', 'openclaw.json.last-good']) {
+    const cfgFile = path.join(dest, 'state', name);
+    if (fs.existsSync(cfgFile)) fs.writeFileSync(cfgFile, fs.readFileSync(cfgFile, 'utf8').replaceAll(model.baseUrl, 'http://127.0.0.1:18555/v1'));
+  }
   fs.cpSync(out, path.join(dest, 'openclaw-output'), { recursive: true });
 }
 

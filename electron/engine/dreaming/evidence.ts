@@ -10,7 +10,7 @@ import type { DreamingState, RecallRow } from './plugin-state';
 import type { SearchCall } from './recall-sessions';
 
 /** OpenClaw's deep-phase defaults (plugins.entries.memory-core.config.dreaming.phases.deep). */
-export const DEFAULT_THRESHOLDS = { minScore: 0.75, minRecallCount: 3, minUniqueQueries: 3, maxAgeDays: 30 };
+export const DEFAULT_THRESHOLDS = { minScore: 0.75, minRecallCount: 3, minUniqueQueries: 3, maxAgeDays: 30, limit: 10 };
 export type Thresholds = typeof DEFAULT_THRESHOLDS;
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -25,7 +25,7 @@ export function thresholdsFrom(raw: unknown): Thresholds {
     const v = at(deep, k);
     return typeof v === 'number' && Number.isFinite(v) && v >= 0 ? v : DEFAULT_THRESHOLDS[k];
   };
-  return { minScore: pick('minScore'), minRecallCount: pick('minRecallCount'), minUniqueQueries: pick('minUniqueQueries'), maxAgeDays: pick('maxAgeDays') };
+  return { minScore: pick('minScore'), minRecallCount: pick('minRecallCount'), minUniqueQueries: pick('minUniqueQueries'), maxAgeDays: pick('maxAgeDays'), limit: pick('limit') };
 }
 
 /** One candidate's evidence. */
@@ -84,7 +84,11 @@ export function reasonsNotPromoted(ev: RecallEvidence, t: Thresholds, now: Date)
   if (ev.uniqueQueries < t.minUniqueQueries) reasons.push(`Found by ${times(ev.uniqueQueries, 'distinct query', 'distinct queries')}; dreaming needs ${t.minUniqueQueries} (minUniqueQueries).`);
   const last = ev.lastRecalledAt ? Date.parse(ev.lastRecalledAt) : NaN;
   if (Number.isFinite(last) && (now.getTime() - last) / 86_400_000 > t.maxAgeDays) reasons.push(`Last recalled more than ${t.maxAgeDays} days ago (maxAgeDays).`);
-  if (!reasons.length) reasons.push(`Passes the count gates; its weighted score (OpenClaw computes it when it ranks) must reach ${t.minScore}: \`openclaw memory promote-explain "${ev.key}"\` shows it.`);
+  if (!reasons.length) {
+    reasons.push(
+      `Passes the count gates. A sweep promotes at most ${t.limit} (limit), highest weighted score first, and only from ${t.minScore} up; OpenClaw computes that score when it ranks: \`openclaw memory promote-explain "${ev.key}"\` shows it.`,
+    );
+  }
   return reasons;
 }
 

@@ -59,6 +59,6 @@ export function buildHistory(input: HistoryInput): MemoryHistory {
   const promoted = input.current ? promotedEntries(input.current.text).map((p) => withEvidence(p, input)) : [];
   const inMemory = new Set(promoted.flatMap((p) => (p.evidence ? [p.evidence.key] : [])));
   const waiting = candidateStatuses(input.state, input.calls, input.thresholds, input.now).filter((c) => !c.promoted && !inMemory.has(c.evidence.key));
-  const { maxAgeDays: _unused, ...thresholds } = input.thresholds;
-  return { agentId: input.agentId, versions, promoted, waiting, thresholds, store: input.state.info };
+  const { minScore, minRecallCount, minUniqueQueries } = input.thresholds;
+  return { agentId: input.agentId, versions, promoted, waiting, thresholds: { minScore, minRecallCount, minUniqueQueries }, store: input.state.info };
 }
