@@ -161,7 +161,8 @@ function portOpen(port) {
 
 /** Copy the state dir (checkpointed, without locks, temp files and run traces) into the fixture. */
 function copyFixture() {
-  fs.rmSync(dest, { recursive: true, force: true });
+  // Everything but the README (written by hand) is made anew.
+  for (const name of ['state', 'openclaw-output']) fs.rmSync(path.join(dest, name), { recursive: true, force: true });
   // Left out: locks, temp files, logs, the Control UI's asset cache (56 MB, not state) and
   // key files (config-journal-fingerprint.key).
   const skip = (rel) => /(^|\/)tmp(\/|$)|\.lock|-wal$|-shm$|lock\.sqlite$|writer\.sqlite$|openclaw-quarantine|(^|\/)logs(\/|$)|(^|\/)cache(\/|$)|\.key$|(^|\/)\.git(\/|$)/.test(rel);
