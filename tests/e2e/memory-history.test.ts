@@ -20,20 +20,20 @@ const env = e2eEnv('cairn-e2e-ocdream-', (stateDir) => {
 describe("MEMORY.md's history and dreaming's reports in the window", () => {
   it('shows a promotion with its diff and its source, and the source opens at its lines', async () => {
     const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/memory?view=history`);
-    const promo = page.getByTestId('promotion').filter({ hasText: 'VLAN 30' });
+    const promo = page.getByTestId('promotion').filter({ hasText: 'Glacier' });
     await promo.waitFor();
     const diff = page.getByTestId('history-diff');
-    expect(await diff.locator('.diff-add').filter({ hasText: 'VLAN 30' }).count()).toBe(1);
+    expect(await diff.locator('.diff-add').filter({ hasText: 'Glacier' }).count()).toBe(1);
     expect(await promo.getByTestId('evidence').textContent()).toContain('4 times by 4 distinct queries');
-    expect(await promo.getByTestId('evidence').textContent()).toContain('d2-network');
-    const waiting = page.getByTestId('waiting').filter({ hasText: 'memory/2026-12-02.md' });
+    expect(await promo.getByTestId('evidence').textContent()).toContain('d1-backups');
+    const waiting = page.getByTestId('waiting').filter({ hasText: 'memory/2026-12-02.md#L1-L4' });
     expect(await waiting.textContent()).toContain('Found by 1 distinct query; dreaming needs 3');
     await screenshot(page, 'memory-history-promotion');
     const source = promo.getByTestId('promotion-source');
-    expect(await source.textContent()).toBe('memory/2026-12-01.md#L1-L4');
+    expect(await source.textContent()).toBe('memory/2026-11-30.md#L1-L4');
     await source.click();
     await page.getByTestId('memory-rendered').locator('.md-hl').first().waitFor();
-    expect(await page.getByTestId('memory-rendered').locator('.md-hl').first().textContent()).toContain('VLAN 30');
+    expect(await page.getByTestId('memory-rendered').locator('.md-hl').first().textContent()).toContain('Glacier');
     expect(errors).toEqual([]);
     await page.close();
     expect(treeOf(env.stateDir)).toEqual(env.seeded);

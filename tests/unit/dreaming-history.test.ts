@@ -42,33 +42,36 @@ describe('MEMORY.md history on the real OpenClaw dreaming fixture', () => {
     expect(kinds.at(-1)).toBe('current');
     const current = h.versions.at(-1)!;
     const backup = h.versions.find((v) => v.kind === 'dreaming-backup')!;
-    // The saved copy is MEMORY.md after `promote --apply` (Glacier) and before the sweep (VLAN 30).
-    expect(backup.text).toContain('Glacier');
-    expect(backup.text).not.toContain('VLAN 30');
-    expect(current.added.some((l) => l.includes('VLAN 30') && l.includes('Source: memory/2026-12-01.md#L1-L4'))).toBe(true);
+    // The saved copy is MEMORY.md after `promote --apply` (the NAS note) and before the sweep's rewrite (Glacier).
+    expect(backup.text).toContain('NAS snapshots');
+    expect(backup.text).not.toContain('Consolidated Memory');
+    expect(current.added.some((l) => l.includes('Glacier') && l.includes('Source: memory/2026-11-30.md#L1-L4'))).toBe(true);
     expect(current.removed).toEqual([]);
-    const promo = current.promotions.find((p) => p.text.includes('VLAN 30'))!;
-    expect(promo.key).toBe('memory:memory/2026-12-01.md:1:4');
-    expect(promo.source).toEqual({ path: 'memory/2026-12-01.md', startLine: 1, endLine: 4 });
-    expect(promo.annotations.triggers).toContain('vlan');
+    const promo = current.promotions.find((p) => p.text.includes('Glacier'))!;
+    expect(promo.key).toBe('memory:memory/2026-11-30.md:1:4');
+    expect(promo.source).toEqual({ path: 'memory/2026-11-30.md', startLine: 1, endLine: 4 });
+    expect(promo.annotations.triggers).toContain('glacier');
     expect(promo.annotations.importance).toBeGreaterThanOrEqual(1);
     const e = promo.evidence!;
     expect(e.recallCount).toBe(4);
     expect(e.uniqueQueries).toBe(4);
-    expect([...e.queries].sort()).toEqual(['camera vlan 30', 'cameras vlan', 'iot vlan cameras', 'router vlan config']);
-    expect(e.recallDays).toEqual(['2026-12-01', '2026-12-02']);
-    expect(new Set(e.sessions.map((s) => s.sessionId))).toEqual(new Set(['d2-network', 'd3-evening']));
+    expect([...e.queries].sort()).toEqual(['glacier backup', 'glacier restore test', 'nas glacier sync', 'sunday backups glacier']);
+    expect(e.recallDays).toEqual(['2026-11-30', '2026-12-01', '2026-12-02']);
+    // d1-backups and d2-network are in cold storage: their searches are read from the archives.
+    expect(new Set(e.sessions.map((s) => s.sessionId))).toEqual(new Set(['d1-backups', 'd2-network', 'd3-evening']));
     expect(e.promotedAt).toBeTruthy();
     expect(e.originClass).toBe('agent');
   });
 
-  it('lists the append-path promotion with the score OpenClaw wrote, and says why Lisbon and the dentist were not promoted', async () => {
+  it('lists the append-path promotion with the score OpenClaw wrote, and says why VLAN, Lisbon and the dentist were not promoted', async () => {
     const { api } = open();
     const h = await api['dreaming.history']({});
-    const glacier = h.promoted.find((p) => p.text.includes('Glacier'))!;
-    expect(glacier.score).toBeGreaterThan(0.75);
-    expect(glacier.source).toEqual({ path: 'memory/2026-11-30.md', startLine: 1, endLine: 4 });
-    expect(glacier.evidence?.sessions.map((s) => s.sessionId)).toContain('d1-backups');
+    const nas = h.promoted.find((p) => p.text.includes('NAS snapshots'))!;
+    expect(nas.score).toBe(0.866);
+    expect(nas.source).toEqual({ path: 'memory/2026-11-29.md', startLine: 1, endLine: 4 });
+    expect(nas.evidence?.sessions.map((s) => s.sessionId)).toContain('d4-morning');
+    const vlan = h.waiting.find((c) => c.evidence.key === 'memory:memory/2026-12-01.md:1:4')!;
+    expect(vlan.reasons[0]).toContain('A sweep promotes at most 1 (limit)');
     const lisbon = h.waiting.find((c) => c.evidence.key === 'memory:memory/2026-12-02.md:1:4')!;
     expect(lisbon.evidence.recallCount).toBe(3);
     expect(lisbon.reasons).toEqual(['Found by 1 distinct query; dreaming needs 3 (minUniqueQueries).']);
@@ -128,7 +131,7 @@ describe('cairn dreaming', () => {
     const before = oc.tree();
     const text = await cairnInProcess(['dreaming', 'history', '--state-dir', oc.stateDir]);
     expect(text.code).toBe(0);
-    expect(text.stdout).toContain('from memory/2026-12-01.md#L1-L4');
+    expect(text.stdout).toContain('from memory/2026-11-30.md#L1-L4');
     expect(text.stdout).toContain('recalled 4× by 4 distinct queries');
     expect(text.stdout).toContain('Found by 1 distinct query; dreaming needs 3 (minUniqueQueries).');
     const json = await cairnInProcess(['dreaming', 'history', '--json', '--state-dir', oc.stateDir]);
