@@ -33,7 +33,7 @@ describe("MEMORY.md's history and dreaming's reports in the window", () => {
     expect(await source.textContent()).toBe('memory/2026-11-30.md#L1-L4');
     await source.click();
     await page.getByTestId('memory-rendered').locator('.md-hl').first().waitFor();
-    expect(await page.getByTestId('memory-rendered').locator('.md-hl').first().textContent()).toContain('Glacier');
+    expect(await page.getByTestId('memory-rendered').locator('.md-hl').filter({ hasText: 'Glacier' }).count()).toBe(1);
     expect(errors).toEqual([]);
     await page.close();
     expect(treeOf(env.stateDir)).toEqual(env.seeded);
