@@ -8,6 +8,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { openPage, screenshot } from '../helpers/browser';
+import { axe, newPage } from '../helpers/axe';
 import { e2eEnv } from '../helpers/e2e-env';
 import { treeOf } from '../helpers/openclaw-state';
 import { OC_DREAMING_STATE_DIR } from '../helpers/openclaw-dreaming';
@@ -54,6 +55,22 @@ describe("MEMORY.md's history and dreaming's reports in the window", () => {
     await screenshot(page, 'memory-dreaming-blocks');
     expect(errors).toEqual([]);
     await page.close();
+    expect(treeOf(env.stateDir)).toEqual(env.seeded);
+  });
+
+  it('the history and dreaming views have no serious axe violations, light and dark', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { page, errors } = await newPage(env.browser, 1280, theme);
+      await page.goto(`${env.served.server.openUrl}#/memory?view=history`);
+      await page.getByTestId('promotion').first().waitFor();
+      expect(await axe(page), theme).toEqual([]);
+      await page.goto(`${env.served.server.openUrl}#/memory?view=dreams`);
+      await page.getByRole('button', { name: 'Dream Diary (DREAMS.md)' }).click();
+      await page.getByRole('heading', { name: 'Dream Diary' }).waitFor();
+      expect(await axe(page), theme).toEqual([]);
+      expect(errors).toEqual([]);
+      await page.context().close();
+    }
     expect(treeOf(env.stateDir)).toEqual(env.seeded);
   });
 });
