@@ -103,6 +103,23 @@ describe('MEMORY.md history on the real OpenClaw dreaming fixture', () => {
   });
 });
 
+describe("the deep report's counts of what was not promoted", () => {
+  it('are shown as OpenClaw wrote them, from the newest deep report', async () => {
+    const { oc, api } = open();
+    // The line OpenClaw's deep phase writes when ranked candidates fail at apply
+    // (extensions/memory-core: "- Not promoted: N candidate(s) (category: n, …).").
+    const report = path.join(oc.workspace, 'memory/dreaming/deep/2026-12-05.md');
+    fs.writeFileSync(report, '# Deep Sleep\n\n- Ranked 2 candidate(s) for durable promotion.\n- Promoted 1 candidate(s) into MEMORY.md.\n- Not promoted: 1 candidate(s) (selection limit: 1).\n');
+    const h = await api['dreaming.history']({});
+    expect(h.deepReport).toEqual({ path: 'memory/dreaming/deep/2026-12-05.md', date: '2026-12-05', lines: ['- Not promoted: 1 candidate(s) (selection limit: 1).'] });
+  });
+
+  it('are absent when the deep report has none (the fixture: nothing failed after ranking)', async () => {
+    const { api } = open();
+    expect((await api['dreaming.history']({})).deepReport).toBeUndefined();
+  });
+});
+
 describe("dreaming's reports", () => {
   it('lists DREAMS.md, the phase reports and the managed blocks, and reads only those', async () => {
     const { oc, api } = open();
