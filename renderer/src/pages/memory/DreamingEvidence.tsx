@@ -68,6 +68,14 @@ export function Evidence({ e }: { e: RecallEvidence }) {
           </dd>
         </>
       )}
+      {(e.lightHits ?? 0) + (e.remHits ?? 0) > 0 && (
+        <>
+          <dt>Dreaming revisits</dt>
+          <dd>
+            light sleep {e.lightHits ?? 0} · REM {e.remHits ?? 0}
+          </dd>
+        </>
+      )}
       {e.originClass && (
         <>
           <dt>Written by</dt>
