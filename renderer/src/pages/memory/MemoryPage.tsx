@@ -2,6 +2,7 @@
  * Memory browser: the file list on the left; the open file rendered with line numbers (or as
  * numbered source), the cited lines highlighted; editing with an atomic, conflict-checked save
  * when the state dir is writable. Driven by the URL hash, so citations link straight here.
+ * Two more views in tabs (`?view=history|dreams`): MEMORY.md's history and dreaming's reports.
  */
 import { useEffect, useRef, useState } from 'react';
 import { api } from '../../api';
