@@ -12,7 +12,7 @@ import { agentMemorySettings, memoryPathRoots } from './agent-settings';
 import type { IndexSyncResult } from '../../../shared/types/search';
 import { MemoryIndex } from './memory-index';
 import { watchMemory, type MemoryWatcher } from './watcher';
-import { storeSessionsSlot, type SourceRoots } from './sources';
+import type { SourceRoots } from './sources';
 import type { MemoryPathRoots } from './memory-paths';
 import { EngineError } from '../core/errors';
 
@@ -101,8 +101,7 @@ export class MemoryRegistry {
 
   private rootsFor(agentId: string, s: MemorySearchSettings): SourceRoots {
     const p = this.ctx.paths(agentId);
-    const provide = this.ctx.member(storeSessionsSlot).provide;
-    return { workspace: p.workspace, sessionsDir: p.sessionsDir, extraPaths: s.extraPaths, sources: s.sources, ...(provide ? { storeSessions: () => provide(agentId) } : {}) };
+    return { workspace: p.workspace, sessionsDir: p.sessionsDir, extraPaths: s.extraPaths, sources: s.sources, storeSessions: () => this.ctx.storeSessionSources(agentId) };
   }
 
   private async makeEmbedder(agentId: string, s: MemorySearchSettings): Promise<Embedder | null> {
