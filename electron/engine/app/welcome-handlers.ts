@@ -22,7 +22,7 @@ function switcher(ctx: EngineContext): (dir: string) => Promise<StateInfo> {
 
 /** The folder a person typed or picked, checked: it must exist and be a directory. */
 function existingDir(ctx: EngineContext, given: string): string {
-  const env = ctx.deps.env ?? process.env;
+  const env = ctx.env();
   const dir = path.resolve(expandHome(given.trim(), env.HOME || undefined));
   let stat: fs.Stats | undefined;
   try {
@@ -35,7 +35,7 @@ function existingDir(ctx: EngineContext, given: string): string {
 }
 
 export function welcomeHandlers(ctx: EngineContext): Pick<Handlers, 'welcome.info' | 'state.open' | 'demo.open'> {
-  const env = ctx.deps.env ?? process.env;
+  const env = ctx.env();
   return {
     'welcome.info': async () => {
       const s = ctx.state();

@@ -109,7 +109,7 @@ export class MemoryRegistry {
     const opts = {
       agentId,
       modelsDir: this.ctx.paths(agentId).modelsDir,
-      env: this.ctx.deps.env ?? process.env,
+      env: this.ctx.env(),
       warn: (m: string) => this.ctx.warn(m),
       // One static model per engine, whatever the number of agents; gone with its dispose.
       staticModels: this.ctx.member(STATIC_MODELS),

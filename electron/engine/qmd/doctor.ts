@@ -33,7 +33,7 @@ export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | 
     // the child runs in the temp dir.
     // Kept per engine for CACHE_MS; a failure is not kept (the user may be installing QMD now).
     const version = passedCheck(ctx, `qmd --version ${qmd.command}`, CACHE_MS, () =>
-      runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.deps.env ?? process.env), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS }),
+      runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.env()), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS }),
     );
     const { stdout, stderr } = await version;
     const text = `${stdout}\n${stderr}`;
