@@ -234,7 +234,9 @@ export class MemoryRegistry {
     const key = JSON.stringify([roots, s.sync.watchDebounceMs]);
     let w = existing;
     if (!w || w.key !== key) {
-      if (existing) void existing.watcher.then((x) => x?.dispose());
+      if (existing) {
+        existing.watcher.then((x) => x?.dispose()).catch((err: Error) => this.ctx.warn(`memory watcher: could not stop the old watcher (${err.message})`));
+      }
       const made: Watch = {
         key,
         ready: false,
@@ -276,7 +278,9 @@ export class MemoryRegistry {
 
   /** A memory file was written through the engine: mark dirty and tell clients. */
   notifyChanged(agentId: string, paths: string[]): void {
-    void this.entries.get(agentId)?.then((e) => e.index.markDirty());
+    // markDirty handles an index that fails to open: a bare `.then` here left that rejection
+    // with no handler, and Node ends a process on one (`cairn serve`, `cairn mcp`).
+    this.markDirty(agentId);
     this.ctx.events.emit('memory.changed', { agentId, paths });
   }
 
