@@ -23,7 +23,7 @@ describe('opening a folder that cannot be opened', () => {
       });
       const file = path.join(root, 'notes.txt');
       fs.writeFileSync(file, 'not a folder');
-      const err = await host.switchTo(file).catch((e: unknown) => e as { code: string; message: string });
+      const err = (await host.switchTo(file).then(() => undefined, (e: unknown) => e)) as { code: string; message: string };
       expect(err).toMatchObject({ code: 'not_found' });
       expect(err.message).toBe(`Cairn cannot open the folder ${file}: cannot list the folder ${file}: it is a file, not a folder (ENOTDIR)`);
       expect(host.current().ctx.stateDir).toBe(first);
