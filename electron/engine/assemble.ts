@@ -18,6 +18,7 @@ import { createContext, type EngineContext, type EngineDeps } from './core/conte
 import type { TranscriptChangedEvent } from '../../shared/contract/transcript';
 import { createEventBus, type EventBus } from './rpc/events';
 import { configuredSearchBackend } from './search-backend';
+import { lazy, type Lazy } from './util/lazy';
 
 export interface AssembleOptions {
   stateDir: string;
@@ -31,28 +32,11 @@ export interface AssembleOptions {
 /** Cairn's version, as every context reports it. */
 export const VERSION: string = pkg.version;
 
-/** A module loaded once, then at hand synchronously (a reaction need not wait a tick after the first). */
-function lazy<T>(load: () => Promise<T>): { now(): T | undefined; get(): Promise<T> } {
-  let value: T | undefined;
-  let p: Promise<T> | undefined;
-  return {
-    now: () => value,
-    get: () =>
-      (p ??= load().then(
-        (v) => (value = v),
-        (err: unknown) => {
-          p = undefined; // a failed load is tried again next time
-          throw err;
-        },
-      )),
-  };
-}
-
 const registryModule = lazy(() => import('./index/registry'));
 const qmdModule = lazy(() => import('./qmd/backend'));
 
 /** Run `fn` on `mod` now when it is loaded, else once it is; a failure becomes a warning naming `what`. */
-function react<T>(ctx: EngineContext, mod: ReturnType<typeof lazy<T>>, what: string, fn: (m: T) => void): void {
+function react<T>(ctx: EngineContext, mod: Lazy<T>, what: string, fn: (m: T) => void): void {
   const run = (m: T) => {
     try {
       fn(m);
