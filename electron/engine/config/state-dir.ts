@@ -18,7 +18,7 @@ import { writeFileAtomicSync } from '../util/atomic-write';
 import { ensureForeignStateHome, foreignStateHome, sharedModelsDir } from './data-dir';
 import type { CairnConfig } from './schema';
 import { resolveAgentWorkspace, type WorkspaceEnv } from './workspace';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 
 export const DEFAULT_AGENT_ID = 'main';
 

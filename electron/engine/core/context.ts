@@ -16,7 +16,7 @@ import {
   type StateDirInfo,
 } from '../config/state-dir';
 import type { EventBus } from '../rpc/events';
-import { EngineError } from './errors';
+import { EngineError } from '../base/errors';
 import type { MemorySearchSettings } from '../config/schema';
 import type { Embedder } from './embedder';
 import type { SearchBackend } from './search-backend';

@@ -8,7 +8,7 @@ import os from 'node:os';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../core/context';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
-import { passedCheck } from '../util/passed-checks';
+import { passedCheck } from '../core/passed-checks';
 import { qmdEnv, qmdHome } from './home';
 import { runQmd, splitCommand } from './run';
 
