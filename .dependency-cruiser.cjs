@@ -77,6 +77,13 @@ module.exports = {
       to: { path: `${E}[^/]+\\.ts$` },
     },
     {
+      name: 'context-only-from-the-root',
+      comment: 'Only the root (assemble.ts) makes engine contexts: a context made elsewhere lacks what the root wires in (search backend, session sources, transcript-change reactions). Domains import core/context for its types only (`import type`); to look into another state dir, take a context maker from the root as a parameter.',
+      severity: 'error',
+      from: { path: E, pathNot: [`${E}[^/]+\\.ts$`, `${E}core/`] },
+      to: { path: `${E}core/context\\.ts$`, dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'folder-on-no-floor',
       comment: 'A folder of electron/engine/ that is on no floor of .dependency-cruiser.cjs: nothing would check its arrows. Put it on the floor of what it imports.',
       severity: 'error',

@@ -66,7 +66,8 @@ export function createEngine(opts: EngineOptions): Engine {
     ...memoryNotesHandlers(ctx),
     ...tokensHandlers(ctx),
     ...openclawHandlers(ctx),
-    ...welcomeHandlers(ctx),
+    // The welcome counts the sessions and notes of other dirs through contexts of the same root.
+    ...welcomeHandlers(ctx, (dir) => assembleContext({ stateDir: dir, deps: { env: ctx.env() }, create: false })),
     ...llmRecommendedHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
