@@ -5,30 +5,38 @@
  *
  * Floors, low to high (a folder may import its own floor and anything lower; type-only
  * imports count too, so a domain's types point down as well):
- *   0  core (the engine error, the context and the seam interfaces it names), util, config,
- *      rpc (the dispatcher and event bus: they import nothing from the engine but core;
- *      text rules live in shared/text, below the engine)
- *   1  transcript, embed, llm
- *   2  pruning, index
- *   3  search, compaction
- *   4  qmd
- *   5  sessions, chat
- *   6  app, openclaw
- *   the root files (engine.ts, startup.ts, search-backend.ts) assemble the floors: no folder
- *   imports them.
+ *   0  base (what every floor needs: the engine error and the system-error helpers)
+ *   1  util
+ *   2  config, rpc (the dispatcher and event bus: they import nothing from the engine but
+ *      base; text rules live in shared/text, below the engine)
+ *   3  core (the context and the seam interfaces it names; it builds on config and rpc, and
+ *      re-exports base's errors as core/errors for the domains)
+ *   4  transcript, embed, llm
+ *   5  pruning, index
+ *   6  search, compaction
+ *   7  qmd
+ *   8  sessions, chat
+ *   9  app, openclaw
+ *   the root files (assemble.ts, engine.ts, host.ts, startup.ts, search-backend.ts) assemble
+ *   the floors: no folder imports them.
+ * config, util and rpc sit below core so the context can load the config without a cycle
+ * (config ↔ core was one: config threw core's EngineError while core/context loaded config).
  * Every folder must be on a floor: a file in a folder that is on none breaks `folder-on-no-floor`.
  * Below the top floor the dispatcher is imported for its types only: loading it loads every
- * channel's zod schema (a fifth of `cairn search`'s start-up), and EngineError is in core/.
+ * channel's zod schema (a fifth of `cairn search`'s start-up), and EngineError is in base/.
  */
 const E = '^electron/engine/';
 const floor = {
-  0: ['core', 'util', 'config', 'rpc'],
-  1: ['transcript', 'embed', 'llm'],
-  2: ['pruning', 'index'],
-  3: ['search', 'compaction'],
-  4: ['qmd'],
-  5: ['sessions', 'chat'],
-  6: ['app', 'openclaw', 'dreaming'],
+  0: ['base'],
+  1: ['util'],
+  2: ['config', 'rpc'],
+  3: ['core'],
+  4: ['transcript', 'embed', 'llm'],
+  5: ['pruning', 'index'],
+  6: ['search', 'compaction'],
+  7: ['qmd'],
+  8: ['sessions', 'chat'],
+  9: ['app', 'openclaw', 'dreaming'],
 };
 const floorOf = Object.fromEntries(Object.entries(floor).flatMap(([n, ds]) => ds.map((d) => [d, Number(n)])));
 const above = (n) => Object.entries(floorOf).filter(([, f]) => f > n).map(([d]) => d);
@@ -62,6 +70,13 @@ module.exports = {
       severity: 'error',
       from: { path: `${E}[a-z-]+/` },
       to: { path: `${E}[^/]+\\.ts$` },
+    },
+    {
+      name: 'context-only-from-the-root',
+      comment: 'Only the root (assemble.ts) makes engine contexts: a context made elsewhere lacks what the root wires in (search backend, session sources, transcript-change reactions). Domains import core/context for its types only (`import type`); to look into another state dir, take a context maker from the root as a parameter.',
+      severity: 'error',
+      from: { path: E, pathNot: [`${E}[^/]+\\.ts$`, `${E}core/`] },
+      to: { path: `${E}core/context\\.ts$`, dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'folder-on-no-floor',

@@ -14,8 +14,7 @@ import { CompactionSchema, ContextPruningSchema } from '../electron/engine/confi
 import { readTranscript } from '../electron/engine/transcript/read';
 import { runTurn } from '../electron/engine/chat/turn';
 import { checkinSession, checkoutSession } from '../electron/engine/chat/session-cache';
-import { createContext } from '../electron/engine/core/context';
-import { createEventBus } from '../electron/engine/rpc/events';
+import { assembleContext } from '../electron/engine/assemble';
 import { workspaceTools } from '../electron/engine/chat/tools/workspace';
 import type { ChatRequest, ChatResult, LLM } from '../electron/engine/llm/types';
 import { writeTranscript } from './lib/context-data';
@@ -42,7 +41,7 @@ const instant: LLM = {
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-chat-'));
 // The held chat sessions are a member of an engine context (chat/session-cache.ts).
-const ctx = createContext({ stateDir: dir, version: 'bench', events: createEventBus() });
+const ctx = assembleContext({ stateDir: dir });
 try {
   const workspace = path.join(dir, 'workspace');
   fs.mkdirSync(workspace, { recursive: true });

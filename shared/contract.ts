@@ -19,6 +19,7 @@ import { sessionsChannels, sessionsEvents } from './contract/sessions';
 import { stateInfoChannels } from './contract/state-info';
 import { memoryNotesChannels } from './contract/memory-notes';
 import { sessionStoreEvents } from './contract/session-store';
+import { transcriptEvents } from './contract/transcript';
 import { doctorStreamEvents } from './contract/doctor-stream';
 import { memoryOpenChannels } from './contract/memory-open';
 import { tokensChannels } from './contract/tokens';
@@ -38,6 +39,7 @@ export * from './contract/models';
 export * from './contract/search';
 export * from './contract/qmd';
 export * from './contract/session-store';
+export * from './contract/transcript';
 export * from './contract/openclaw';
 export * from './contract/welcome';
 
@@ -69,6 +71,7 @@ export const events = {
   ...chatEvents,
   ...searchEvents,
   ...sessionStoreEvents,
+  ...transcriptEvents,
   ...doctorStreamEvents,
   ...welcomeEvents,
 } satisfies Record<string, EventDef<unknown>>;

@@ -5,10 +5,10 @@
  *
  * Start-up time matters here (`cairn search` should answer in a few hundred ms): the engine
  * and cli-progress are loaded on first use, not when the CLI starts, and a command that
- * only needs the config and paths takes `context()` — without the engine's every handler.
+ * calls engine modules directly takes `context()` — without the engine's every handler, but
+ * made by the same root as the engine (engine/assemble.ts), so it is the same engine.
  */
 import { createRequire } from 'node:module';
-import pkg from '../../package.json' with { type: 'json' };
 import { resolveStateDir } from '../engine/config/state-dir';
 import type { Engine } from '../engine/engine';
 import type { EngineContext, EngineDeps } from '../engine/core/context';
@@ -42,9 +42,10 @@ export interface CliRuntime {
   /** The engine for `--state-dir` (resolved per SPEC §1), created on first use. */
   engine(opts?: GlobalOptions): Promise<Engine>;
   /**
-   * Just the engine context for `--state-dir` (config, paths, warnings): for commands that
-   * call engine modules directly, without loading every handler. The engine's own context
-   * when the engine is open.
+   * The engine context for `--state-dir` without the contract's handlers: for commands that
+   * call engine modules directly (`cairn search`). Made by the engine's root
+   * (engine/assemble.ts) with the same wiring as the engine — search backend, session
+   * sources, transcript-change reactions; the engine's own context when the engine is open.
    */
   context(opts?: GlobalOptions): Promise<EngineContext>;
   /** The typed client over the engine for `--state-dir` (in-process, no transport). */
@@ -99,9 +100,11 @@ export function createRuntime(io: {
       const dir = resolveStateDir({ flag: opts.stateDir });
       let e = engines.get(dir);
       if (!e) {
+        // Built on the light context when a command made one first: one engine per dir.
+        const context = contexts.get(dir);
         e = jitless()
           .then(() => import('../engine/engine'))
-          .then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps, create: mayCreate(rt, opts) }));
+          .then(({ createEngine }) => createEngine({ stateDir: dir, deps: rt.deps, create: mayCreate(rt, opts), ...(context ? { context } : {}) }));
         engines.set(dir, e);
       }
       return e;
@@ -117,14 +120,8 @@ export function createRuntime(io: {
       let c = contexts.get(dir);
       if (!c) {
         await jitless();
-        const [{ createContext }, { createEventBus }, { configuredSearchBackend }] = await Promise.all([
-          import('../engine/core/context'),
-          import('../engine/rpc/events'),
-          import('../engine/search-backend'),
-        ]);
-        c =
-          contexts.get(dir) ??
-          createContext({ stateDir: dir, version: pkg.version, events: createEventBus(), deps: rt.deps, create: mayCreate(rt, opts), searchBackend: configuredSearchBackend });
+        const { assembleContext } = await import('../engine/assemble');
+        c = contexts.get(dir) ?? assembleContext({ stateDir: dir, deps: rt.deps, create: mayCreate(rt, opts) });
         contexts.set(dir, c);
       }
       return c;
@@ -158,7 +155,7 @@ export function createRuntime(io: {
     },
     async dispose() {
       for (const e of engines.values()) await e.then((x) => x.dispose(), () => undefined);
-      for (const c of contexts.values()) await c.dispose();
+      for (const c of contexts.values()) await c.dispose(); // idempotent when an engine was built on it
       engines.clear();
       contexts.clear();
     },

@@ -1,13 +1,14 @@
 /**
- * The engine facade: builds the context, joins every domain's handlers into the one map the
- * contract demands (a missing channel fails type-checking), and owns shutdown.
+ * The engine facade: takes its context from the engine's root (assemble.ts, which wires what
+ * crosses the floors: search backend, session sources, transcript-change reactions), joins
+ * every domain's handlers into the one map the contract demands (a missing channel fails
+ * type-checking), and owns shutdown.
  * Plain Node — the same engine runs in Electron's main process, the CLI, the server and tests.
  */
-import pkg from '../../package.json' with { type: 'json' };
-import { createContext, type EngineContext, type EngineDeps } from './core/context';
-import { configuredSearchBackend } from './search-backend';
+import type { EngineContext, EngineDeps } from './core/context';
+import { assembleContext, VERSION as ROOT_VERSION } from './assemble';
 import { createDispatcher, type Dispatcher, type Handlers } from './rpc/dispatcher';
-import { createEventBus, type EventBus } from './rpc/events';
+import type { EventBus } from './rpc/events';
 import { appHandlers } from './app/handlers';
 import { sessionsHandlers } from './sessions/handlers';
 import { modelsHandlers } from './embed/handlers';
@@ -31,6 +32,11 @@ export interface EngineOptions {
   deps?: EngineDeps;
   /** Create the state dir when it does not exist (default true; the CLI asks for `--init`). */
   create?: boolean;
+  /**
+   * A context `assembleContext` already made for this state dir (the CLI's light context,
+   * when a command then needs the whole engine): the engine is built on it, not beside it.
+   */
+  context?: EngineContext;
 }
 
 export interface Engine {
@@ -41,11 +47,11 @@ export interface Engine {
   dispose(): Promise<void>;
 }
 
-export const VERSION: string = pkg.version;
+export const VERSION: string = ROOT_VERSION;
 
 export function createEngine(opts: EngineOptions): Engine {
-  const events = createEventBus();
-  const ctx = createContext({ stateDir: opts.stateDir, version: VERSION, events, deps: opts.deps, create: opts.create, searchBackend: configuredSearchBackend });
+  const ctx = opts.context ?? assembleContext({ stateDir: opts.stateDir, deps: opts.deps, create: opts.create });
+  const events = ctx.events;
   const handlers: Handlers = {
     ...appHandlers(ctx),
     ...sessionsHandlers(ctx),
@@ -61,7 +67,8 @@ export function createEngine(opts: EngineOptions): Engine {
     ...memoryNotesHandlers(ctx),
     ...tokensHandlers(ctx),
     ...openclawHandlers(ctx),
-    ...welcomeHandlers(ctx),
+    // The welcome counts the sessions and notes of other dirs through contexts of the same root.
+    ...welcomeHandlers(ctx, (dir) => assembleContext({ stateDir: dir, deps: { env: ctx.env() }, create: false })),
     ...llmRecommendedHandlers(ctx),
     ...dreamingHandlers(ctx),
   };

@@ -10,7 +10,8 @@ import type { StateInfo } from '../../shared/contract/state-info';
 import type { EventName } from '../../shared/contract';
 import type { EngineDeps } from './core/context';
 import { createEngine, type Engine } from './engine';
-import { EngineError } from './core/errors';
+import { describeSystemError, EngineError, isSystemError } from './core/errors';
+import { StateDirMissingError } from './config/state-dir';
 import type { Dispatcher } from './rpc/dispatcher';
 import type { EventBus } from './rpc/events';
 import { startBackgroundWork } from './startup';
@@ -37,6 +38,23 @@ export interface EngineHost {
   dispose(): Promise<void>;
 }
 
+/**
+ * Why `dir` could not be opened, naming the folder, with the code of the cause: a folder that
+ * is gone is `not_found`, one Cairn may not read `forbidden`, a full disk `unavailable` (the
+ * errno table of core/errors.ts) — before, every failure was `bad_request` with Node's raw
+ * message ("ENOTDIR: not a directory, scandir …").
+ */
+function cannotOpen(dir: string, err: unknown): EngineError {
+  const head = `Cairn cannot open the folder ${dir}`;
+  if (err instanceof StateDirMissingError) return new EngineError('not_found', `${head}: it does not exist (it may have been moved or deleted).`);
+  if (err instanceof EngineError) return new EngineError(err.code, `${head}: ${err.message}`, err.fields);
+  if (isSystemError(err)) {
+    const d = describeSystemError(err);
+    return new EngineError(d.code, `${head}: ${d.message}`);
+  }
+  return new EngineError('internal', `${head}: ${err instanceof Error ? err.message : String(err)}`);
+}
+
 function infoOf(e: Engine): StateInfo {
   const s = e.ctx.state();
   return { stateDir: s.stateDir, writable: s.writable, createdBy: s.createdBy };
@@ -47,7 +65,7 @@ export function createEngineHost(opts: EngineHostOptions): EngineHost {
   const fan = (event: EventName, payload: unknown) => {
     for (const l of listeners) l(event, payload);
   };
-  const env = opts.deps?.env ?? process.env;
+  const env = opts.deps?.env ?? process.env; // before any engine (and its ctx.env()) exists
   let current: Engine;
   let unforward: () => void = () => undefined;
   let disposed = false;
@@ -86,7 +104,7 @@ export function createEngineHost(opts: EngineHostOptions): EngineHost {
       try {
         next = start(dir, false);
       } catch (err) {
-        throw new EngineError('bad_request', `Cairn cannot open ${dir}: ${(err as Error).message}`);
+        throw cannotOpen(dir, err);
       }
       const old = current;
       adopt(next);

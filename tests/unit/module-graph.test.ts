@@ -81,6 +81,23 @@ describe('engine module graph', () => {
     ).toEqual(['no-up-from-core']);
   });
 
+  it('refuses the config ↔ core cycle: config throws the base floor\'s error, and core loads config', async () => {
+    const tree = {
+      'base/errors.ts': 'export class EngineError extends Error {}\n',
+      'core/errors.ts': "export * from '../base/errors';\n",
+      'core/context.ts': "import { load } from '../config/load';\nexport const ctx = load;\n",
+    };
+    expect(await broken({ ...tree, 'config/load.ts': "import { EngineError } from '../core/errors';\nexport const load = () => new EngineError();\n" })).toEqual(['no-up-from-config']);
+    expect(await broken({ ...tree, 'config/load.ts': "import { EngineError } from '../base/errors';\nexport const load = () => new EngineError();\n" })).toEqual([]);
+  });
+
+  it('refuses a context made outside the root, and allows the context type everywhere', async () => {
+    const context = { 'core/context.ts': 'export type EngineContext = number;\nexport const createContext = () => 1;\n' };
+    expect(await broken({ ...context, 'app/a.ts': "import { createContext } from '../core/context';\nexport const a = createContext();\n" })).toEqual(['context-only-from-the-root']);
+    expect(await broken({ ...context, 'app/a.ts': "import type { EngineContext } from '../core/context';\nexport type A = EngineContext;\n" })).toEqual([]);
+    expect(await broken({ ...context, 'assemble.ts': "import { createContext } from './core/context';\nexport const a = createContext();\n" })).toEqual([]);
+  });
+
   it('refuses a runtime import of the dispatcher below the top floor and allows a type-only one', async () => {
     const dispatcher = { 'rpc/dispatcher.ts': 'export type H = number;\nexport const d = 1;\n' };
     expect(await broken({ ...dispatcher, 'sessions/a.ts': "import { d } from '../rpc/dispatcher';\nexport const a = d;\n" })).toEqual(['no-dispatcher-at-runtime-below-top']);

@@ -10,7 +10,7 @@ import { embedderDoctorCheck } from '../embed/handlers';
 import { llmDoctorCheck } from '../llm/handlers';
 import { openclawConnectionCheck } from '../openclaw/doctor';
 import { qmdDoctorCheck } from '../qmd/doctor';
-import { passedCheck } from '../util/passed-checks';
+import { passedCheck } from '../core/passed-checks';
 import { workspaceCheck } from '../config/workspace';
 import { sessionStoresCheck } from '../sessions/store/doctor';
 import { acquireLlamaRuntime } from '../util/llama-runtime';

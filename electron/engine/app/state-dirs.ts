@@ -8,8 +8,7 @@ import path from 'node:path';
 import type { FoundStateDir, RecentStateDir } from '../../../shared/types/welcome';
 import { cairnDataDir } from '../config/data-dir';
 import { expandHome, STARTER_MEMORY } from '../config/state-dir';
-import { createContext, type EngineContext } from '../core/context';
-import { createEventBus } from '../rpc/events';
+import type { EngineContext } from '../core/context';
 import { sessionStores } from '../sessions/store';
 import { writeFileAtomicSync } from '../util/atomic-write';
 
@@ -80,9 +79,15 @@ function isNonEmptyDir(dir: string): boolean {
   }
 }
 
+/**
+ * A short-lived context for a dir Cairn is not serving, made by the engine's root
+ * (assemble.ts) without creating the dir; the caller disposes it.
+ */
+export type PeekContext = (dir: string) => EngineContext;
+
 /** Counts of a dir Cairn is not serving: a short-lived context that writes nothing into it. */
-async function countDir(dir: string, env: NodeJS.ProcessEnv): Promise<{ sessions: number; notes: number }> {
-  const ctx = createContext({ stateDir: dir, version: '', events: createEventBus(), deps: { env }, create: false });
+async function countDir(dir: string, peek: PeekContext): Promise<{ sessions: number; notes: number }> {
+  const ctx = peek(dir);
   try {
     return { sessions: countSessions(ctx), notes: countNotes(ctx).notes };
   } finally {
@@ -91,7 +96,7 @@ async function countDir(dir: string, env: NodeJS.ProcessEnv): Promise<{ sessions
 }
 
 /** The OpenClaw state dirs on this computer other than `except` (the one open), with counts. */
-export async function findOpenClawDirs(env: NodeJS.ProcessEnv, except: string): Promise<FoundStateDir[]> {
+export async function findOpenClawDirs(env: NodeJS.ProcessEnv, except: string, peek: PeekContext): Promise<FoundStateDir[]> {
   const home = env.HOME || env.USERPROFILE || '';
   const candidates: { path: string; foundBy: FoundStateDir['foundBy'] }[] = [];
   if (env.OPENCLAW_STATE_DIR) candidates.push({ path: path.resolve(expandHome(env.OPENCLAW_STATE_DIR, home)), foundBy: 'openclaw-setting' });
@@ -103,7 +108,7 @@ export async function findOpenClawDirs(env: NodeJS.ProcessEnv, except: string): 
     if (seen.has(real) || !isNonEmptyDir(c.path)) continue;
     seen.add(real);
     try {
-      found.push({ ...c, ...(await countDir(c.path, env)) });
+      found.push({ ...c, ...(await countDir(c.path, peek)) });
     } catch {
       // not readable as a state dir: not offered
     }

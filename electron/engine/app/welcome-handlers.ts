@@ -10,7 +10,7 @@ import type { EngineContext } from '../core/context';
 import { EngineError } from '../core/errors';
 import type { Handlers } from '../rpc/dispatcher';
 import { expandHome } from '../config/state-dir';
-import { countNotes, countSessions, demoStateDir, findOpenClawDirs, readRecent } from './state-dirs';
+import { countNotes, countSessions, demoStateDir, findOpenClawDirs, readRecent, type PeekContext } from './state-dirs';
 import { buildDemo } from './demo/build';
 import { findLocalChatModels, demoModelsDir } from '../llm/local-models';
 
@@ -22,7 +22,7 @@ function switcher(ctx: EngineContext): (dir: string) => Promise<StateInfo> {
 
 /** The folder a person typed or picked, checked: it must exist and be a directory. */
 function existingDir(ctx: EngineContext, given: string): string {
-  const env = ctx.deps.env ?? process.env;
+  const env = ctx.env();
   const dir = path.resolve(expandHome(given.trim(), env.HOME || undefined));
   let stat: fs.Stats | undefined;
   try {
@@ -34,8 +34,9 @@ function existingDir(ctx: EngineContext, given: string): string {
   return dir;
 }
 
-export function welcomeHandlers(ctx: EngineContext): Pick<Handlers, 'welcome.info' | 'state.open' | 'demo.open'> {
-  const env = ctx.deps.env ?? process.env;
+/** `peek`: how the welcome looks into another state dir (the engine's root makes those contexts). */
+export function welcomeHandlers(ctx: EngineContext, peek: PeekContext): Pick<Handlers, 'welcome.info' | 'state.open' | 'demo.open'> {
+  const env = ctx.env();
   return {
     'welcome.info': async () => {
       const s = ctx.state();
@@ -47,7 +48,7 @@ export function welcomeHandlers(ctx: EngineContext): Pick<Handlers, 'welcome.inf
         sessions,
         notes,
         empty: sessions === 0 && starterOnly,
-        openclaw: await findOpenClawDirs(env, s.stateDir),
+        openclaw: await findOpenClawDirs(env, s.stateDir, peek),
         recent: readRecent(env).filter((r) => path.resolve(r.path) !== path.resolve(s.stateDir)),
         canSwitch: Boolean(ctx.deps.switchStateDir),
         demoDir: demoStateDir(env),

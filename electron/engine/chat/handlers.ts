@@ -113,7 +113,7 @@ export function chatHandlers(ctx: EngineContext): Pick<Handlers, 'chat.send' | '
       })
         .then((res) => {
           const agentId = ctx.agentId(req.agentId);
-          afterTranscriptChange(ctx, agentId, resolveSession(ctx, res.sessionId, agentId).file);
+          afterTranscriptChange(ctx, agentId, resolveSession(ctx, res.sessionId, agentId).file, 'turn');
           return res;
         }),
     // A model that cannot be reached or used (unavailable) or a session OpenClaw is writing

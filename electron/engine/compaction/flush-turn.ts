@@ -26,6 +26,8 @@ export interface FlushTurnOptions {
   /** IANA zone for "today" (agents.defaults.userTimezone); the system's when absent. */
   timeZone?: string | undefined;
   now: Date;
+  /** The clock of the turn's later messages (tool results); `now` when absent. Never the system's behind the caller's back. */
+  clock?: (() => Date) | undefined;
   /** The agent's own system prompt; the flush prompt is added after it. */
   baseSystemPrompt?: string | undefined;
   signal?: AbortSignal | undefined;
@@ -82,7 +84,7 @@ export async function runFlushTurn(opts: FlushTurnOptions): Promise<FlushTurnRes
         toolName: c.name,
         content: [{ type: 'text', text: out.text }],
         isError: out.isError,
-        timestamp: Date.now(),
+        timestamp: (opts.clock?.() ?? opts.now).getTime(),
       };
       turn.push(tr);
     }

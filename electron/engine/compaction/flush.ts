@@ -57,6 +57,7 @@ export async function maybeRunMemoryFlush(opts: MaybeFlushOptions): Promise<Mayb
     workspace: opts.workspace,
     timeZone: opts.timeZone,
     now: now(),
+    clock: now,
     baseSystemPrompt: opts.baseSystemPrompt,
     signal: opts.signal,
   });

@@ -12,7 +12,7 @@ import type { z } from 'zod';
 import { ConfigSchema } from './schema';
 import { CONFIG_FILE, parseJson5File, validateConfig } from './load';
 import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../util/atomic-write';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 
 type Json = Record<string, unknown>;
 

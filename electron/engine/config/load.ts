@@ -12,7 +12,7 @@ import { jsonDepthExceeds, MAX_CONFIG_DEPTH } from '../util/json-depth';
 import { describeSafely, redactSecrets } from '../util/redact';
 import type { z } from 'zod';
 import { ConfigSchema, type CairnConfig } from './schema';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 import { resolveSecretRefs } from './secrets';
 import { CONFIG_FILE, OPENCLAW_CONFIG_FILE, settingsFiles } from './state-home';
 

@@ -18,7 +18,7 @@ import { ensureForeignStateHome, foreignStateHome, sharedModelsDir } from './dat
 import type { CairnConfig } from './schema';
 import { markerPath, readMarker, type StateMarker } from './state-home';
 import { resolveAgentWorkspace, type WorkspaceEnv } from './workspace';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 
 export const DEFAULT_AGENT_ID = 'main';
 

@@ -1,7 +1,9 @@
 /**
  * The engine context: what every domain module of the engine shares — the state dir, the
  * config (reloaded after `config.set`; a hand edit of the file is read at the next start),
- * per-agent paths, the event bus, injected dependencies and resources to dispose. Created once per engine by `createEngine()`.
+ * per-agent paths, the event bus, injected dependencies and resources to dispose. Created once
+ * per engine by the engine's root (assemble.ts `assembleContext`, which `createEngine()` and the
+ * CLI's light context both call): that root passes in what crosses the floors.
  */
 import { loadConfig, type LoadedConfig } from '../config/load';
 import {
@@ -14,10 +16,11 @@ import {
   type StateDirInfo,
 } from '../config/state-dir';
 import type { EventBus } from '../rpc/events';
-import { EngineError } from './errors';
+import { EngineError } from '../base/errors';
 import type { MemorySearchSettings } from '../config/schema';
 import type { Embedder } from './embedder';
 import type { SearchBackend } from './search-backend';
+import type { SourceFile, StoreSessionSources } from './session-sources';
 import type { LLM } from './llm';
 
 /**
@@ -80,6 +83,8 @@ export interface EngineContext {
   readonly events: EventBus;
   readonly deps: EngineDeps;
   now(): Date;
+  /** The environment (API keys, data dir, HOME): `deps.env` when injected, else process.env. */
+  env(): NodeJS.ProcessEnv;
   state(): StateDirInfo;
   setWritable(writable: boolean): StateDirInfo;
   /** Throws a `read_only` error naming `what` when the state dir is read-only. */
@@ -95,6 +100,12 @@ export interface EngineContext {
    * chosen where the engine is assembled (search-backend.ts, passed to `createContext`).
    */
   searchBackend(): SearchBackend;
+  /**
+   * The sessions the index lists beyond the agent's JSONL files (OpenClaw's SQLite store),
+   * provided where the engine is assembled (assemble.ts). A context made without them
+   * throws rather than index without them: a sync would delete those sessions from the index.
+   */
+  storeSessionSources(agentId: string): Promise<SourceFile[]>;
   /** Record a warning for Status and emit it as an `engine.warning` event (once per message). */
   warn(message: string): void;
   warnings(): string[];
@@ -103,6 +114,26 @@ export interface EngineContext {
   /** Register cleanup, run in reverse order on dispose. */
   onDispose(fn: () => void | Promise<void>): void;
   dispose(): Promise<void>;
+}
+
+/** What the root passed in for the seams, each made once; a seam it did not pass throws when used. */
+function wiredSeams(opts: {
+  searchBackend?: ((ctx: EngineContext) => SearchBackend) | undefined;
+  storeSessionSources?: ((ctx: EngineContext) => StoreSessionSources) | undefined;
+}): { searchBackend(ctx: EngineContext): SearchBackend; storeSessionSources(ctx: EngineContext): StoreSessionSources } {
+  let search: SearchBackend | undefined;
+  let sessions: StoreSessionSources | undefined;
+  const missing = (what: string) => new Error(`this engine context was created without ${what}: make it with assembleContext() (electron/engine/assemble.ts)`);
+  return {
+    searchBackend(ctx) {
+      if (!opts.searchBackend) throw missing('a search backend');
+      return (search ??= opts.searchBackend(ctx));
+    },
+    storeSessionSources(ctx) {
+      if (!opts.storeSessionSources) return () => Promise.reject(missing('session sources'));
+      return (sessions ??= opts.storeSessionSources(ctx));
+    },
+  };
 }
 
 /**
@@ -117,6 +148,8 @@ export function createContext(opts: {
   create?: boolean;
   /** Makes the search backend (electron/engine/search-backend.ts); passed in because domains below the root may not import it. */
   searchBackend?: (ctx: EngineContext) => SearchBackend;
+  /** Lists the store sessions for the index (assemble.ts); passed in because the index may not import the sessions layer. */
+  storeSessionSources?: (ctx: EngineContext) => StoreSessionSources;
 }): EngineContext {
   const deps = opts.deps ?? {};
   const env = deps.env ?? process.env;
@@ -126,13 +159,14 @@ export function createContext(opts: {
   const disposers: (() => void | Promise<void>)[] = [];
   const members = new Map<ContextSlot<unknown>, unknown>();
   let disposed = false;
-  let search: SearchBackend | undefined;
+  const seam = wiredSeams(opts);
   const ctx: EngineContext = {
     stateDir: opts.stateDir,
     version: opts.version,
     events: opts.events,
     deps,
     now: () => (deps.now ? deps.now() : new Date()),
+    env: () => env,
     state: () => info,
     setWritable(writable) {
       info = setStateDirWritable(opts.stateDir, writable, env);
@@ -164,10 +198,8 @@ export function createContext(opts: {
       if (requested && !known.includes(id)) throw new EngineError('not_found', `unknown agent ${JSON.stringify(id)} (known: ${known.join(', ')})`);
       return id;
     },
-    searchBackend() {
-      if (!opts.searchBackend) throw new Error('this engine context was created without a search backend (createContext({searchBackend}))');
-      return (search ??= opts.searchBackend(ctx));
-    },
+    searchBackend: () => seam.searchBackend(ctx),
+    storeSessionSources: (agentId) => seam.storeSessionSources(ctx)(agentId),
     warn(message) {
       // A warning already held is not news: emitting it again made Status reload on every
       // repeat (a watcher or a config warning can recur on each call).

@@ -15,7 +15,7 @@ import { planEmbedder } from './factory';
 export async function modelsStatus(ctx: EngineContext): Promise<ModelsStatus> {
   const settings = ctx.config().config.agents.defaults.memorySearch;
   const modelsDir = ctx.paths().modelsDir;
-  const plan = await planEmbedder(settings, { modelsDir, env: ctx.deps.env ?? process.env });
+  const plan = await planEmbedder(settings, { modelsDir, env: ctx.env() });
   const candidates = plan.map(({ provider, available, detail }) => ({ provider, available, detail }));
   const selected = candidates.find((c) => c.available);
   const defaultModelPath = await findDownloadedModel(settings.local.modelUri, modelsDir);

@@ -55,6 +55,19 @@ export interface OpenDatabaseOptions {
    * `false` skips loading.
    */
   loadVec?: ((db: Db) => void) | false;
+  /** How long a statement waits for another connection's lock, in ms (5,000); 0 fails at once (a probe). */
+  busyTimeoutMs?: number;
+  /** The file must exist (a probe of an index that is there); a read-only open implies it. */
+  mustExist?: boolean;
+  /**
+   * `index` (default): the index's page size, WAL and `synchronous = NORMAL`. `keep`: the
+   * file's journal and page size as they are (a probe that switches the journal itself).
+   * `side`: WAL and `synchronous = NORMAL` with SQLite's page size, for a side file of small
+   * appends (the rebuild's resume cache).
+   */
+  tuning?: 'index' | 'keep' | 'side';
+  /** WAL pages before an automatic checkpoint (SQLite's default 1,000). */
+  walAutocheckpoint?: number;
 }
 
 /** Load sqlite-vec; inside a packaged Electron app the extension lives in app.asar.unpacked. */
@@ -63,23 +76,53 @@ export function defaultLoadVec(db: Db): void {
   db.loadExtension(file);
 }
 
-/** Open (creating the parent directory) an index database with Cairn's pragmas. */
-export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): OpenedDatabase {
-  if (!opts.readonly) fs.mkdirSync(path.dirname(file), { recursive: true });
-  let db: Db;
-  try {
-    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: opts.readonly ?? false });
-  } catch (err) {
-    throw new Error(
-      `cannot open the index database ${file}: ${(err as Error).message}. ` +
-        'If better-sqlite3 failed to load, run `npm rebuild better-sqlite3`; if the file is corrupt, delete it (it is rebuilt from your files).',
-    );
-  }
-  db.pragma('busy_timeout = 5000');
-  if (!opts.readonly) {
-    db.pragma(`page_size = ${PAGE_SIZE}`); // before WAL; a no-op on an existing file
+/**
+ * The error of an index database that cannot be opened, with how to fix it; SQLite's code
+ * (`SQLITE_NOTADB`…) is kept, so a caller can still tell a corrupt file (memory-index.ts
+ * moves it aside and rebuilds) from a locked one.
+ */
+function cannotOpen(file: string, err: unknown): Error {
+  const out = new Error(
+    `cannot open the index database ${file}: ${(err as Error).message}. ` +
+      'If better-sqlite3 failed to load, run `npm rebuild better-sqlite3`; if the file is corrupt, delete it (it is rebuilt from your files).',
+    { cause: err },
+  );
+  const code = (err as { code?: unknown }).code;
+  return typeof code === 'string' ? Object.assign(out, { code }) : out;
+}
+
+/** The pragmas of `opts.tuning` (see {@link OpenDatabaseOptions}). */
+function tune(db: Db, opts: OpenDatabaseOptions): void {
+  const tuning = opts.readonly ? 'keep' : (opts.tuning ?? 'index');
+  if (tuning === 'index') db.pragma(`page_size = ${PAGE_SIZE}`); // before WAL; a no-op on an existing file
+  if (tuning !== 'keep') {
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
+  }
+  if (opts.walAutocheckpoint !== undefined) db.pragma(`wal_autocheckpoint = ${opts.walAutocheckpoint}`);
+  // A read of the header: a file that is not a database fails here, inside the guard.
+  db.pragma('schema_version', { simple: true });
+}
+
+/**
+ * Open (creating the parent directory) an index database with Cairn's pragmas. A handle whose
+ * pragmas fail (a file that is not a database: SQLite reads the header only then) is closed
+ * before the error is thrown, never left open.
+ */
+export function openDatabase(file: string, opts: OpenDatabaseOptions = {}): OpenedDatabase {
+  const mustExist = opts.readonly === true || opts.mustExist === true;
+  if (!mustExist) fs.mkdirSync(path.dirname(file), { recursive: true });
+  let db: Db;
+  try {
+    db = new Database(file, { readonly: opts.readonly ?? false, fileMustExist: mustExist, timeout: opts.busyTimeoutMs ?? 5000 });
+  } catch (err) {
+    throw cannotOpen(file, err);
+  }
+  try {
+    tune(db, opts);
+  } catch (err) {
+    db.close();
+    throw cannotOpen(file, err);
   }
   let vecLoaded = false;
   let vecError: string | null = null;

@@ -12,7 +12,7 @@ import { agentMemorySettings, memoryPathRoots } from './agent-settings';
 import type { IndexSyncResult } from '../../../shared/types/search';
 import { MemoryIndex } from './memory-index';
 import { watchMemory, type MemoryWatcher } from './watcher';
-import { storeSessionsSlot, type SourceRoots } from './sources';
+import type { SourceRoots } from './sources';
 import type { MemoryPathRoots } from './memory-paths';
 import { EngineError } from '../core/errors';
 
@@ -101,8 +101,7 @@ export class MemoryRegistry {
 
   private rootsFor(agentId: string, s: MemorySearchSettings): SourceRoots {
     const p = this.ctx.paths(agentId);
-    const provide = this.ctx.member(storeSessionsSlot).provide;
-    return { workspace: p.workspace, sessionsDir: p.sessionsDir, extraPaths: s.extraPaths, sources: s.sources, ...(provide ? { storeSessions: () => provide(agentId) } : {}) };
+    return { workspace: p.workspace, sessionsDir: p.sessionsDir, extraPaths: s.extraPaths, sources: s.sources, storeSessions: () => this.ctx.storeSessionSources(agentId) };
   }
 
   private async makeEmbedder(agentId: string, s: MemorySearchSettings): Promise<Embedder | null> {
@@ -110,7 +109,7 @@ export class MemoryRegistry {
     const opts = {
       agentId,
       modelsDir: this.ctx.paths(agentId).modelsDir,
-      env: this.ctx.deps.env ?? process.env,
+      env: this.ctx.env(),
       warn: (m: string) => this.ctx.warn(m),
       // One static model per engine, whatever the number of agents; gone with its dispose.
       staticModels: this.ctx.member(STATIC_MODELS),
@@ -235,7 +234,9 @@ export class MemoryRegistry {
     const key = JSON.stringify([roots, s.sync.watchDebounceMs]);
     let w = existing;
     if (!w || w.key !== key) {
-      if (existing) void existing.watcher.then((x) => x?.dispose());
+      if (existing) {
+        existing.watcher.then((x) => x?.dispose()).catch((err: Error) => this.ctx.warn(`memory watcher: could not stop the old watcher (${err.message})`));
+      }
       const made: Watch = {
         key,
         ready: false,
@@ -277,7 +278,9 @@ export class MemoryRegistry {
 
   /** A memory file was written through the engine: mark dirty and tell clients. */
   notifyChanged(agentId: string, paths: string[]): void {
-    void this.entries.get(agentId)?.then((e) => e.index.markDirty());
+    // markDirty handles an index that fails to open: a bare `.then` here left that rejection
+    // with no handler, and Node ends a process on one (`cairn serve`, `cairn mcp`).
+    this.markDirty(agentId);
     this.ctx.events.emit('memory.changed', { agentId, paths });
   }
 

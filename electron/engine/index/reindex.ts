@@ -7,7 +7,6 @@
  */
 import fs from 'node:fs';
 import crypto from 'node:crypto';
-import Database from 'better-sqlite3';
 import { filePageSize, openDatabase, type Db } from './db';
 import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
 import { createStore } from './store';
@@ -24,7 +23,7 @@ export function removeDbFiles(file: string): void {
 /** Switch a database file out of WAL mode; false when another connection has it open. */
 function leaveWal(file: string): boolean {
   try {
-    const db = new Database(file, { fileMustExist: true, timeout: 0 });
+    const { db } = openDatabase(file, { mustExist: true, busyTimeoutMs: 0, tuning: 'keep', loadVec: false });
     try {
       return db.pragma('journal_mode = DELETE', { simple: true }) === 'delete';
     } finally {

@@ -10,7 +10,7 @@
  * deletes the file, since the new index then holds them all. Skipped for the static
  * embedder, which embed ~20k chunks/s: recomputing them is cheaper than writing them twice.
  */
-import Database from 'better-sqlite3';
+import { openDatabase, type Db } from './db';
 import { vecBlob, type Store } from './store';
 
 /** The side file of an index's resumable rebuild. */
@@ -31,15 +31,18 @@ export interface ResumeCache {
 export function openResumeCache(indexFile: string, provider: string): ResumeCache | null {
   if (provider === 'static') return null;
   const file = resumeCacheFile(indexFile);
-  let db: Database.Database;
+  let db: Db;
   try {
-    db = new Database(file, { timeout: 5000 });
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    // A checkpoint (copy to the file, two fsyncs) runs inside the commit that triggers it, on
-    // the main thread: at the default 1,000 pages it took 13–18 ms, at 256 pages ≤ 6 ms
-    // for the same total (measured with 128-vector commits; docs/benchmarks.md § Main-thread stalls).
-    db.pragma('wal_autocheckpoint = 256');
+    // The one connection factory (db.ts): a file that is not a database is closed there, not
+    // leaked. A checkpoint (copy to the file, two fsyncs) runs inside the commit that
+    // triggers it, on the main thread: at the default 1,000 pages it took 13–18 ms, at 256
+    // pages ≤ 6 ms for the same total (measured with 128-vector commits; docs/benchmarks.md
+    // § Main-thread stalls).
+    db = openDatabase(file, { loadVec: false, tuning: 'side', walAutocheckpoint: 256 }).db;
+  } catch {
+    return null; // unwritable or corrupt side file: the rebuild still works, it just cannot resume
+  }
+  try {
     // No key index: a rebuild embeds each text once, so rows are only appended (a primary
     // key on the hash made every commit rewrite ~100 random index pages, 5× the commit
     // time). A file written with the key by an older Cairn is used as it is.
@@ -48,7 +51,8 @@ export function openResumeCache(indexFile: string, provider: string): ResumeCach
       dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL
     )`);
   } catch {
-    return null; // unwritable or corrupt side file: the rebuild still works, it just cannot resume
+    db.close(); // a read-only or full disk: closed, not leaked
+    return null;
   }
   const ins = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
   const put = db.transaction((provider: string, model: string, entries: readonly { hash: string; vector: Float32Array }[], now: number) => {

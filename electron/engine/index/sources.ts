@@ -10,29 +10,9 @@ import type { MemorySource } from '../../../shared/types/search';
 import { walkMarkdown } from '../util/markdown-walk';
 import { relativeInsideFast } from '../util/path-inside';
 import { abortError } from '../util/abort';
-import type { ContextSlot } from '../core/context';
+import type { SourceFile } from '../core/session-sources';
 
-/**
- * A source that is not a file of its own: a session in OpenClaw's SQLite store. Its
- * "mtime" and "size" are what the sync compares to find it changed (a fingerprint of the
- * session's rows, not bytes on disk); its text is one line per event, `lineNumbers[i]`
- * being the transcript line (seq + 1) of line i, so citations name the same lines as a
- * JSONL export of the session.
- */
-export interface VirtualSource {
-  stat(): { mtimeMs: number; size: number } | undefined;
-  read(): { text: string; lineNumbers: number[] };
-}
-
-/** A file to index: its absolute location and the path shown in results. */
-export interface SourceFile {
-  abs: string;
-  /** Workspace-relative (`memory/2024-05-08.md`), `sessions/<file>.jsonl`, or absolute for extraPaths outside the workspace. */
-  path: string;
-  source: MemorySource;
-  /** Set for a source read through a store rather than from `abs` (which then only names it). */
-  virtual?: VirtualSource;
-}
+export type { SourceFile, VirtualSource } from '../core/session-sources';
 
 export interface SourceRoots {
   workspace: string;
@@ -40,14 +20,8 @@ export interface SourceRoots {
   extraPaths: readonly string[];
   sources: readonly MemorySource[];
   /** Sessions of stores other than the sessions dir (OpenClaw's SQLite store), when the sessions source is on. */
-  storeSessions?: () => SourceFile[];
+  storeSessions?: () => Promise<SourceFile[]>;
 }
-
-/**
- * Where the engine puts the provider of store sessions (the sessions layer sets it: the
- * index sits below it and must not import it).
- */
-export const storeSessionsSlot: ContextSlot<{ provide?: (agentId: string) => SourceFile[] }> = { name: 'store sessions for the index', create: () => ({}) };
 
 /** Forward-slash path of `abs` relative to the workspace, or the absolute path when outside it. */
 export function displayPath(workspace: string, abs: string): string {
@@ -128,7 +102,7 @@ export async function listSourceFiles(roots: SourceRoots, signal?: AbortSignal):
       await tick();
       if (isTranscript(e)) out.add(path.join(roots.sessionsDir, e.name), 'sessions', `sessions/${e.name}`);
     }
-    for (const f of roots.storeSessions?.() ?? []) out.addVirtual(f);
+    for (const f of (await roots.storeSessions?.()) ?? []) out.addVirtual(f);
   }
   const files = out.sorted();
   await new Promise<void>((resolve) => setImmediate(resolve));

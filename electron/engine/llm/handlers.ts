@@ -17,7 +17,7 @@ import { textOf } from './tool-pairs';
 /** The status of the engine's chat model (settings, plus what a built model reports). */
 export function llmStatus(ctx: EngineContext): LlmStatus {
   const { settings, from } = effectiveLlmSettings(ctx.config().config);
-  const status = describeLlm(settings, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
+  const status = describeLlm(settings, { env: ctx.env(), modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
   if (from) {
     status.source = from.source;
     if ('problem' in from) status.problem = `${from.source}: ${from.problem}`;

@@ -17,7 +17,7 @@ export function llmLocalHandlers(ctx: EngineContext): Pick<Handlers, 'llm.localM
   return {
     'llm.localModels': () => {
       const modelsDir = ctx.paths().modelsDir;
-      const env = ctx.deps.env ?? process.env;
+      const env = ctx.env();
       return {
         modelsDir,
         models: findLocalChatModels([

@@ -24,7 +24,7 @@ const modelSlot: ContextSlot<Cached> = {
 /** The default `deps.createLlm`: the factory over the context's config, env and models dir. */
 export function defaultCreateLlm(ctx: EngineContext): LLM | undefined {
   // cairn.llm, else the model openclaw.json names (openclaw-model.ts).
-  return createLlm(effectiveLlmSettings(ctx.config().config).settings, { env: ctx.deps.env ?? process.env, modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
+  return createLlm(effectiveLlmSettings(ctx.config().config).settings, { env: ctx.env(), modelsDir: ctx.paths().modelsDir, baseDir: ctx.stateDir });
 }
 
 /**

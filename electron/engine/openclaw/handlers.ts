@@ -8,7 +8,7 @@ import type { Handlers } from '../rpc/dispatcher';
 import { connectOpenClaw, openClawConnection } from './connect';
 
 export function openclawHandlers(ctx: EngineContext): Pick<Handlers, 'openclaw.connection' | 'openclaw.connect'> {
-  const env = (): NodeJS.ProcessEnv => ctx.deps.env ?? process.env;
+  const env = (): NodeJS.ProcessEnv => ctx.env();
   return {
     'openclaw.connection': (req) => openClawConnection(req.stateDir),
     'openclaw.connect': (req) => connectOpenClaw(req.stateDir, { dryRun: req.dryRun, undo: req.undo }, { env: env(), now: () => ctx.now() }),

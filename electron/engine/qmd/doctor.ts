@@ -8,7 +8,7 @@ import os from 'node:os';
 import type { DoctorCheck } from '../../../shared/contract';
 import type { EngineContext } from '../core/context';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
-import { passedCheck } from '../util/passed-checks';
+import { passedCheck } from '../core/passed-checks';
 import { qmdEnv, qmdHome } from './home';
 import { runQmd, splitCommand } from './run';
 
@@ -33,7 +33,7 @@ export async function qmdDoctorCheck(ctx: EngineContext): Promise<DoctorCheck | 
     // the child runs in the temp dir.
     // Kept per engine for CACHE_MS; a failure is not kept (the user may be installing QMD now).
     const version = passedCheck(ctx, `qmd --version ${qmd.command}`, CACHE_MS, () =>
-      runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.deps.env ?? process.env), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS }),
+      runQmd(argv, ['--version'], { env: qmdEnv(home, ctx.env()), cwd: os.tmpdir(), timeoutMs: VERSION_TIMEOUT_MS }),
     );
     const { stdout, stderr } = await version;
     const text = `${stdout}\n${stderr}`;

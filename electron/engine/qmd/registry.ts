@@ -40,7 +40,7 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
           sessionsExportDir: home.sessionsDir,
         }),
       sessionsDir: ctx.paths(agentId).sessionsDir,
-      env: ctx.deps.env ?? process.env,
+      env: ctx.env(),
       now: () => ctx.now().getTime(),
       warn: (m) => ctx.warn(m),
       active: () => ctx.config().config.memory.backend === 'qmd',

@@ -13,7 +13,7 @@ import {
   type ResponseOf,
   type Result,
 } from '../../../shared/contract';
-import { describeSystemError, EngineError, isSystemError } from '../core/errors';
+import { describeSystemError, EngineError, isSystemError } from '../base/errors';
 import { fieldErrors } from './field-errors';
 import type { FieldError } from '../../../shared/contract/define';
 

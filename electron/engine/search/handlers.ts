@@ -8,13 +8,15 @@
 import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import type { MemoryRegistry } from '../index/registry';
+import { lazy } from '../util/lazy';
 
 type SearchChannels = 'search.query' | 'index.status' | 'index.sync' | 'memory.list' | 'memory.read' | 'memory.write';
 
 /** The handlers of `SearchChannels`; searches go to `ctx.searchBackend()` (chosen in search-backend.ts). */
 export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannels> {
-  let regP: Promise<MemoryRegistry> | undefined;
-  const registry = () => (regP ??= import('../index/registry').then((m) => m.memoryRegistry(ctx)));
+  // Loaded on first use; a failed load is tried again by the next call (util/lazy.ts).
+  const reg = lazy(() => import('../index/registry').then((m) => m.memoryRegistry(ctx)));
+  const registry = () => reg.get();
   /** A client is here to stay: watch the agent's files (errors become warnings). */
   const watchSoon = (reg: MemoryRegistry, agentId: string) => {
     reg.watch(agentId).catch((err: Error) => ctx.warn(`memory watcher: ${err.message}`));

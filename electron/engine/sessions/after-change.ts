@@ -1,27 +1,15 @@
 /**
- * After a transcript changed (a chat turn appended to it, or a compaction rewrote it), let
- * the search side know: the built-in index re-syncs the sessions source (when that source is
- * on) before its next search, and the QMD backend re-exports transcripts (when it indexes
- * sessions). Both are cheap when nothing they care about changed, and neither may fail the
- * turn or the compaction that called them.
+ * After Cairn changed a transcript (a chat turn appended to it, or a compaction rewrote it):
+ * say so on the event bus as `transcript.changed`. What reacts (the memory index, QMD's
+ * export) is wired where the engine is assembled (electron/engine/assemble.ts), not called
+ * from here: the sessions layer does not know who listens, and a listener's failure is the
+ * listener's to report — it never fails the turn or the compaction that emitted the event.
  */
 import path from 'node:path';
 import type { EngineContext } from '../core/context';
-import { memoryRegistry } from '../index/registry';
-import { exportSessions } from '../qmd/backend';
 
-export function afterTranscriptChange(ctx: EngineContext, agentId: string, file: string): void {
-  try {
-    const sources = ctx.config().config.agents.defaults.memorySearch.sources;
-    if (sources.includes('sessions')) {
-      memoryRegistry(ctx).notifyChanged(agentId, [`sessions/${path.basename(file)}`]);
-    }
-  } catch (err) {
-    ctx.warn(`could not mark the memory index dirty after a transcript change: ${(err as Error).message}`);
-  }
-  try {
-    exportSessions(ctx, agentId);
-  } catch (err) {
-    ctx.warn(`QMD session export failed: ${(err as Error).message}`);
-  }
+/** Emit `transcript.changed` for the transcript `file` of `agentId`. */
+export function afterTranscriptChange(ctx: EngineContext, agentId: string, file: string, reason: 'turn' | 'compaction'): void {
+  const name = path.basename(file);
+  ctx.events.emit('transcript.changed', { agentId, sessionId: name.replace(/\.jsonl$/, ''), path: `sessions/${name}`, reason });
 }

@@ -11,7 +11,6 @@ import { prunePreview, pruneText, type PreviewOptions } from './preview';
 import { resolveSession, type ResolvedSession } from './resolve';
 import { systemPromptFacts } from './system-prompt';
 import { followOpenclawStore } from './store/follow';
-import { provideStoreSessions } from './store/search-sources';
 
 /** The preview's options from a `prune.preview` / `prune.text` request. */
 function previewOptions(
@@ -29,8 +28,6 @@ function previewOptions(
 }
 
 export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.list' | 'sessions.entries' | 'sessions.entryText' | 'prune.preview' | 'prune.text' | 'compact.plan' | 'compact.run'> {
-  // Sessions in OpenClaw's SQLite store are searchable with the sessions source, as JSONL ones.
-  provideStoreSessions(ctx);
   return {
     'sessions.list': (req) => {
       // Whoever lists sessions sees OpenClaw's new ones: `sessions.changed` from now on.
@@ -60,7 +57,7 @@ export function sessionsHandlers(ctx: EngineContext): Pick<Handlers, 'sessions.l
     'compact.run': async (req, call) => {
       const s = resolveSession(ctx, req.sessionId, req.agentId);
       const out = await compactRun(ctx, s, req, call);
-      afterTranscriptChange(ctx, s.agentId, s.file);
+      afterTranscriptChange(ctx, s.agentId, s.file, 'compaction');
       return out;
     },
   };

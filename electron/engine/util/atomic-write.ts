@@ -11,7 +11,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import crypto from 'node:crypto';
-import { namingPath } from '../core/errors';
+import { namingPath } from '../base/errors';
 
 /** Mode of a new file that may hold a secret (settings with API keys, tokens, backups of them): owner only. */
 export const PRIVATE_FILE_MODE = 0o600;

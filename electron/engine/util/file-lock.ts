@@ -33,7 +33,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import lockfile from 'proper-lockfile';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 import { abortError } from './abort';
 import { processExists, procStat } from './process-alive';
 

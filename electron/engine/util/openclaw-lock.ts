@@ -24,7 +24,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { abortError } from './abort';
 import { processExists, procStat } from './process-alive';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 
 /** OpenClaw's DEFAULT_SESSION_WRITE_LOCK_STALE_MS: a lock older than this is stale. */
 export const OPENCLAW_LOCK_STALE_MS = 30 * 60 * 1000;

@@ -7,7 +7,7 @@
  * path for a FIFO between a stat and the read cannot slip past it.
  */
 import fs from 'node:fs';
-import { EngineError } from '../core/errors';
+import { EngineError } from '../base/errors';
 
 /** The path names something other than a regular file (a FIFO, device, socket, directory). */
 export class NotRegularFileError extends EngineError {

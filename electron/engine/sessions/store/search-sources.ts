@@ -3,12 +3,13 @@
  * becomes `sessions/<id>.jsonl`, the path a JSONL export of it would have, so its results
  * cite lines (seq + 1) that `cairn get sessions/<id>.jsonl#L…` opens through the session
  * stores (citation.ts), as for JSONL sessions. A session with a JSONL file of the same id is
- * left to that file (the JSONL copy is the one Cairn lists). Registered with the index by
- * the sessions handlers: the index sits below the sessions layer and must not import it.
+ * left to that file (the JSONL copy is the one Cairn lists). The engine's root
+ * (electron/engine/assemble.ts) hands this to the context: the index sits below the sessions
+ * layer and must not import it.
  */
 import crypto from 'node:crypto';
 import type { EngineContext } from '../../core/context';
-import { storeSessionsSlot, type SourceFile } from '../../index/sources';
+import type { SourceFile } from '../../core/session-sources';
 import { sessionStores } from '.';
 
 /** The SQLite-store sessions of `agentId` as index sources (none when the store is absent or unreadable). */
@@ -39,9 +40,4 @@ export function storeSessionSources(ctx: EngineContext, agentId: string): Source
       },
     },
   }));
-}
-
-/** Let the index list the store sessions of an engine (idempotent). */
-export function provideStoreSessions(ctx: EngineContext): void {
-  ctx.member(storeSessionsSlot).provide = (agentId) => storeSessionSources(ctx, agentId);
 }

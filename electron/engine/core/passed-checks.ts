@@ -4,7 +4,7 @@
  * by `dispose`), timed with the engine's clock. A check that failed is never kept: the user
  * may be repairing the cause right now, and the next check must see the repair.
  */
-import type { ContextSlot, EngineContext } from '../core/context';
+import type { ContextSlot, EngineContext } from './context';
 
 interface Kept {
   at: number;
