@@ -23,7 +23,6 @@ import { shouldCompactAfterReply, shouldCompactBeforeSend } from '../compaction/
 import { withOverflowRetry } from '../compaction/overflow-retry';
 import type { Tool } from './tools/types';
 import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
-import { fitCompactionToWindow } from './window-fit';
 import { abortError, isAbortError } from '../util/abort';
 import { contentText } from '../../../shared/text/content';
 
@@ -244,8 +243,9 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   // A local model knows its window only once loaded; thresholds need it before the first call.
   if (!manual) await llm?.load?.(o.signal);
   const contextWindow = llm?.contextWindow ?? o.contextTokens;
-  // SPEC defaults are sized for 200k windows; a small local model gets proportional budgets.
-  const compaction = fitCompactionToWindow(o.compaction, contextWindow);
+  // SPEC defaults are sized for 200k windows; compaction/thresholds.ts scales the reserve, the
+  // flush's soft threshold and the kept tail to a small window — the rule compact.plan uses too.
+  const compaction = o.compaction;
   const steps: StepContext = {
     llm,
     file: o.file,
