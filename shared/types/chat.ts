@@ -10,8 +10,12 @@ export type ChatEvent =
   | { kind: 'toolResult'; id: string; name: string; isError: boolean; /** The start of the result text. */ preview: string }
   /** Pruning changed what the model was sent (the file is untouched). */
   | { kind: 'pruning'; softTrimmed: number; cleared: number; charsSaved: number; ratioBefore: number; ratioAfter: number }
-  /** The memory flush turn ran (or was considered and skipped, with why). */
-  | { kind: 'flush'; ran: boolean; reason: string; wrote: string[] }
+  /**
+   * The memory flush turn ran (or was considered and skipped, with why). `warning`: it failed
+   * (the model, or today's note could not be written — named); the turn went on and the flush
+   * runs again at the next turn.
+   */
+  | { kind: 'flush'; ran: boolean; reason: string; wrote: string[]; warning?: string }
   | { kind: 'compaction'; trigger: 'threshold' | 'preflight' | 'overflow' | 'manual'; compacted: boolean; reason?: string; tokensBefore?: number; tokensAfter?: number; extract?: boolean; entryId?: string }
   /** A model call failed with a context overflow; the turn compacted and retries once. */
   | { kind: 'retry'; reason: string }

@@ -1,13 +1,15 @@
 /**
  * An engine on a temp state dir with `memory.backend: "qmd"` for the QMD backend tests:
- * memory files, an optional transcript, a pinned (movable) clock, the built-in index in
- * FTS-only mode (no embedder) as the fallback, and fake `qmd` scripts for the failure paths.
+ * memory files, an optional transcript, a pinned (movable) clock, timers fired by hand (the
+ * refresh schedule and its start-up delay: `timers`), the built-in index in FTS-only mode (no
+ * embedder) as the fallback, and fake `qmd` scripts for the failure paths.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach } from 'vitest';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { ManualTimers } from './manual-timers';
 import { tmpDir, writeTree } from './tmp';
 
 const engines: Engine[] = [];
@@ -60,6 +62,8 @@ export interface QmdEngine {
   api: ReturnType<typeof createDirectClient>;
   /** Move the pinned clock forward. */
   advance(ms: number): void;
+  /** The engine's timers (QMD's refresh schedule, its start-up delay): nothing fires until the test advances them. */
+  timers: ManualTimers;
   /** Rewrite cairn.json's memory.qmd (merged over the options) and reload. */
   setQmd(patch: Record<string, unknown>): void;
   /** Rewrite cairn.json's memory.backend and reload. */
@@ -69,7 +73,8 @@ export interface QmdEngine {
 export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
   const stateDir = tmpDir('cairn-qmd-');
   let now = Date.parse('2026-11-05T12:00:00Z');
-  const engine = createEngine({ stateDir, deps: { createEmbedder: async () => null, now: () => new Date(now) } });
+  const timers = new ManualTimers();
+  const engine = createEngine({ stateDir, deps: { createEmbedder: async () => null, now: () => new Date(now), timers } });
   engines.push(engine);
   let qmd: Record<string, unknown> = { command: opts.command, ...opts.qmd };
   let backend = opts.backend ?? 'qmd';
@@ -84,6 +89,7 @@ export function startQmdEngine(opts: QmdEngineOptions): QmdEngine {
     advance: (ms) => {
       now += ms;
     },
+    timers,
     setQmd(patch) {
       qmd = { ...qmd, ...patch };
       writeConfig();

@@ -1,72 +1,18 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runTurn, type TurnOptions } from '../../electron/engine/chat/turn';
+import { runTurn } from '../../electron/engine/chat/turn';
 import { workspaceTools } from '../../electron/engine/chat/tools/workspace';
-import { CompactionSchema, ContextPruningSchema } from '../../electron/engine/config/schema';
-import { createTranscriptFile } from '../../electron/engine/transcript/append';
 import { readSessionIndex } from '../../electron/engine/transcript/sessions-index';
 import { ContextOverflowError } from '../../electron/engine/llm/types';
-import type { ChatEvent } from '../../shared/types/chat';
 import type { Message } from '../../shared/types/messages';
 import { ScriptedLlm, isFlushRequest, isSummaryRequest } from '../helpers/scripted-llm';
-import { tmpDir, writeTree } from '../helpers/tmp';
+import { TURN_T0, transcriptLines, transcriptRoles, turnSetup } from '../helpers/turn-setup';
 
-const T0 = Date.parse('2026-11-30T09:00:00Z');
-
-interface Setup {
-  dir: string;
-  file: string;
-  workspace: string;
-  sessionsIndex: string;
-  clock: { t: number };
-  events: ChatEvent[];
-  opts: (llm: ScriptedLlm | undefined, extra?: Partial<TurnOptions>) => TurnOptions;
-}
-
-function setup(files: Record<string, string> = {}, settings: { compaction?: Record<string, unknown>; pruning?: Record<string, unknown> } = {}): Setup {
-  const dir = tmpDir();
-  const workspace = path.join(dir, 'workspace');
-  writeTree(workspace, { 'MEMORY.md': '# Memory\n', ...files });
-  const sessionsDir = path.join(dir, 'agents', 'main', 'sessions');
-  const file = path.join(sessionsDir, 's1.jsonl');
-  createTranscriptFile(file, { id: 's1', timestamp: new Date(T0).toISOString(), cwd: workspace });
-  const clock = { t: T0 };
-  const events: ChatEvent[] = [];
-  const sessionsIndex = path.join(sessionsDir, 'sessions.json');
-  return {
-    dir,
-    file,
-    workspace,
-    sessionsIndex,
-    clock,
-    events,
-    opts: (llm, extra = {}) => ({
-      llm,
-      file,
-      sessionId: 's1',
-      sessionsIndex,
-      system: 'You are a test assistant.',
-      tools: workspaceTools({ workspace, writable: () => true }),
-      compaction: CompactionSchema.parse(settings.compaction ?? {}),
-      pruning: ContextPruningSchema.parse(settings.pruning ?? {}),
-      contextTokens: 200_000,
-      workspace,
-      writable: true,
-      timeZone: 'UTC',
-      now: () => new Date(clock.t),
-      emit: (e) => events.push(e),
-      ...extra,
-    }),
-  };
-}
-
-/** A transcript line as the tests read it (loosely typed on purpose: it is JSON from disk). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Line = Record<string, any>;
-/** The transcript's lines as objects (header first). */
-const lines = (file: string) => fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Line);
-const roles = (file: string) => lines(file).slice(1).map((e) => (e.type === 'message' ? e.message.role : e.type === 'custom' ? `custom:${e.customType}` : e.type));
+const T0 = TURN_T0;
+const setup = turnSetup;
+const lines = transcriptLines;
+const roles = transcriptRoles;
 
 describe('assistant turn loop', () => {
   it('runs a read tool call, then answers; every step lands in the JSONL file', async () => {

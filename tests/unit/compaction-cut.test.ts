@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { CompactionSchema } from '../../electron/engine/config/schema';
-import { planCompaction, keepBudget } from '../../electron/engine/compaction/plan';
+import { planCompaction } from '../../electron/engine/compaction/plan';
+import { keepBudget } from '../../electron/engine/compaction/thresholds';
 import { findCutPoint } from '../../electron/engine/compaction/cut-point';
 import { compactionRegion } from '../../electron/engine/compaction/region';
 import { summarySystemPrompt, summaryUserPrompt, STRICT_IDENTIFIER_RULE } from '../../electron/engine/compaction/prompt';
@@ -71,8 +72,10 @@ describe('cut point', () => {
     expect(plan.reason).toMatch(/nothing to compact/);
   });
 
-  it('keep budget is capped by maxHistoryShare of the window', () => {
-    expect(keepBudget(settings({ keepRecentTokens: 20000, maxHistoryShare: 0.5 }), 16000)).toBe(8000);
+  it('keep budget: keepRecentTokens, capped at a quarter of a small window and by a smaller maxHistoryShare', () => {
+    expect(keepBudget(settings({ keepRecentTokens: 20000, maxHistoryShare: 0.5 }), 16000)).toBe(4000);
+    expect(keepBudget(settings({ keepRecentTokens: 20000, maxHistoryShare: 0.1 }), 16000)).toBe(1600);
+    expect(keepBudget(settings(), 80000)).toBe(20000);
     expect(keepBudget(settings(), 200000)).toBe(20000);
   });
 

@@ -17,7 +17,6 @@ import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runTurn } from '../../electron/engine/chat/turn';
 import { workspaceTools } from '../../electron/engine/chat/tools/workspace';
-import { fitCompactionToWindow } from '../../electron/engine/chat/window-fit';
 import { CompactionSchema, ContextPruningSchema } from '../../electron/engine/config/schema';
 import { identifierRetention } from '../../electron/engine/compaction/retention';
 import { windowThresholds } from '../../electron/engine/compaction/thresholds';
@@ -62,7 +61,7 @@ describe.skipIf(!chat.path)(`memory flush and compaction on SmolLM2's 8k window$
     const file = path.join(sessionsDir, 's1.jsonl');
     const tools = workspaceTools({ workspace, writable: () => true });
     const compaction = CompactionSchema.parse({});
-    const limits = windowThresholds(WINDOW, fitCompactionToWindow(compaction, WINDOW));
+    const limits = windowThresholds(WINDOW, compaction);
     // What the turn loop adds to the history for its thresholds (turn.ts): system + tool specs.
     const systemTokens = estimateTextTokens(SYSTEM) + estimateTextTokens(JSON.stringify(tools.map((t) => t.spec)));
 

@@ -66,8 +66,9 @@ describe('compact() judges the model’s summary', () => {
     const { file } = makeSession(8);
     const llm = new ScriptedLlm((_req, n) => ({ text: n === 0 ? "Sure, I'll check the remaining modules now." : GOOD }));
     const r = await compact({ file, settings, contextWindowTokens: 100_000, llm });
-    expect(r.compacted && r.extract).toBe(false);
-    if (!r.compacted) return;
+    // A compaction that did not happen fails here (it used to return early and pass).
+    if (!r.compacted) throw new Error(`nothing was compacted: ${r.reason}`);
+    expect(r.extract).toBe(false);
     expect(r.modelCalls).toBe(2);
     expect(r.summary.startsWith(GOOD)).toBe(true);
     expect(r.entry.details).toMatchObject({ summaryRetried: 'the model continued the conversation instead of summarising it' });
@@ -77,8 +78,8 @@ describe('compact() judges the model’s summary', () => {
     const { file } = makeSession(8);
     const llm = new ScriptedLlm(() => ({ text: Array.from({ length: 12 }, () => '- Done with the modules.').join('\n') }));
     const r = await compact({ file, settings, contextWindowTokens: 100_000, llm });
-    expect(r.compacted && r.extract).toBe(true);
-    if (!r.compacted) return;
+    if (!r.compacted) throw new Error(`nothing was compacted: ${r.reason}`);
+    expect(r.extract).toBe(true);
     expect(llm.requests).toHaveLength(2);
     expect(r.entry.details).toMatchObject({ extract: true, extractReason: "the model's summary was rejected twice: the summary repeats the same text in a loop" });
     expect(r.summary).toContain('src/mod0.ts');
@@ -88,8 +89,9 @@ describe('compact() judges the model’s summary', () => {
     const { file } = makeSession(8);
     const llm = new ScriptedLlm(() => ({ text: GOOD }));
     const r = await compact({ file, settings, contextWindowTokens: 100_000, llm });
-    expect(r.compacted && r.extract).toBe(false);
-    if (!r.compacted) return;
+    // A compaction that did not happen fails here (it used to return early and pass).
+    if (!r.compacted) throw new Error(`nothing was compacted: ${r.reason}`);
+    expect(r.extract).toBe(false);
     expect(r.summary.startsWith(GOOD)).toBe(true);
     const old = r.plan.pieces.map((p) => p.text).join('\n\n');
     expect(identifierRetention(old, GOOD).share).toBeLessThan(0.5);
@@ -136,8 +138,8 @@ describe('a looping model is stopped while it streams', () => {
     const { file } = makeSession(8);
     const llm = new LoopingLlm();
     const r = await compact({ file, settings, contextWindowTokens: 100_000, llm });
-    expect(r.compacted && r.extract).toBe(true);
-    if (!r.compacted) return;
+    if (!r.compacted) throw new Error(`nothing was compacted: ${r.reason}`);
+    expect(r.extract).toBe(true);
     // Asked twice (the retry), each stopped after a few repeats of the line, far below the
     // 8,192 tokens (≈ 990 repeats) each call was allowed.
     expect(llm.deltas).toHaveLength(2);

@@ -12,6 +12,12 @@ import { buildWorkerBundle, bundleCacheFile, workerBundleDir } from '../../elect
 import { tmpDir } from '../helpers/tmp';
 
 const ROOT = process.getuid?.() === 0;
+/**
+ * Planting a folder "by another user" needs root: only root can give a folder to another uid
+ * (chown). Run as another user, that test is skipped and its title says why; the symlink and
+ * shared-folder refusals below run for every user.
+ */
+const NEEDS_ROOT = ROOT ? '' : ' (skipped: needs root, the only user that can chown a folder to another uid)';
 const NOBODY = 65534;
 const PLANTED = 'module.exports.value = "planted";';
 
@@ -46,7 +52,7 @@ afterEach(() => {
 });
 
 describe('worker bundle cache', () => {
-  it.skipIf(!ROOT)("never runs code from a folder another user created first (in the temp dir or in Cairn's data dir)", async () => {
+  it.skipIf(!ROOT)(`never runs code from a folder another user created first (in the temp dir or in Cairn's data dir)${NEEDS_ROOT}`, async () => {
     const entry = entryModule();
     // The temp dir everyone shares, and a data dir where another user got in first.
     const shared = tmpDir('cairn-wbcache-tmp-');

@@ -15,10 +15,28 @@ import { tmpDir, writeTree } from '../helpers/tmp';
 
 const engines: Engine[] = [];
 const gates: (() => void)[] = [];
+let ended = false;
 afterEach(async () => {
+  ended = true;
   while (gates.length) gates.pop()!();
   while (engines.length) await engines.pop()!.dispose();
+  ended = false;
 });
+
+/**
+ * Resolves once the agent's watcher is ready — one the engine started itself: this only looks
+ * (`isWatched`), it never starts one (calling `watch()` here would start it, and the test would
+ * pass without memory.list doing so). The registry has no readiness event, so it checks on
+ * every turn of the event loop; the test's timeout bounds it, as it bounds an event that never
+ * comes.
+ */
+async function watcherStarted(engine: Engine, agentId = 'main'): Promise<void> {
+  const reg = memoryRegistry(engine.ctx);
+  while (!(await reg.isWatched(agentId))) {
+    if (ended) throw new Error('the test ended before the watcher was ready');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
 
 function start(memorySearch: object, createEmbedder: () => Promise<Embedder | null>) {
   const stateDir = tmpDir('cairn-watch-early-');
@@ -46,8 +64,9 @@ describe('memory.changed without a ready embedder', () => {
     // An embedder that has not finished loading (a GGUF model takes seconds); released after the test.
     const loading = new Promise<Embedder | null>((resolve) => gates.push(() => resolve(null)));
     const { api, engine, stateDir } = start({}, () => loading);
+    expect(await memoryRegistry(engine.ctx).isWatched('main')).toBe(false);
     expect((await api['memory.list']({})).files.map((f) => f.path)).toEqual(['MEMORY.md']);
-    await memoryRegistry(engine.ctx).watch('main');
+    await watcherStarted(engine);
     const changed = next(engine, 'memory.changed');
     fs.appendFileSync(path.join(stateDir, 'workspace/MEMORY.md'), '\nUses restic for backups.\n');
     expect((await changed).paths).toEqual(['MEMORY.md']);
@@ -57,9 +76,12 @@ describe('memory.changed without a ready embedder', () => {
     const { api, engine, stateDir } = start({ provider: 'none' }, async () => null);
     // A directory where the index file belongs: every open fails, memory files still work.
     fs.mkdirSync(engine.ctx.paths('main').indexFile, { recursive: true });
-    await expect(api['search.query']({ query: 'dark mode' })).rejects.toThrow();
+    // memory.list, the Memory page's first call, starts the watcher though the index cannot open.
+    expect(await memoryRegistry(engine.ctx).isWatched('main')).toBe(false);
+    expect((await api['memory.list']({})).files.map((f) => f.path)).toEqual(['MEMORY.md']);
+    await watcherStarted(engine);
+    await expect(api['search.query']({ query: 'dark mode' })).rejects.toMatchObject({ message: expect.stringMatching(/^cannot open the index database .*main\.sqlite/) });
     expect((await api['memory.read']({ path: 'MEMORY.md' })).text).toContain('dark mode');
-    await memoryRegistry(engine.ctx).watch('main');
     const changed = next(engine, 'memory.changed');
     writeTree(stateDir, { 'workspace/memory/2024-05-08.md': '# Deploy\n\nThe zeppelin release shipped.\n' });
     expect((await changed).paths).toEqual(['memory/2024-05-08.md']);

@@ -9,8 +9,24 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runDoctor } from '../../electron/engine/app/doctor';
 import { qmdManager } from '../../electron/engine/qmd/registry';
+import { AUTOSTART_DELAY_MS } from '../../electron/engine/qmd/handlers';
+import { durationMs, QmdSchema } from '../../electron/engine/config/schema';
 import { alive, fakeQmd, startQmdEngine } from '../helpers/qmd-engine';
 import { tmpDir } from '../helpers/tmp';
+
+/** The pid the hanging fake qmd wrote, once it has: waits on its folder's change events, not on a clock. */
+function pidWritten(pidFile: string): Promise<number> {
+  return new Promise((resolve) => {
+    const check = (): void => {
+      const text = fs.existsSync(pidFile) ? fs.readFileSync(pidFile, 'utf8').trim() : '';
+      if (!/^\d+$/.test(text)) return;
+      watcher.close();
+      resolve(Number(text));
+    };
+    const watcher = fs.watch(path.dirname(pidFile), check);
+    check();
+  });
+}
 
 /** The built-in index's answer to "Alfama": the daily note, cited. */
 function expectBuiltinAnswer(res: { backend?: string; results: { path: string; citation: string }[] }) {
@@ -114,9 +130,18 @@ describe('QMD fallback to the built-in index', () => {
 describe('QMD refresh loop', () => {
   it('starts by itself a few seconds after the engine, without a search', async () => {
     const fake = fakeQmd('empty');
-    startQmdEngine({ command: fake.command });
-    // Wait on the log (bounded), not on a fixed delay.
-    for (let i = 0; i < 400 && !fake.calls().includes('update --index cairn'); i++) await new Promise((r) => setTimeout(r, 50));
+    const { timers } = startQmdEngine({ command: fake.command });
+    // The engine set one timer, the start-up delay; nothing ran yet.
+    expect(timers.pending()).toEqual([AUTOSTART_DELAY_MS]);
+    expect(fake.calls()).toEqual([]);
+    // Its end starts the manager, which schedules the first refresh at once…
+    const first = timers.nextSet();
+    timers.advance(AUTOSTART_DELAY_MS);
+    expect(await first).toBe(0);
+    // …and once that refresh is done, the next one at the interval.
+    const next = timers.nextSet();
+    timers.advance(0);
+    expect(await next).toBe(durationMs(QmdSchema.parse({}).update.interval));
     expect(fake.calls()[0]).toBe('collection --index cairn list --json');
     expect(fake.calls()).toContain('update --index cairn');
   });
@@ -195,12 +220,18 @@ describe('QMD refresh loop', () => {
 
   it('refreshes again at the configured interval', async () => {
     const fake = fakeQmd('empty');
-    const { api } = startQmdEngine({ command: fake.command, qmd: { update: { interval: '100ms' } } });
+    const { api, timers } = startQmdEngine({ command: fake.command, qmd: { update: { interval: '100ms' } } });
     await api['search.query']({ query: 'Alfama' });
     const updates = () => fake.calls().filter((c) => c === 'update --index cairn').length;
-    // Wait on the log (bounded), never on a fixed delay: each refresh schedules the next.
-    for (let i = 0; i < 600 && updates() < 3; i++) await new Promise((r) => setTimeout(r, 50));
-    expect(updates()).toBeGreaterThanOrEqual(3);
+    expect(updates()).toBe(1);
+    // Each refresh schedules the next one at the interval; the test moves the clock, no waiting.
+    expect(timers.pending()).toContain(100);
+    for (const n of [2, 3]) {
+      const next = timers.nextSet();
+      timers.advance(100);
+      expect(await next).toBe(100);
+      expect(updates()).toBe(n);
+    }
     // Collections were set up once; later refreshes only update.
     expect(fake.calls().filter((c) => c.startsWith('collection --index cairn add'))).toHaveLength(2);
   });
@@ -230,9 +261,7 @@ describe('QMD refresh loop', () => {
     const fake = fakeQmd('hang');
     const { api, engine } = startQmdEngine({ command: fake.command, qmd: { timeoutMs: 120_000 } });
     const pending = api['search.query']({ query: 'Alfama' }).catch((err: Error) => err);
-    // Wait (on the file, not the clock) until the hanging child has started.
-    while (!fs.existsSync(fake.pidFile) || !fs.readFileSync(fake.pidFile, 'utf8').trim()) await new Promise((r) => setTimeout(r, 20));
-    const pid = Number(fs.readFileSync(fake.pidFile, 'utf8'));
+    const pid = await pidWritten(fake.pidFile);
     expect(alive(pid)).toBe(true);
     await engine.dispose();
     await pending;

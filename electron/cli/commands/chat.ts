@@ -32,6 +32,7 @@ export function describeEvent(e: ChatEvent): string | undefined {
     case 'pruning':
       return `[pruned old tool output for this call: ${e.softTrimmed} trimmed, ${e.cleared} cleared, ${e.charsSaved} chars saved]`;
     case 'flush':
+      if (e.warning) return `[warning: ${e.warning}]`;
       return `[memory flush: ${e.wrote.length ? `wrote ${e.wrote.join(', ')}` : 'nothing to write'}]`;
     case 'compaction':
       return e.compacted

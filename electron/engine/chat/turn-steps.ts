@@ -9,6 +9,8 @@ import type { CompactionSettings } from '../config/schema';
 import type { LLM } from '../llm/types';
 import { compact } from '../compaction/compact';
 import { maybeRunMemoryFlush } from '../compaction/flush';
+import { errorMessage } from '../core/errors';
+import { isAbortError } from '../util/abort';
 
 /** What the side steps need to know about the turn. */
 export interface StepContext {
@@ -52,11 +54,31 @@ export async function compactStep(c: StepContext, trigger: Trigger, extra: { ins
   return true;
 }
 
-/** Run the memory flush when it is due (H1's decision); report only when it ran. */
-export async function flushStep(c: StepContext, messages: readonly Message[], projectedTokens: number): Promise<boolean> {
+/**
+ * Run the memory flush when it is due (H1's decision); report only when it ran or failed.
+ * `messages` gives what the model is sent (pruned, as for every other call; asked only when
+ * the flush runs). A flush is
+ * maintenance the turn can live without (OpenClaw: "a failure … does not reset the session"):
+ * a model error, a daily note that cannot be written, is reported as a `flush` event with a
+ * `warning` naming what failed, the turn goes on, and — since compaction/flush.ts records only
+ * a flush that did its job — the next turn of the same cycle tries again. Only a cancel stops
+ * the turn. True when the flush ran and was recorded.
+ */
+export async function flushStep(c: StepContext, messages: () => readonly Message[], projectedTokens: number): Promise<boolean> {
   if (!c.llm) return false;
+  try {
+    return await runFlush(c, c.llm, messages, projectedTokens);
+  } catch (err) {
+    if (isAbortError(err, c.signal)) throw err;
+    const warning = `the memory flush failed: ${errorMessage(err)}. The reply goes on; the flush runs again at the next turn.`;
+    c.emit({ kind: 'flush', ran: false, reason: 'failed', wrote: [], warning });
+    return false;
+  }
+}
+
+async function runFlush(c: StepContext, llm: LLM, messages: () => readonly Message[], projectedTokens: number): Promise<boolean> {
   const r = await maybeRunMemoryFlush({
-    llm: c.llm,
+    llm,
     settings: c.compaction,
     contextWindow: c.contextWindow,
     projectedTokens,
@@ -72,6 +94,11 @@ export async function flushStep(c: StepContext, messages: readonly Message[], pr
   });
   if (!r.ran) return false;
   const wrote = [...new Set(r.result.toolCalls.filter((t) => t.name === 'write' && !t.isError).map((t) => t.path))];
+  if (r.noteFailed) {
+    const warning = `the memory flush could not write ${r.noteFailed}. The reply goes on; the flush runs again at the next turn.`;
+    c.emit({ kind: 'flush', ran: true, reason: r.decision.reason, wrote, warning });
+    return false;
+  }
   c.emit({ kind: 'flush', ran: true, reason: r.decision.reason, wrote });
   return true;
 }

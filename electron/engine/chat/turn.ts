@@ -23,7 +23,6 @@ import { shouldCompactAfterReply, shouldCompactBeforeSend } from '../compaction/
 import { withOverflowRetry } from '../compaction/overflow-retry';
 import type { Tool } from './tools/types';
 import { compactStep, flushStep, parseCompactCommand, type StepContext } from './turn-steps';
-import { fitCompactionToWindow } from './window-fit';
 import { abortError, isAbortError } from '../util/abort';
 import { contentText } from '../../../shared/text/content';
 
@@ -128,6 +127,18 @@ function contextNow(r: Round): { transcript: Transcript; context: BuiltContext }
 }
 
 /**
+ * What a model call is sent: the context as it stands, pruned in memory (SPEC §3). Every call
+ * of the turn goes through here — the reply's and the memory flush's.
+ */
+function prunedNow(r: Round, o: TurnOptions, now: () => Date): ReturnType<typeof prune> {
+  const { transcript: tNow, context: ctxNow } = contextNow(r);
+  const lastCallAt = findLastCallAt(tNow.entries, { provider: r.llm.provider, modelId: r.llm.model });
+  // OpenClaw's recorded pruning (its projection marker) is replayed on every call, as OpenClaw does.
+  const replay = findProjection(tNow.entries)?.pruned;
+  return prune(ctxNow.messages, o.pruning, { contextWindowTokens: r.contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId), replay });
+}
+
+/**
  * Send the context (rebuilt and pruned per attempt: after an overflow compaction it is
  * shorter) to the model, streaming its text; one overflow is answered by a compaction and a
  * retry. A cancelled reply keeps what was already streamed, marked aborted (as pi does).
@@ -137,11 +148,7 @@ async function callModel(r: Round, o: TurnOptions, now: () => Date, emit: (e: Ch
   let partial = '';
   const call = async () => {
     partial = '';
-    const { transcript: tNow, context: ctxNow } = contextNow(r);
-    const lastCallAt = findLastCallAt(tNow.entries, { provider: llm.provider, modelId: llm.model });
-    // OpenClaw's recorded pruning (its projection marker) is replayed on every call, as OpenClaw does.
-    const replay = findProjection(tNow.entries)?.pruned;
-    const pruned = prune(ctxNow.messages, o.pruning, { contextWindowTokens: r.contextWindow, now: now(), lastCallAt, entryIds: ctxNow.sources.map((s) => s.entryId), replay });
+    const pruned = prunedNow(r, o, now);
     if (pruned.diff.changed) {
       const d = pruned.diff;
       emit({ kind: 'pruning', softTrimmed: d.softTrimmed, cleared: d.cleared, charsSaved: d.charsSaved, ratioBefore: d.ratioBefore, ratioAfter: d.ratioAfter });
@@ -198,12 +205,16 @@ async function recordReply(r: Round, res: ChatResult, o: TurnOptions, now: () =>
   return { message, estimate };
 }
 
-/** Before a round's call: the memory flush (once per turn) and a compaction when the context is near the window. */
-async function beforeSend(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void, systemTokens: number, flush: boolean): Promise<void> {
+/**
+ * Before a round's call: the memory flush (once per turn) and a compaction when the context
+ * is near the window. The flush is sent the pruned context, as the reply is; a failed flush is
+ * reported and the turn goes on (turn-steps.ts).
+ */
+async function beforeSend(r: Round, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void, systemTokens: number, flush: boolean): Promise<void> {
   const built = contextNow(r).context;
   const historyTokens = estimateTokens(built.messages);
   // Flush before compaction, once per turn at most (the flush itself is once per cycle).
-  if (flush) await flushStep(r.steps, built.messages, historyTokens + systemTokens);
+  if (flush) await flushStep(r.steps, () => prunedNow(r, o, now).messages, historyTokens + systemTokens);
   const pre = shouldCompactBeforeSend({ contextWindow: r.contextWindow, settings: r.steps.compaction, historyTokens, systemTokens, promptTokens: 0 });
   if (pre.compact && (await tolerant(() => compactStep(r.steps, 'preflight'), 'preflight', emit, o.signal))) {
     r.result.compactions++;
@@ -212,10 +223,10 @@ async function beforeSend(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void
 }
 
 /** After the final reply: trigger (a), the reply's usage says the context is near the window. */
-async function afterReply(r: Round, o: TurnOptions, emit: (e: ChatEvent) => void, usageTokens: number, estimate: number): Promise<void> {
+async function afterReply(r: Round, o: TurnOptions, now: () => Date, emit: (e: ChatEvent) => void, usageTokens: number, estimate: number): Promise<void> {
   const after = shouldCompactAfterReply({ contextWindow: r.contextWindow, settings: r.steps.compaction, usageTokens, estimatedTokens: estimate });
   if (!after.compact) return;
-  await flushStep(r.steps, contextNow(r).context.messages, after.tokens);
+  await flushStep(r.steps, () => prunedNow(r, o, now).messages, after.tokens);
   if (await tolerant(() => compactStep(r.steps, 'threshold'), 'threshold', emit, o.signal)) {
     r.result.compactions++;
     r.session.reload(); // keep the (possibly reused) handle in step with the file
@@ -232,8 +243,9 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
   // A local model knows its window only once loaded; thresholds need it before the first call.
   if (!manual) await llm?.load?.(o.signal);
   const contextWindow = llm?.contextWindow ?? o.contextTokens;
-  // SPEC defaults are sized for 200k windows; a small local model gets proportional budgets.
-  const compaction = fitCompactionToWindow(o.compaction, contextWindow);
+  // SPEC defaults are sized for 200k windows; compaction/thresholds.ts scales the reserve, the
+  // flush's soft threshold and the kept tail to a small window — the rule compact.plan uses too.
+  const compaction = o.compaction;
   const steps: StepContext = {
     llm,
     file: o.file,
@@ -269,7 +281,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
 
   for (let round = 0; ; round++) {
     if (o.signal?.aborted) throw cancelled();
-    await beforeSend(r, o, emit, systemTokens, round === 0);
+    await beforeSend(r, o, now, emit, systemTokens, round === 0);
     const res = await callModel(r, o, now, emit);
     const { message, estimate } = await recordReply(r, res, o, now, emit, systemTokens);
     const calls = message.content.filter((b): b is ToolCallBlock => b.type === 'toolCall');
@@ -283,7 +295,7 @@ export async function runTurn(text: string, o: TurnOptions): Promise<ChatSendRes
       if (!limited) continue;
     }
     result.reply = textOf(message);
-    await afterReply(r, o, emit, res.usage.totalTokens, estimate);
+    await afterReply(r, o, now, emit, res.usage.totalTokens, estimate);
     emit({ kind: 'done', stopReason: result.stopReason });
     return result;
   }

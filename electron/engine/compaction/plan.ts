@@ -13,6 +13,7 @@ import { extractInstructions } from './extract';
 import { capSummary, stageUserPrompt, summarySystemPrompt, summaryUserPrompt, SUMMARY_MAX_CHARS, type PromptOptions } from './prompt';
 import { compactionRegion, type RegionItem } from './region';
 import { chunkPieces, summaryBudget, toPieces, type Piece, type SummaryBudget } from './summarize';
+import { keepBudget } from './thresholds';
 
 export interface PlanOptions {
   settings: CompactionSettings;
@@ -59,10 +60,6 @@ export interface CompactionPlan {
   extractNote: string;
 }
 
-/** Tokens of the kept part: at most keepRecentTokens and at most maxHistoryShare of the window. */
-export function keepBudget(settings: CompactionSettings, contextWindowTokens: number): number {
-  return Math.max(0, Math.min(settings.keepRecentTokens, Math.floor(settings.maxHistoryShare * contextWindowTokens)));
-}
 
 /** Plan a compaction of the transcript's current branch. */
 export function planCompaction(t: Transcript, opts: PlanOptions): CompactionPlan {

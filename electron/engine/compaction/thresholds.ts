@@ -10,12 +10,15 @@
  * window — on a 40,000 window the prompt budget is 30,000, not 40,000 − the 20,000 floor
  * (OpenClaw's fixture session reports `promptBudgetBeforeReserve 30000, reserveTokens 10000`
  * and its flush ran after a 29,405-token request). The flush's soft threshold is capped at
- * a tenth of the window so that an 8k local model does not flush on every call.
+ * a tenth of the window so that an 8k local model does not flush on every call. The tail a
+ * compaction keeps is capped at a quarter of the window too (`keepBudget`).
  */
 import type { CompactionSettings } from '../config/schema';
 
 /** Share of the window the reply reserve may take (OpenClaw: a quarter). */
 export const MAX_RESERVE_SHARE = 0.25;
+/** Share of the window the verbatim recent tail a compaction keeps may take. */
+export const MAX_KEEP_SHARE = 0.25;
 /** Share of the window the flush's soft threshold may take. */
 export const MAX_SOFT_THRESHOLD_SHARE = 0.1;
 
@@ -55,6 +58,24 @@ export function windowThresholds(contextWindow: number, settings: ReserveSetting
     compactAt: Math.max(1, contextWindow - reserve),
     flushAt: Math.max(0, contextWindow - floor - soft),
   };
+}
+
+/**
+ * Tokens of the recent tail a compaction keeps verbatim — the one rule for every compaction
+ * (the turn loop's triggers, `compact.plan`'s dry run, `compact.run`, `cairn compact`):
+ * `keepRecentTokens`, at most `maxHistoryShare` of the window and at most a quarter of it.
+ *
+ * *(compat: OpenClaw 2026.9)* OpenClaw keeps `keepRecentTokens` (20,000) and, for an
+ * automatic compaction, fewer when the tail would not fit beside the fixed prompt, the pending
+ * input, the summary and the reserve (which it caps at a quarter of the window). For windows
+ * of 80,000 and more the quarter is ≥ 20,000 and this is OpenClaw's number; below, the tail
+ * takes at most the quarter the reserve takes, so reserve + tail leave half the window for
+ * the summary, the system prompt and the tools whatever they are — a fixed share, so a dry
+ * run, which does not know the chat's system prompt, predicts exactly what chat keeps.
+ */
+export function keepBudget(settings: Pick<CompactionSettings, 'keepRecentTokens' | 'maxHistoryShare'>, contextWindow: number): number {
+  const share = Math.min(settings.maxHistoryShare, MAX_KEEP_SHARE);
+  return Math.max(0, Math.min(settings.keepRecentTokens, Math.floor(share * contextWindow)));
 }
 
 export interface TriggerDecision {

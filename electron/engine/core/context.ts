@@ -62,6 +62,11 @@ export interface EngineDeps {
    * laid out like huggingface.co: `<base>/<user>/<repo>/resolve/main/<file>`); tests serve one locally.
    */
   modelDownloadBaseUrl?: string;
+  /**
+   * Timers of scheduled background work (QMD's refresh schedule and start-up delay); tests
+   * pass manual ones and fire them without waiting. Default: unref'd setTimeout.
+   */
+  timers?: import('../util/timers').Timers;
 }
 
 /**

@@ -8,6 +8,7 @@ import { EngineError } from '../core/errors';
 import type { Handlers } from '../rpc/dispatcher';
 import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import type { QmdStatus } from '../../../shared/types/qmd';
+import { realTimers } from '../util/timers';
 
 /** The managers' module loads SQLite (via the index registry): only on first QMD use. */
 const managers = () => import('./registry');
@@ -26,14 +27,13 @@ async function status(ctx: EngineContext, agentId: string): Promise<QmdStatus> {
 export const AUTOSTART_DELAY_MS = 3_000;
 
 function autostart(ctx: EngineContext): void {
-  const timer = setTimeout(() => {
+  const timer = (ctx.deps.timers ?? realTimers).set(() => {
     if (ctx.config().config.memory.backend !== 'qmd') return;
     managers()
       .then((m) => m.qmdManager(ctx, DEFAULT_AGENT_ID).start())
       .catch((err: Error) => ctx.warn(`QMD backend could not start: ${err.message}`));
   }, AUTOSTART_DELAY_MS);
-  timer.unref();
-  ctx.onDispose(() => clearTimeout(timer));
+  ctx.onDispose(() => timer.cancel());
 }
 
 export function qmdHandlers(ctx: EngineContext): Pick<Handlers, 'qmd.status' | 'qmd.update'> {

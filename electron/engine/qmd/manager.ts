@@ -15,6 +15,7 @@ import type { WantedCollection } from './collections';
 import { sameSnapshot, snapshotFiles } from './snapshot';
 import { QmdProcesses } from './process';
 import { backoffMs, RefreshScheduler } from './scheduler';
+import type { Timers } from '../util/timers';
 import { refreshQmd, wantedKey } from './refresh';
 import { runQmdSearch, type QmdSearchRequest } from './qmd-search';
 import { qmdAgentStatus } from './status';
@@ -36,6 +37,8 @@ export interface QmdManagerOptions {
   warn?: (message: string) => void;
   /** False when the config no longer says `memory.backend: "qmd"`: periodic refreshes stop. */
   active?: () => boolean;
+  /** The refresh schedule's timers (EngineDeps.timers; default unref'd setTimeout). */
+  timers?: Timers | undefined;
 }
 
 export class QmdManager {
@@ -57,6 +60,7 @@ export class QmdManager {
         refreshQmd({ run: (a, t, s) => this.run(a, t, s), home: o.home, settings: o.settings(), wanted: o.wanted(), sessionsDir: o.sessionsDir, now: () => this.now(), repair }),
       intervalMs: () => this.intervalMs(),
       active: o.active,
+      timers: o.timers,
       onSuccess: () => {
         this.maintainedOnce = true;
         this.setupWaitedOut = false;

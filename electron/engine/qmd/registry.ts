@@ -42,6 +42,7 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
       sessionsDir: ctx.paths(agentId).sessionsDir,
       env: ctx.env(),
       now: () => ctx.now().getTime(),
+      timers: ctx.deps.timers,
       warn: (m) => ctx.warn(m),
       active: () => ctx.config().config.memory.backend === 'qmd',
     });

@@ -1,10 +1,11 @@
 /**
  * When QMD refreshes: one refresh at a time (a call while one runs gets the running one),
  * the next one after `memory.qmd.update.interval` on success or after an exponential backoff
- * on failure, and "once more right after" when files changed while one ran. The timer is
- * unref'd, so a one-shot CLI process never waits for the next refresh. What a refresh does
- * is the job it is given (refresh.ts).
+ * on failure, and "once more right after" when files changed while one ran. The timer comes
+ * from `timers` (util/timers.ts: unref'd, so a one-shot CLI process never waits for the next
+ * refresh; tests fire it by hand). What a refresh does is the job it is given (refresh.ts).
  */
+import { realTimers, type TimerHandle, type Timers } from '../util/timers';
 
 /** Backoff after the n-th consecutive failure: 5 s, 10 s, 20 s … capped at 10 minutes. */
 export function backoffMs(failures: number): number {
@@ -23,11 +24,13 @@ export interface SchedulerOptions {
   onSuccess?: () => void;
   /** A refresh failed; the next one runs in `retryMs`. */
   onFailure?: (err: Error, retryMs: number) => void;
+  /** Where the schedule's timer comes from (default: unref'd setTimeout). */
+  timers?: Timers | undefined;
 }
 
 export class RefreshScheduler {
   private running: Promise<void> | null = null;
-  private timer: NodeJS.Timeout | null = null;
+  private timer: TimerHandle | null = null;
   private failures = 0;
   private disposed = false;
   /** Files changed while a refresh ran: run another one right after it. */
@@ -48,8 +51,8 @@ export class RefreshScheduler {
   /** Run the next refresh in `delayMs` (replacing a timer already set). */
   schedule(delayMs: number): void {
     if (this.disposed) return;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => {
+    this.timer?.cancel();
+    this.timer = (this.o.timers ?? realTimers).set(() => {
       this.timer = null;
       // Switched back to the built-in backend: stay idle until a QMD search starts us again.
       if (this.o.active && !this.o.active()) return;
@@ -57,8 +60,6 @@ export class RefreshScheduler {
         // recorded in lastError and reported; the next run is already scheduled
       });
     }, delayMs);
-    // Never keep a CLI process alive for the next refresh.
-    this.timer.unref();
   }
 
   /** Refresh now, or hand back the refresh that runs. Schedules the next one either way. */
@@ -101,7 +102,7 @@ export class RefreshScheduler {
   /** Stop the timer; resolves once a running refresh has settled. */
   async dispose(): Promise<void> {
     this.disposed = true;
-    if (this.timer) clearTimeout(this.timer);
+    this.timer?.cancel();
     this.timer = null;
     await this.running?.catch(() => undefined);
   }

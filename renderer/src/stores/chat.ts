@@ -90,6 +90,7 @@ function applyEvent(items: ChatItem[], ev: ChatEvent): ChatItem[] {
         },
       ];
     case 'flush':
+      if (ev.warning) return [...items, { kind: 'marker', key: nextKey(), marker: 'flush', text: `Warning: ${ev.warning}` }];
       if (!ev.ran) return items;
       return [...items, { kind: 'marker', key: nextKey(), marker: 'flush', text: `Memory flush: ${ev.wrote.length ? `wrote ${ev.wrote.join(', ')}` : 'nothing new to store'}. ${ev.reason}` }];
     case 'compaction':
