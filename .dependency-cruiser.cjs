@@ -25,7 +25,7 @@ const floor = {
   0: ['core', 'util', 'config', 'rpc'],
   1: ['transcript', 'embed', 'llm'],
   2: ['pruning', 'index'],
-  3: ['search', 'compaction'],
+  3: ['search', 'compaction', 'memory-health'],
   4: ['qmd'],
   5: ['sessions', 'chat'],
   6: ['app', 'openclaw'],

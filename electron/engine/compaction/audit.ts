@@ -1,0 +1,201 @@
+/**
+ * The compaction audit (issue 32): for every compaction of a transcript — OpenClaw's or
+ * Cairn's, JSONL or OpenClaw's SQLite store, all parsed the same way — what the compacted part
+ * said that neither the summary, nor the memory flush before it, nor the messages kept
+ * verbatim still hold: identifiers (found by identifiers.ts, as the extract finds them), open
+ * asks, TODOs and decisions (classified as extract.ts classifies them). A summary of a summary
+ * is audited against the one it replaced too: what the earlier summary carried and this one
+ * dropped is lost here. Deterministic: no model, same answer for the same files.
+ */
+import type { AuditFlush, AuditIdentifierPolicy, CompactionAudit, LostIdentifier, LostItem, SaidAt } from '../../../shared/types/audit';
+import { contentText } from '../../../shared/text/content';
+import { isCompactionEntry, isMessageEntry } from '../transcript/entries';
+import type { CompactionEntry, Entry, Transcript } from '../transcript/types';
+import { identifierKept, itemKept, keptCorpus } from './audit-keep';
+import { classifyLine, sentenceLines } from './extract';
+import { dropContained, findIdentifiers } from './identifiers';
+import { parseSummary } from './sections';
+import { TOOL_RESULT_MAX_CHARS } from './serialize';
+
+/** Lists in the answer are capped (the counts are not). */
+export const AUDIT_LIST_MAX = 200;
+
+/** What the caller knows about the flush before compaction `ordinal` (1-based), window `[from, to]` in ms. */
+export type FlushLookup = (c: { ordinal: number; id: string; fromMs: number | undefined; toMs: number; tokensBefore: number | undefined }) => AuditFlush;
+
+export interface AuditOptions {
+  sessionId: string;
+  policy: AuditIdentifierPolicy;
+  flushFor: FlushLookup;
+  /** The compaction threshold in tokens for this session (shown beside tokens before). */
+  threshold?: number | undefined;
+}
+
+interface Said {
+  text: string;
+  role: string;
+  at: SaidAt;
+}
+
+const clip = (s: string, max: number) => {
+  const one = s.replace(/\s+/g, ' ').trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+};
+
+function excerptAround(text: string, needle: string): string {
+  const i = text.indexOf(needle);
+  if (i < 0) return clip(text, 200);
+  const from = Math.max(0, i - 90);
+  return `${from > 0 ? '…' : ''}${clip(text.slice(from, i + needle.length + 90), 198)}`;
+}
+
+function saidAt(t: Transcript, sessionId: string, i: number, role: string, excerpt: string): SaidAt {
+  const e = t.entries[i] as Entry;
+  const line = t.entryLines[i] ?? i + 2;
+  return { entryId: e.id, line, cite: `sessions/${sessionId}.jsonl#L${line}`, role, timestamp: e.timestamp, excerpt };
+}
+
+/** The texts an entry contributes to the compacted part (what a summariser saw of it). */
+function textsOf(e: Entry): { role: string; text: string }[] {
+  if (!isMessageEntry(e)) return [];
+  const m = e.message as { role: string; content?: unknown };
+  if (m.role === 'toolResult') return [{ role: 'toolResult', text: contentText(m.content as never).slice(0, TOOL_RESULT_MAX_CHARS) }];
+  const out = [{ role: m.role, text: contentText((m.content ?? '') as never) }];
+  if (Array.isArray(m.content)) {
+    for (const b of m.content as { type?: string; arguments?: unknown }[]) if (b?.type === 'toolCall') out.push({ role: m.role, text: JSON.stringify(b.arguments ?? {}) });
+  }
+  return out.filter((x) => x.text);
+}
+
+/** Safeguard retries/failures OpenClaw (or Cairn) recorded on the entry. */
+function safeguardNotes(c: CompactionEntry): string[] {
+  const out: string[] = [];
+  const scan = (obj: unknown, where: string) => {
+    if (!obj || typeof obj !== 'object') return;
+    for (const [k, v] of Object.entries(obj as Record<string, unknown>)) {
+      if (/safeguard|retr(y|ies)|quality|fallback|fail|error/i.test(k)) out.push(`${where}${k}: ${clip(JSON.stringify(v) ?? '', 200)}`);
+    }
+  };
+  scan(c.details, '');
+  scan(c, '');
+  return out;
+}
+
+const firstIndex = (t: Transcript, id: string | undefined) => (id ? t.byId.get(id) : undefined);
+
+/** Audit every compaction of `t`, oldest first. */
+export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAudit[] {
+  const comps: number[] = [];
+  t.entries.forEach((e, i) => isCompactionEntry(e) && comps.push(i));
+  const out: CompactionAudit[] = [];
+  let prev: { i: number; c: CompactionEntry; ordinal: number } | undefined;
+  for (const [n, ci] of comps.entries()) {
+    const c = t.entries[ci] as CompactionEntry;
+    const ordinal = n + 1;
+    // The compacted part: from where the previous compaction kept verbatim (or the start) to this one's first kept entry.
+    const start = prev ? (firstIndex(t, prev.c.firstKeptEntryId) ?? prev.i + 1) : 0;
+    const keptAt = firstIndex(t, c.firstKeptEntryId);
+    const end = keptAt !== undefined && keptAt < ci && keptAt >= start ? keptAt : ci;
+    const said: Said[] = [];
+    let messages = 0;
+    for (let i = start; i < end; i++) {
+      const e = t.entries[i] as Entry;
+      const texts = textsOf(e);
+      if (texts.length) messages++;
+      for (const x of texts) said.push({ ...x, at: saidAt(t, opts.sessionId, i, x.role, '') });
+    }
+    const keptTail: string[] = [];
+    for (let i = end; i < ci; i++) for (const x of textsOf(t.entries[i] as Entry)) keptTail.push(x.text);
+    const fromMs = prev ? Date.parse(prev.c.timestamp) : t.header ? Date.parse(t.header.timestamp) : undefined;
+    const flush = opts.flushFor({ ordinal, id: c.id, fromMs: Number.isFinite(fromMs) ? fromMs : undefined, toMs: Date.parse(c.timestamp), tokensBefore: c.tokensBefore });
+    const summary = typeof c.summary === 'string' ? c.summary : '';
+    const corpus = keptCorpus([summary, ...flush.wrote.map((w) => w.text), ...keptTail]);
+
+    // Identifiers: the earlier summary's first (it is older), then the compacted messages'.
+    const ids = new Map<string, LostIdentifier>();
+    const note = (value: string, at: () => SaidAt) => {
+      const hit = ids.get(value);
+      if (hit) hit.mentions++;
+      else ids.set(value, { value, at: at(), mentions: 1 });
+    };
+    const lostItems: Record<'asks' | 'todos' | 'decisions', LostItem[]> = { asks: [], todos: [], decisions: [] };
+    const seenItem = new Set<string>();
+    const pushItem = (kind: 'asks' | 'todos' | 'decisions', text: string, at: SaidAt) => {
+      const key = `${kind}:${text.toLowerCase()}`;
+      if (seenItem.has(key) || itemKept(text, corpus)) return;
+      seenItem.add(key);
+      lostItems[kind].push({ text: clip(text, 300), at: { ...at, excerpt: clip(text, 200) } });
+    };
+    if (prev) {
+      const prevSummary = typeof prev.c.summary === 'string' ? prev.c.summary : '';
+      const pi = prev.i;
+      const parsed = parseSummary(prevSummary);
+      const inPrev = findIdentifiers(prevSummary);
+      for (const item of parsed.sections.identifiers) for (const part of item.split(/,\s*/)) if (/^`[^`]+`$/.test(part.trim())) inPrev.add(part.trim().slice(1, -1));
+      for (const v of inPrev) note(v, () => saidAt(t, opts.sessionId, pi, 'summary', excerptAround(prevSummary, v)));
+      for (const [kind, key] of [['asks', 'asks'], ['todos', 'todos'], ['decisions', 'decisions']] as const) {
+        for (const item of parsed.sections[key]) pushItem(kind, item, saidAt(t, opts.sessionId, pi, 'summary', ''));
+      }
+    }
+    let lastUser: Said | undefined;
+    for (const s of said) {
+      for (const v of findIdentifiers(s.text)) note(v, () => ({ ...s.at, excerpt: excerptAround(s.text, v) }));
+      if (s.role === 'toolResult') continue;
+      if (s.role === 'user') lastUser = s;
+      for (const l of sentenceLines(s.text)) {
+        const kind = classifyLine(l, s.role);
+        if (kind === 'todos' || kind === 'decisions') pushItem(kind, l, s.at);
+        else if (s.role === 'user' && /\?\s*$/.test(l)) pushItem('asks', l, s.at);
+      }
+    }
+    // The latest ask of the compacted part is pending until something answers it: a summary must carry it.
+    if (lastUser && !/\?\s*$/.test(lastUser.text)) pushItem('asks', clip(lastUser.text, 300), lastUser.at);
+    const longest = new Set(dropContained(ids.keys()));
+    const lostIds = [...ids.values()].filter((x) => longest.has(x.value) && !identifierKept(x.value, corpus));
+    const identifiers = lostIds.length;
+    out.push({
+      id: c.id,
+      ordinal,
+      line: t.entryLines[ci] ?? ci + 2,
+      cite: `sessions/${opts.sessionId}.jsonl#L${t.entryLines[ci] ?? ci + 2}`,
+      timestamp: c.timestamp,
+      tokensBefore: typeof c.tokensBefore === 'number' ? c.tokensBefore : undefined,
+      tokensAfter: typeof c.tokensAfter === 'number' ? c.tokensAfter : undefined,
+      threshold: opts.threshold,
+      extract: c.details?.extract === true,
+      origin: c.fromHook === true ? 'OpenClaw (fromHook)' : c.details?.extract === true ? 'Cairn (extract)' : typeof c.__openclaw === 'object' ? 'OpenClaw' : 'model summary',
+      compacted: { fromLine: t.entryLines[start] ?? 1, toLine: t.entryLines[Math.max(start, end - 1)] ?? 1, messages, identifiers: longest.size },
+      summaryOf: prev
+        ? { id: prev.c.id, ordinal: prev.ordinal, line: t.entryLines[prev.i] ?? 0, cite: `sessions/${opts.sessionId}.jsonl#L${t.entryLines[prev.i] ?? 0}`, chars: String(prev.c.summary ?? '').length }
+        : undefined,
+      summaryChars: summary.length,
+      flush,
+      lost: {
+        identifiers: lostIds.slice(0, AUDIT_LIST_MAX),
+        asks: lostItems.asks.slice(0, AUDIT_LIST_MAX),
+        todos: lostItems.todos.slice(0, AUDIT_LIST_MAX),
+        decisions: lostItems.decisions.slice(0, AUDIT_LIST_MAX),
+      },
+      lostCounts: { identifiers, asks: lostItems.asks.length, todos: lostItems.todos.length, decisions: lostItems.decisions.length },
+      safeguard: safeguardNotes(c),
+    });
+    prev = { i: ci, c, ordinal };
+  }
+  return out;
+}
+
+/** "2 of 3 compactions lost identifiers; the last one lost `ZX-4471`, `db/pool.ts`". */
+export function auditSentence(audits: readonly { lostIds: readonly string[] }[], policy: AuditIdentifierPolicy): string {
+  if (audits.length === 0) return 'No compactions to audit.';
+  const lossy = audits.filter((a) => a.lostIds.length > 0);
+  const last = lossy.at(-1);
+  const noun = audits.length === 1 ? 'compaction' : 'compactions';
+  let s = `${lossy.length} of ${audits.length} ${noun} lost identifiers`;
+  if (last) {
+    const shown = last.lostIds.slice(0, 3).map((v) => `\`${v}\``);
+    const more = last.lostIds.length > 3 ? ` and ${last.lostIds.length - 3} more` : '';
+    s += `; the last one lost ${shown.join(', ')}${more}`;
+  }
+  if (policy === 'off') s += ' (identifierPolicy is "off": summaries were not asked to keep them)';
+  return `${s}.`;
+}
