@@ -34,6 +34,8 @@ export interface AuditOptions {
 interface Said {
   text: string;
   role: string;
+  /** A tool call's arguments rather than the message's text. */
+  call?: boolean;
   at: SaidAt;
 }
 
@@ -56,13 +58,13 @@ function saidAt(t: Transcript, sessionId: string, i: number, role: string, excer
 }
 
 /** The texts an entry contributes to the compacted part (what a summariser saw of it). */
-function textsOf(e: Entry): { role: string; text: string }[] {
+function textsOf(e: Entry): { role: string; text: string; call?: boolean }[] {
   if (!isMessageEntry(e)) return [];
   const m = e.message as { role: string; content?: unknown };
   if (m.role === 'toolResult') return [{ role: 'toolResult', text: contentText(m.content as never).slice(0, TOOL_RESULT_MAX_CHARS) }];
-  const out = [{ role: m.role, text: contentText((m.content ?? '') as never) }];
+  const out: { role: string; text: string; call?: boolean }[] = [{ role: m.role, text: contentText((m.content ?? '') as never) }];
   if (Array.isArray(m.content)) {
-    for (const b of m.content as { type?: string; arguments?: unknown }[]) if (b?.type === 'toolCall') out.push({ role: m.role, text: JSON.stringify(b.arguments ?? {}) });
+    for (const b of m.content as { type?: string; arguments?: unknown }[]) if (b?.type === 'toolCall') out.push({ role: m.role, text: JSON.stringify(b.arguments ?? {}), call: true });
   }
   return out.filter((x) => x.text);
 }
@@ -137,19 +139,28 @@ export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAu
         for (const item of parsed.sections[key]) pushItem(kind, item, saidAt(t, opts.sessionId, pi, 'summary', ''));
       }
     }
-    let lastUser: Said | undefined;
+    // Open asks: a user message no assistant text answered before the next one (or the cut),
+    // and the request OpenClaw itself recorded as unresolved.
+    let pending: Said | undefined;
     for (const s of said) {
       for (const v of findIdentifiers(s.text)) note(v, () => ({ ...s.at, excerpt: excerptAround(s.text, v) }));
       if (s.role === 'toolResult') continue;
-      if (s.role === 'user') lastUser = s;
+      if (s.role === 'user') {
+        if (pending) pushItem('asks', clip(pending.text, 300), pending.at);
+        pending = s;
+      } else if (s.role === 'assistant' && !s.call && s.text.trim()) pending = undefined;
+      if (s.call) continue;
       for (const l of sentenceLines(s.text)) {
         const kind = classifyLine(l, s.role);
         if (kind === 'todos' || kind === 'decisions') pushItem(kind, l, s.at);
-        else if (s.role === 'user' && /\?\s*$/.test(l)) pushItem('asks', l, s.at);
       }
     }
-    // The latest ask of the compacted part is pending until something answers it: a summary must carry it.
-    if (lastUser && !/\?\s*$/.test(lastUser.text)) pushItem('asks', clip(lastUser.text, 300), lastUser.at);
+    if (pending) pushItem('asks', clip(pending.text, 300), pending.at);
+    const unresolved = c.details?.latestUnresolvedUserRequest;
+    if (typeof unresolved === 'string' && unresolved.trim()) {
+      const at = said.find((s) => s.role === 'user' && s.text.includes(unresolved.trim().slice(0, 60)))?.at ?? saidAt(t, opts.sessionId, ci, 'user', '');
+      pushItem('asks', clip(unresolved, 300), at);
+    }
     const longest = new Set(dropContained(ids.keys()));
     const lostIds = [...ids.values()].filter((x) => longest.has(x.value) && !identifierKept(x.value, corpus));
     const identifiers = lostIds.length;
