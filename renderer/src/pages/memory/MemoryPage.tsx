@@ -13,6 +13,7 @@ import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
 import { NoteActions } from './NoteActions';
 import { DocHead } from './DocHead';
+import { HealthPanel } from './HealthPanel';
 import { pickLines } from './line-pick';
 import type { LineRange } from '../../stores/memory';
 import './memory.css';
@@ -52,6 +53,7 @@ export function MemoryPage() {
         )}
       </header>
       <NoteActions writable={writable} />
+      <HealthPanel />
       {listError && (
         <p role="alert" className="error">
           Could not list memory files: {listError}

@@ -10,6 +10,7 @@ import { useApp } from '../../stores/app';
 import { useStateInfo } from '../../stores/state';
 import { CompactionCard } from './CompactionCard';
 import { DryRunPlan } from './DryRunPlan';
+import { CompactionAudit } from './audit/CompactionAudit';
 import { num } from './format';
 
 const NONE: CompactionInfo[] = [];
@@ -113,6 +114,7 @@ export function CompactionInspector() {
           </div>
         )}
       </section>
+      <CompactionAudit />
       <section aria-labelledby="history-title">
         <h2 id="history-title">History ({compactions.length})</h2>
         {compactions.length === 0 && <p className="muted">This session has never been compacted.</p>}
