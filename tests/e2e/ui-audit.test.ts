@@ -41,7 +41,7 @@ describe('Compaction audit and MEMORY.md health', () => {
     const lost = page.getByTestId('audit-lost-identifiers');
     await lost.getByText('ZX-4471').waitFor();
     expect(await lost.locator('li').allTextContents()).toEqual(['ZX-4471 L2 (user)', 'db/pool.ts L2 (user)']);
-    await page.getByTestId('audit-state').filter({ hasText: '1 of 1 compaction lost identifiers; the last one lost `ZX-4471`, `db/pool.ts`.' }).waitFor();
+    await page.getByTestId('audit-state').filter({ hasText: '1 of 1 compaction lost identifiers; the last one lost ZX-4471, db/pool.ts.' }).waitFor();
     await screenshot(page, 'audit-compaction-tab');
     await lost.locator('li').filter({ hasText: 'ZX-4471' }).getByRole('button', { name: /Jump to line 2/ }).click();
     await page.locator(`[data-entry-id="${ASK_ID}"].is-flash`).waitFor();

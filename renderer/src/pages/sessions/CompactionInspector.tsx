@@ -70,6 +70,7 @@ export function CompactionInspector() {
         </p>
       )}
       {plan.loading && !p && <p className="muted">Planning (dry run, no model)…</p>}
+      <CompactionAudit />
       {p && <DryRunPlan p={p} jumpTo={jumpTo} />}
       <section aria-labelledby="compact-title">
         <h2 id="compact-title">Compact now</h2>
@@ -114,7 +115,6 @@ export function CompactionInspector() {
           </div>
         )}
       </section>
-      <CompactionAudit />
       <section aria-labelledby="history-title">
         <h2 id="history-title">History ({compactions.length})</h2>
         {compactions.length === 0 && <p className="muted">This session has never been compacted.</p>}

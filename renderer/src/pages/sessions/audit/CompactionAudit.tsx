@@ -9,6 +9,7 @@ import { api } from '../../../api';
 import { useSessions } from '../../../stores/sessions';
 import type { CompactionAudit as Audit, LostItem, SaidAt, SessionAudit } from '../../../../../shared/types/audit';
 import { num } from '../format';
+import { Ticks } from './Ticks';
 import './audit.css';
 
 function Where({ at, onJump }: { at: SaidAt; onJump: (id: string) => void }) {
@@ -46,20 +47,23 @@ function flushLine(a: Audit): string {
   return `${ran}${wrote}${under}.`;
 }
 
-function OneCompaction({ a, onJump }: { a: Audit; onJump: (id: string) => void }) {
+function OneCompaction({ a, onJump, open }: { a: Audit; onJump: (id: string) => void; open: boolean }) {
   const ids = a.lost.identifiers;
   return (
-    <article className="audit-card" aria-label={`What compaction ${a.ordinal} lost`} data-testid="audit-card">
-      <header className="audit-head">
+    <details className="audit-card" aria-label={`What compaction ${a.ordinal} lost`} data-testid="audit-card" open={open}>
+      <summary className="audit-head">
         <strong>Compaction {a.ordinal}</strong>
+        <span className={a.lostCounts.identifiers ? 'chip chip-warn' : 'chip'}>
+          {a.lostCounts.identifiers ? `lost ${num(a.lostCounts.identifiers)} identifier${a.lostCounts.identifiers === 1 ? '' : 's'}` : 'kept every identifier'}
+        </span>
         <span className="muted">
           {a.timestamp.replace('T', ' ').slice(0, 16)} · {num(a.tokensBefore ?? 0)} → {a.tokensAfter === undefined ? '?' : num(a.tokensAfter)} tokens · {a.origin}
         </span>
-        <button type="button" className="link" onClick={() => onJump(a.id)}>
-          Show in timeline
-        </button>
-      </header>
+      </summary>
       <p className="muted">
+        <button type="button" className="link" onClick={() => onJump(a.id)}>
+          Show it in the timeline
+        </button>{' '}
         Compacted lines {a.compacted.fromLine}–{a.compacted.toLine} ({num(a.compacted.messages)} messages, {num(a.compacted.identifiers)} identifiers).{' '}
         {a.summaryOf && (
           <>
@@ -94,7 +98,7 @@ function OneCompaction({ a, onJump }: { a: Audit; onJump: (id: string) => void }
       <Items title="Open asks" list={a.lost.asks} total={a.lostCounts.asks} onJump={onJump} />
       <Items title="TODOs" list={a.lost.todos} total={a.lostCounts.todos} onJump={onJump} />
       <Items title="Decisions" list={a.lost.decisions} total={a.lostCounts.decisions} onJump={onJump} />
-    </article>
+    </details>
   );
 }
 
@@ -129,12 +133,14 @@ export function CompactionAudit() {
       )}
       {v && (
         <>
-          <p data-testid="audit-summary">{v.summary}</p>
+          <p data-testid="audit-summary">
+            <Ticks text={v.summary} />
+          </p>
           <p className="muted">
             Kept means: in the summary, in the notes the flush before it wrote, or in the messages kept verbatim (identifierPolicy “{v.policy}”).
           </p>
-          {[...v.compactions].reverse().map((a) => (
-            <OneCompaction key={a.id} a={a} onJump={jumpTo} />
+          {[...v.compactions].reverse().map((a, i) => (
+            <OneCompaction key={a.id} a={a} onJump={jumpTo} open={i === 0} />
           ))}
         </>
       )}

@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { api } from '../../../api';
 import { useSessions } from '../../../stores/sessions';
 import type { StateAudit } from '../../../../../shared/types/audit';
+import { Ticks } from './Ticks';
 import './audit.css';
 
 export function StateAuditLine() {
@@ -32,7 +33,7 @@ export function StateAuditLine() {
   const last = audit.last;
   return (
     <p className={`audit-state${audit.withLostIdentifiers ? ' audit-state-lossy' : ''}`} data-testid="audit-state" role="status">
-      {audit.summary}{' '}
+      <Ticks text={audit.summary} />{' '}
       {last && (
         <button
           type="button"
