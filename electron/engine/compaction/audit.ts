@@ -7,14 +7,13 @@
  * is audited against the one it replaced too: what the earlier summary carried and this one
  * dropped is lost here. Deterministic: no model, same answer for the same files.
  */
-import type { AuditFlush, AuditIdentifierPolicy, CompactionAudit, LostIdentifier, LostItem, SaidAt } from '../../../shared/types/audit';
+import type { AuditFlush, AuditIdentifierPolicy, CompactionAudit, SaidAt } from '../../../shared/types/audit';
 import { contentText } from '../../../shared/text/content';
 import { isCompactionEntry, isMessageEntry } from '../transcript/entries';
 import type { CompactionEntry, Entry, Transcript } from '../transcript/types';
-import { identifierKept, itemKept, keptCorpus } from './audit-keep';
-import { classifyLine, sentenceLines } from './extract';
-import { dropContained, findIdentifiers } from './identifiers';
-import { parseSummary } from './sections';
+import { clip, LostCollector, type Said } from './audit-collect';
+import { identifierKept, keptCorpus } from './audit-keep';
+import { dropContained } from './identifiers';
 import { TOOL_RESULT_MAX_CHARS } from './serialize';
 
 /** Lists in the answer are capped (the counts are not). */
@@ -29,26 +28,6 @@ export interface AuditOptions {
   flushFor: FlushLookup;
   /** The compaction threshold in tokens for this session (shown beside tokens before). */
   threshold?: number | undefined;
-}
-
-interface Said {
-  text: string;
-  role: string;
-  /** A tool call's arguments rather than the message's text. */
-  call?: boolean;
-  at: SaidAt;
-}
-
-const clip = (s: string, max: number) => {
-  const one = s.replace(/\s+/g, ' ').trim();
-  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
-};
-
-function excerptAround(text: string, needle: string): string {
-  const i = text.indexOf(needle);
-  if (i < 0) return clip(text, 200);
-  const from = Math.max(0, i - 90);
-  return `${from > 0 ? '…' : ''}${clip(text.slice(from, i + needle.length + 90), 198)}`;
 }
 
 function saidAt(t: Transcript, sessionId: string, i: number, role: string, excerpt: string): SaidAt {
@@ -113,54 +92,16 @@ export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAu
     const summary = typeof c.summary === 'string' ? c.summary : '';
     const corpus = keptCorpus([summary, ...flush.wrote.map((w) => w.text), ...keptTail]);
 
+    const lost = new LostCollector(corpus);
     // Identifiers: the earlier summary's first (it is older), then the compacted messages'.
-    const ids = new Map<string, LostIdentifier>();
-    const note = (value: string, at: () => SaidAt) => {
-      const hit = ids.get(value);
-      if (hit) hit.mentions++;
-      else ids.set(value, { value, at: at(), mentions: 1 });
-    };
-    const lostItems: Record<'asks' | 'todos' | 'decisions', LostItem[]> = { asks: [], todos: [], decisions: [] };
-    const seenItem = new Set<string>();
-    const pushItem = (kind: 'asks' | 'todos' | 'decisions', text: string, at: SaidAt) => {
-      const key = `${kind}:${text.toLowerCase()}`;
-      if (seenItem.has(key) || itemKept(text, corpus)) return;
-      seenItem.add(key);
-      lostItems[kind].push({ text: clip(text, 300), at: { ...at, excerpt: clip(text, 200) } });
-    };
-    if (prev) {
-      const prevSummary = typeof prev.c.summary === 'string' ? prev.c.summary : '';
-      const pi = prev.i;
-      const parsed = parseSummary(prevSummary);
-      const inPrev = findIdentifiers(prevSummary);
-      for (const item of parsed.sections.identifiers) for (const part of item.split(/,\s*/)) if (/^`[^`]+`$/.test(part.trim())) inPrev.add(part.trim().slice(1, -1));
-      for (const v of inPrev) note(v, () => saidAt(t, opts.sessionId, pi, 'summary', excerptAround(prevSummary, v)));
-      for (const [kind, key] of [['asks', 'asks'], ['todos', 'todos'], ['decisions', 'decisions']] as const) {
-        for (const item of parsed.sections[key]) pushItem(kind, item, saidAt(t, opts.sessionId, pi, 'summary', ''));
-      }
-    }
-    // Open asks: a user message no assistant text answered before the next one (or the cut),
-    // and the request OpenClaw itself recorded as unresolved.
-    let pending: Said | undefined;
-    for (const s of said) {
-      for (const v of findIdentifiers(s.text)) note(v, () => ({ ...s.at, excerpt: excerptAround(s.text, v) }));
-      if (s.role === 'toolResult') continue;
-      if (s.role === 'user') {
-        if (pending) pushItem('asks', clip(pending.text, 300), pending.at);
-        pending = s;
-      } else if (s.role === 'assistant' && !s.call && s.text.trim()) pending = undefined;
-      if (s.call) continue;
-      for (const l of sentenceLines(s.text)) {
-        const kind = classifyLine(l, s.role);
-        if (kind === 'todos' || kind === 'decisions') pushItem(kind, l, s.at);
-      }
-    }
-    if (pending) pushItem('asks', clip(pending.text, 300), pending.at);
+    if (prev) lost.fromSummary(prev.c, saidAt(t, opts.sessionId, prev.i, 'summary', ''));
+    lost.fromSaid(said);
     const unresolved = c.details?.latestUnresolvedUserRequest;
     if (typeof unresolved === 'string' && unresolved.trim()) {
       const at = said.find((s) => s.role === 'user' && s.text.includes(unresolved.trim().slice(0, 60)))?.at ?? saidAt(t, opts.sessionId, ci, 'user', '');
-      pushItem('asks', clip(unresolved, 300), at);
+      lost.item('asks', unresolved, at);
     }
+    const { ids, items: lostItems } = lost;
     const longest = new Set(dropContained(ids.keys()));
     const lostIds = [...ids.values()].filter((x) => longest.has(x.value) && !identifierKept(x.value, corpus));
     const identifiers = lostIds.length;
