@@ -110,6 +110,18 @@ describe('compaction audit', () => {
     expect(again.lost.identifiers.map((i) => i.value)).toEqual(['ZX-4471', 'db/pool.ts']);
   });
 
+  it('never lists a secret the compacted part held', async () => {
+    const { stateDir } = stateWith([
+      user('Use the key sk-proj-AbCdEf0123456789XyZ for the ZX-4471 job.'),
+      assistant('Noted.'),
+      { ...user('Go.'), id: 'keep0001' },
+      compaction('## Decisions\n- Run the ZX-4471 job.', 'keep0001'),
+    ]);
+    const c = (await audit(stateDir)).compactions[0]!;
+    expect(JSON.stringify(c)).not.toContain('sk-proj-AbCdEf0123456789XyZ');
+    expect(c.lost.identifiers).toEqual([]);
+  });
+
   it('a summary of a summary that drops what the first carried names it, said in the first summary', async () => {
     const first = '## Decisions\n- Fix ZX-4471 in db/pool.ts.\n\n## Exact identifiers\n- `ZX-4471`\n- `db/pool.ts`';
     const { stateDir, ids } = stateWith([

@@ -9,6 +9,7 @@ import { itemKept, type KeptCorpus } from './audit-keep';
 import { classifyLine, sentenceLines } from './extract';
 import { findIdentifiers } from './identifiers';
 import { parseSummary } from './sections';
+import { redactSecrets } from '../util/redact';
 
 /** One text of the compacted part and where it was said. */
 export interface Said {
@@ -59,7 +60,7 @@ export class LostCollector {
 
   /** What the earlier summary carried: its identifiers and its asks, TODOs and decisions. */
   fromSummary(prev: CompactionEntry, at: SaidAt): void {
-    const text = typeof prev.summary === 'string' ? prev.summary : '';
+    const text = redactSecrets(typeof prev.summary === 'string' ? prev.summary : '');
     const parsed = parseSummary(text);
     const found = findIdentifiers(text);
     for (const item of parsed.sections.identifiers) for (const part of item.split(/,\s*/)) if (/^`[^`]+`$/.test(part.trim())) found.add(part.trim().slice(1, -1));

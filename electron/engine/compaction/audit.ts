@@ -10,6 +10,7 @@
 import type { AuditFlush, AuditIdentifierPolicy, CompactionAudit, SaidAt } from '../../../shared/types/audit';
 import { contentText } from '../../../shared/text/content';
 import { isCompactionEntry, isMessageEntry } from '../transcript/entries';
+import { redactSecrets } from '../util/redact';
 import type { CompactionEntry, Entry, Transcript } from '../transcript/types';
 import { clip, LostCollector, type Said } from './audit-collect';
 import { identifierKept, keptCorpus } from './audit-keep';
@@ -45,7 +46,8 @@ function textsOf(e: Entry): { role: string; text: string; call?: boolean }[] {
   if (Array.isArray(m.content)) {
     for (const b of m.content as { type?: string; arguments?: unknown }[]) if (b?.type === 'toolCall') out.push({ role: m.role, text: JSON.stringify(b.arguments ?? {}), call: true });
   }
-  return out.filter((x) => x.text);
+  // Secrets never reach the report (it is shown, printed and scripted): read as the extract reads.
+  return out.filter((x) => x.text).map((x) => ({ ...x, text: redactSecrets(x.text) }));
 }
 
 /** Safeguard retries/failures OpenClaw (or Cairn) recorded on the entry. */
@@ -90,7 +92,7 @@ export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAu
     const fromMs = prev ? Date.parse(prev.c.timestamp) : t.header ? Date.parse(t.header.timestamp) : undefined;
     const flush = opts.flushFor({ ordinal, id: c.id, fromMs: Number.isFinite(fromMs) ? fromMs : undefined, toMs: Date.parse(c.timestamp), tokensBefore: c.tokensBefore });
     const summary = typeof c.summary === 'string' ? c.summary : '';
-    const corpus = keptCorpus([summary, ...flush.wrote.map((w) => w.text), ...keptTail]);
+    const corpus = keptCorpus([summary, ...flush.wrote.map((w) => w.text), ...keptTail].map(redactSecrets));
 
     const lost = new LostCollector(corpus);
     // Identifiers: the earlier summary's first (it is older), then the compacted messages'.
