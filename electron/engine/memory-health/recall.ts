@@ -41,7 +41,9 @@ export function readRecallStore(stateDir: string, workspace: string): RecallRead
         errors.push(`${file}: no plugin_state_entries table`);
         continue;
       }
-      const rows = db.prepare("SELECT value_json FROM plugin_state_entries WHERE plugin_id = 'memory-core' AND namespace = 'short-term-recall'").all() as { value_json: string }[];
+      const rows = db
+        .prepare("SELECT value_json FROM plugin_state_entries WHERE plugin_id = 'memory-core' AND namespace = 'short-term-recall' AND (expires_at IS NULL OR expires_at > ?)")
+        .all(Date.now()) as { value_json: string }[];
       const entries: RecallEntry[] = [];
       for (const r of rows) {
         try {
