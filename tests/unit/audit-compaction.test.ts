@@ -13,6 +13,9 @@ import { createRuntime } from '../../electron/cli/runtime';
 import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { sessionCitation } from '../../electron/engine/sessions/citation';
+import { compact } from '../../electron/engine/compaction/compact';
+import { CompactionSchema } from '../../electron/engine/config/schema';
+import { addTurn, makeSession } from '../helpers/sessions';
 import type { SessionAudit } from '../../shared/types/audit';
 import { tmpDir, writeTree } from '../helpers/tmp';
 
@@ -161,5 +164,28 @@ describe('compaction audit', () => {
     expect(c).toHaveProperty('flush.wrote');
     expect(c.summaryOf).toBeUndefined();
     expect(c.tokensBefore).toBe(12_000);
+  });
+
+  it("Cairn's own compactions with the deterministic extract, twice (a summary of a summary), lose no identifier", async () => {
+    const stateDir = tmpDir('cairn-audit-own-');
+    const engine = createEngine({ stateDir });
+    const sessionsDir = engine.ctx.paths().sessionsDir;
+    await engine.dispose();
+    const { file, session } = makeSession(12, { dir: sessionsDir, id: 'own-1', resultChars: 800 });
+    const settings = CompactionSchema.parse({ keepRecentTokens: 600 });
+    expect((await compact({ file, settings, contextWindowTokens: 100_000, trigger: 'manual' })).compacted).toBe(true);
+    for (let i = 12; i < 20; i++) addTurn(session, i, 800);
+    expect((await compact({ file, settings, contextWindowTokens: 100_000, trigger: 'manual' })).compacted).toBe(true);
+    const e2 = createEngine({ stateDir });
+    try {
+      const a = await createDirectClient(e2)['audit.session']({ sessionId: 'own-1' });
+      expect(a.compactions.map((c) => [c.origin, c.lostCounts.identifiers, c.lostCounts.asks, c.lostCounts.todos, c.lostCounts.decisions])).toEqual([
+        ['Cairn (extract)', 0, 0, 0, 0],
+        ['Cairn (extract)', 0, 0, 0, 0],
+      ]);
+      expect(a.compactions[1]?.summaryOf?.ordinal).toBe(1);
+    } finally {
+      await e2.dispose();
+    }
   });
 });
