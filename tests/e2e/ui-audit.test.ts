@@ -43,7 +43,7 @@ describe('Compaction audit and MEMORY.md health', () => {
     expect(await lost.locator('li').allTextContents()).toEqual(['ZX-4471 L2 (user)', 'db/pool.ts L2 (user)']);
     await page.getByTestId('audit-state').filter({ hasText: '1 of 1 compaction lost identifiers; the last one lost ZX-4471, db/pool.ts.' }).waitFor();
     await screenshot(page, 'audit-compaction-tab');
-    await lost.locator('li').filter({ hasText: 'ZX-4471' }).getByRole('button', { name: /Jump to line 2/ }).click();
+    await lost.locator('li').filter({ hasText: 'ZX-4471' }).getByRole('button', { name: 'L2 (user): jump to where it was said' }).click();
     await page.locator(`[data-entry-id="${ASK_ID}"].is-flash`).waitFor();
     expect(await page.getByRole('tab', { name: 'Timeline' }).getAttribute('aria-selected')).toBe('true');
     expect(errors).toEqual([]);

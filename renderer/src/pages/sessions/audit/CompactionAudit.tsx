@@ -15,7 +15,7 @@ import './audit.css';
 function Where({ at, onJump }: { at: SaidAt; onJump: (id: string) => void }) {
   const who = at.role === 'summary' ? 'the earlier summary' : at.role === 'toolResult' ? 'a tool result' : at.role;
   return (
-    <button type="button" className="link" onClick={() => onJump(at.entryId)} title={at.excerpt} aria-label={`Jump to line ${at.line}, where ${who} said it`}>
+    <button type="button" className="link" onClick={() => onJump(at.entryId)} title={at.excerpt} aria-label={`L${at.line} (${who}): jump to where it was said`}>
       L{at.line} ({who})
     </button>
   );
