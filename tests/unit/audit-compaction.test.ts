@@ -113,6 +113,21 @@ describe('compaction audit', () => {
     expect(again.lost.identifiers.map((i) => i.value)).toEqual(['ZX-4471', 'db/pool.ts']);
   });
 
+  it('reads the compacted part along the compaction\'s own branch, not another branch of the file', async () => {
+    const { stateDir } = stateWith([
+      { ...user('Start: the ticket is ZX-4471.'), id: 'r0000001' },
+      { ...assistant('Noted.'), id: 'r0000002' },
+      { ...user('On another branch we talk about QQ-9999.'), id: 'a0000001' },
+      { ...assistant('QQ-9999 it is.'), id: 'a0000002' },
+      { ...user('Back up: carry on.'), id: 'b0000001', parentId: 'r0000002' },
+      { ...assistant('Carrying on.'), id: 'b0000002' },
+      compaction('## Decisions\n- Carry on.', 'b0000001'),
+    ]);
+    const c = (await audit(stateDir)).compactions[0]!;
+    expect(c.lost.identifiers.map((i) => i.value)).toEqual(['ZX-4471']);
+    expect(c.compacted).toMatchObject({ fromLine: 2, toLine: 3, messages: 2 });
+  });
+
   it('never lists a secret the compacted part held', async () => {
     const { stateDir } = stateWith([
       user('Use the key sk-proj-AbCdEf0123456789XyZ for the ZX-4471 job.'),
@@ -174,6 +189,8 @@ describe('compaction audit', () => {
     const { file, session } = makeSession(12, { dir: sessionsDir, id: 'own-1', resultChars: 800 });
     const settings = CompactionSchema.parse({ keepRecentTokens: 600 });
     expect((await compact({ file, settings, contextWindowTokens: 100_000, trigger: 'manual' })).compacted).toBe(true);
+    // Re-read, as the next chat turn does: the leaf is the compaction just written.
+    session.reload();
     for (let i = 12; i < 20; i++) addTurn(session, i, 800);
     expect((await compact({ file, settings, contextWindowTokens: 100_000, trigger: 'manual' })).compacted).toBe(true);
     const e2 = createEngine({ stateDir });

@@ -9,6 +9,7 @@
  */
 import type { AuditFlush, AuditIdentifierPolicy, CompactionAudit, SaidAt } from '../../../shared/types/audit';
 import { contentText } from '../../../shared/text/content';
+import { branchPath } from '../transcript/context';
 import { isCompactionEntry, isMessageEntry } from '../transcript/entries';
 import { redactSecrets } from '../util/redact';
 import type { CompactionEntry, Entry, Transcript } from '../transcript/types';
@@ -64,31 +65,57 @@ function safeguardNotes(c: CompactionEntry): string[] {
   return out;
 }
 
-const firstIndex = (t: Transcript, id: string | undefined) => (id ? t.byId.get(id) : undefined);
+/**
+ * The compacted part of the compaction at entry `ci`, along its own branch (a transcript may
+ * branch: `parentId` links, transcript/context.ts): from where the previous compaction on that
+ * branch kept verbatim (or the branch's start) to this one's first kept entry; and the entries
+ * kept verbatim after it. Indexes into `t.entries`.
+ */
+function partsOf(t: Transcript, ci: number): { prevAt: number | undefined; compacted: number[]; keptTail: number[] } {
+  const path = branchPath(t, (t.entries[ci] as Entry).id);
+  const last = path.length - 1; // the compaction itself
+  let prevPos: number | undefined;
+  for (let p = last - 1; p >= 0; p--) {
+    if (isCompactionEntry(t.entries[path[p] as number] as Entry)) {
+      prevPos = p;
+      break;
+    }
+  }
+  const posOf = (id: string | undefined, from: number) => {
+    if (!id) return undefined;
+    const p = path.indexOf(t.byId.get(id) ?? -1, from);
+    return p >= 0 && p < last ? p : undefined;
+  };
+  const prev = prevPos === undefined ? undefined : (t.entries[path[prevPos] as number] as CompactionEntry);
+  const start = prev ? (posOf(prev.firstKeptEntryId, 0) ?? (prevPos as number) + 1) : 0;
+  const end = posOf((t.entries[ci] as CompactionEntry).firstKeptEntryId, start) ?? last;
+  return {
+    prevAt: prevPos === undefined ? undefined : path[prevPos],
+    compacted: path.slice(start, end).filter((i) => !isCompactionEntry(t.entries[i] as Entry)),
+    keptTail: path.slice(end, last),
+  };
+}
 
 /** Audit every compaction of `t`, oldest first. */
 export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAudit[] {
   const comps: number[] = [];
   t.entries.forEach((e, i) => isCompactionEntry(e) && comps.push(i));
+  const ordinals = new Map(comps.map((ci, n) => [ci, n + 1]));
   const out: CompactionAudit[] = [];
-  let prev: { i: number; c: CompactionEntry; ordinal: number } | undefined;
   for (const [n, ci] of comps.entries()) {
     const c = t.entries[ci] as CompactionEntry;
     const ordinal = n + 1;
-    // The compacted part: from where the previous compaction kept verbatim (or the start) to this one's first kept entry.
-    const start = prev ? (firstIndex(t, prev.c.firstKeptEntryId) ?? prev.i + 1) : 0;
-    const keptAt = firstIndex(t, c.firstKeptEntryId);
-    const end = keptAt !== undefined && keptAt < ci && keptAt >= start ? keptAt : ci;
+    const parts = partsOf(t, ci);
+    const prev = parts.prevAt === undefined ? undefined : { i: parts.prevAt, c: t.entries[parts.prevAt] as CompactionEntry, ordinal: ordinals.get(parts.prevAt) ?? 0 };
     const said: Said[] = [];
     let messages = 0;
-    for (let i = start; i < end; i++) {
-      const e = t.entries[i] as Entry;
-      const texts = textsOf(e);
+    for (const i of parts.compacted) {
+      const texts = textsOf(t.entries[i] as Entry);
       if (texts.length) messages++;
       for (const x of texts) said.push({ ...x, at: saidAt(t, opts.sessionId, i, x.role, '') });
     }
     const keptTail: string[] = [];
-    for (let i = end; i < ci; i++) for (const x of textsOf(t.entries[i] as Entry)) keptTail.push(x.text);
+    for (const i of parts.keptTail) for (const x of textsOf(t.entries[i] as Entry)) keptTail.push(x.text);
     const fromMs = prev ? Date.parse(prev.c.timestamp) : t.header ? Date.parse(t.header.timestamp) : undefined;
     const flush = opts.flushFor({ ordinal, id: c.id, fromMs: Number.isFinite(fromMs) ? fromMs : undefined, toMs: Date.parse(c.timestamp), tokensBefore: c.tokensBefore });
     const summary = typeof c.summary === 'string' ? c.summary : '';
@@ -118,7 +145,7 @@ export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAu
       threshold: opts.threshold,
       extract: c.details?.extract === true,
       origin: c.fromHook === true ? 'OpenClaw (fromHook)' : c.details?.extract === true ? 'Cairn (extract)' : typeof c.__openclaw === 'object' ? 'OpenClaw' : 'model summary',
-      compacted: { fromLine: t.entryLines[start] ?? 1, toLine: t.entryLines[Math.max(start, end - 1)] ?? 1, messages, identifiers: longest.size },
+      compacted: { fromLine: t.entryLines[parts.compacted[0] ?? ci] ?? 1, toLine: t.entryLines[parts.compacted.at(-1) ?? ci] ?? 1, messages, identifiers: longest.size },
       summaryOf: prev
         ? { id: prev.c.id, ordinal: prev.ordinal, line: t.entryLines[prev.i] ?? 0, cite: `sessions/${opts.sessionId}.jsonl#L${t.entryLines[prev.i] ?? 0}`, chars: String(prev.c.summary ?? '').length }
         : undefined,
@@ -133,7 +160,6 @@ export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAu
       lostCounts: { identifiers, asks: lostItems.asks.length, todos: lostItems.todos.length, decisions: lostItems.decisions.length },
       safeguard: safeguardNotes(c),
     });
-    prev = { i: ci, c, ordinal };
   }
   return out;
 }
