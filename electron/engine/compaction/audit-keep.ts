@@ -13,8 +13,55 @@ const PORT_PHRASE = /^port\s*[=:]?\s*(\d{2,5})$/i;
 /** The text an identifier is looked for in, prepared once per compaction. */
 export interface KeptCorpus {
   text: string;
-  upper: string;
   words: Set<string>;
+  /** Whitespace-separated tokens and their 3-gram index (lower case), built on first use. */
+  index?: { tokens: string[]; grams: Map<string, number[]> } | undefined;
+}
+
+const GRAM = 3;
+/** Characters no identifier of identifiers.ts holds (but a Windows path or the "port N" form): tokens split there. */
+const SPLIT = /[\s<>"'`)\]}]+/;
+
+/**
+ * Looking each identifier up in the whole kept text was quadratic: 8,000 identifiers against a
+ * 3 MB kept tail took minutes. Tokens sharing the identifier's rarest 3-gram are the only
+ * candidates (as `dropContained` finds containment).
+ */
+function indexOf(c: KeptCorpus): NonNullable<KeptCorpus['index']> {
+  if (c.index) return c.index;
+  const tokens = [...new Set(c.text.split(SPLIT).filter((t) => t.length >= GRAM))];
+  const grams = new Map<string, number[]>();
+  tokens.forEach((t, i) => {
+    const low = t.toLowerCase();
+    const seen = new Set<string>();
+    for (let j = 0; j + GRAM <= low.length; j++) {
+      const g = low.slice(j, j + GRAM);
+      if (seen.has(g)) continue;
+      seen.add(g);
+      const list = grams.get(g);
+      if (list) list.push(i);
+      else grams.set(g, [i]);
+    }
+  });
+  c.index = { tokens, grams };
+  return c.index;
+}
+
+/** Some token holds `id` (case-insensitively when `anyCase`). */
+function inTokens(c: KeptCorpus, id: string, anyCase: boolean): boolean {
+  const { tokens, grams } = indexOf(c);
+  const low = id.toLowerCase();
+  let rarest: number[] | undefined;
+  for (let j = 0; j + GRAM <= low.length; j++) {
+    const list = grams.get(low.slice(j, j + GRAM));
+    if (!list) return false;
+    if (!rarest || list.length < rarest.length) rarest = list;
+  }
+  for (const i of rarest ?? []) {
+    const t = tokens[i] as string;
+    if (anyCase ? t.toLowerCase().includes(low) : t.includes(id)) return true;
+  }
+  return false;
 }
 
 const STOP = new Set(
@@ -36,16 +83,16 @@ export function contentWords(text: string): string[] {
 
 export function keptCorpus(parts: readonly string[]): KeptCorpus {
   const text = parts.join('\n');
-  return { text, upper: text.toUpperCase(), words: new Set(contentWords(text)) };
+  return { text, words: new Set(contentWords(text)) };
 }
 
 /** Is `id` in the corpus, exactly or in a form OpenClaw's identifier check accepts? */
 export function identifierKept(id: string, c: KeptCorpus): boolean {
-  if (c.text.includes(id)) return true;
-  if (PURE_HEX.test(id)) return c.upper.includes(id.toUpperCase());
   const port = PORT_PHRASE.exec(id);
-  if (port) return new RegExp(`(?<!\\d)${port[1]}(?!\\d)`).test(c.text);
-  return false;
+  if (port) return c.text.includes(id) || new RegExp(`(?<!\\d)${port[1]}(?!\\d)`).test(c.text);
+  // Shorter than a gram, or holding a split character: the plain search.
+  if (id.length < GRAM || SPLIT.test(id)) return c.text.includes(id) || (PURE_HEX.test(id) && c.text.toUpperCase().includes(id.toUpperCase()));
+  return inTokens(c, id, PURE_HEX.test(id));
 }
 
 /** Is the ask/TODO/decision `item` reflected in the corpus (at least half of its first 8 content words, at most 3 needed)? */
