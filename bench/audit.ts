@@ -44,7 +44,7 @@ const t = parseTranscript(file, fs.readFileSync(file, 'utf8'));
 global.gc?.();
 const heap0 = process.memoryUsage().heapUsed;
 const t0 = performance.now();
-const audits = auditTranscript(t, { sessionId: 'big', policy: 'strict', flushFor: () => ({ ran: null, evidence: 'bench', wrote: [], approximate: false }) });
+const audits = await auditTranscript(t, { sessionId: 'big', policy: 'strict', flushFor: () => ({ ran: null, evidence: 'bench', wrote: [], approximate: false }) });
 const ms = performance.now() - t0;
 const heap1 = process.memoryUsage().heapUsed;
 const lost = audits.reduce((s, a) => s + a.lostCounts.identifiers, 0);

@@ -30,6 +30,8 @@ export interface AuditOptions {
   flushFor: FlushLookup;
   /** The compaction threshold in tokens for this session (shown beside tokens before). */
   threshold?: number | undefined;
+  /** Awaited between compactions: lets the engine thread answer others (and may throw to cancel). */
+  between?: (() => Promise<void>) | undefined;
 }
 
 function saidAt(t: Transcript, sessionId: string, i: number, role: string, excerpt: string): SaidAt {
@@ -96,13 +98,14 @@ function partsOf(t: Transcript, ci: number): { prevAt: number | undefined; compa
   };
 }
 
-/** Audit every compaction of `t`, oldest first. */
-export function auditTranscript(t: Transcript, opts: AuditOptions): CompactionAudit[] {
+/** Audit every compaction of `t`, oldest first (a big session's audit yields between compactions through `between`). */
+export async function auditTranscript(t: Transcript, opts: AuditOptions): Promise<CompactionAudit[]> {
   const comps: number[] = [];
   t.entries.forEach((e, i) => isCompactionEntry(e) && comps.push(i));
   const ordinals = new Map(comps.map((ci, n) => [ci, n + 1]));
   const out: CompactionAudit[] = [];
   for (const [n, ci] of comps.entries()) {
+    if (n > 0) await opts.between?.();
     const c = t.entries[ci] as CompactionEntry;
     const ordinal = n + 1;
     const parts = partsOf(t, ci);

@@ -23,7 +23,11 @@ export async function auditSession(ctx: EngineContext, sessionId: string, agentI
   const th = windowThresholds(s.contextWindow, settings);
   const workspace = ctx.paths(s.agentId).workspace;
   const records = readCompactionRecords(ctx.state().settingsDir, s.sessionId);
-  const compactions = auditTranscript(t, {
+  const compactions = await auditTranscript(t, {
+    between: async () => {
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      signal?.throwIfAborted();
+    },
     sessionId: s.sessionId,
     policy: settings.identifierPolicy,
     threshold: th.compactAt,
