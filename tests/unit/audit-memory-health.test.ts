@@ -91,11 +91,14 @@ describe('MEMORY.md health', () => {
       const file = path.join(stateDir, 'workspace', 'MEMORY.md');
       await api['memory.write']({ path: 'MEMORY.md', text: dup!.fix!.text, expectedMtime: h.mtimeMs });
       expect(fs.readFileSync(file, 'utf8')).toBe(MEMORY.replace('- User prefers dark mode in every editor\n', ''));
-      // And removing the promoted entry takes its promotion marker with it.
+      // And removing the promoted entry takes its promotion marker with it; a near-duplicate that says more is merged into the earlier place.
       const again = await api['memory.health']({});
       const never = again.items.find((i) => i.kind === 'never-recalled');
       expect(never?.fix?.text).not.toContain('openclaw-memory-promotion:tea');
       expect(again.items.filter((i) => i.kind === 'duplicate' && i.detail === 'text')).toEqual([]);
+      fs.writeFileSync(file, '- Backups run nightly with restic to the NAS\n- Other fact here.\n- Backups run nightly with restic to the NAS at 02:00 sharp\n');
+      const merged = (await api['memory.health']({})).items.find((i) => i.kind === 'duplicate');
+      expect(merged?.fix).toEqual({ kind: 'merge', path: 'MEMORY.md', text: '- Backups run nightly with restic to the NAS at 02:00 sharp\n- Other fact here.\n' });
     } finally {
       await engine.dispose();
     }

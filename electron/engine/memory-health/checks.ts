@@ -41,13 +41,20 @@ export function duplicateItems(entries: readonly MemoryEntry[], fileText: string
         message: `${same ? 'The same fact as' : 'Nearly the same as'} line ${ea.line}${same ? '' : ` (${Math.round((shared / union) * 100)} % of the words)`}.`,
         evidence: [{ path: MEMORY, line: ea.line, text: ea.text }],
         detail: 'text',
-        fix: { kind: 'remove', path: MEMORY, text: withoutLine(fileText, eb.line) },
+        fix: same || eb.text.length <= ea.text.length ? { kind: 'remove', path: MEMORY, text: withoutLine(fileText, eb.line) } : { kind: 'merge', path: MEMORY, text: mergedInto(fileText, ea, eb) },
       });
       flagged.add(j);
       break;
     }
   }
   return out;
+}
+
+/** `later` says more than `earlier`: its line takes the earlier one's place, and is removed below. */
+function mergedInto(fileText: string, earlier: MemoryEntry, later: MemoryEntry): string {
+  const lines = withoutLine(fileText, later.line).split('\n');
+  lines[earlier.line - 1] = later.raw;
+  return lines.join('\n');
 }
 
 type KeyKind = 'port' | 'version' | 'address' | 'code';

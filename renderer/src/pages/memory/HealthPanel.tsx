@@ -86,7 +86,7 @@ function Item({ it, h, reload }: { it: HealthItem; h: MemoryHealth; reload: () =
       ))}
       {it.fix && !preview && (
         <button type="button" className="link" onClick={() => void showFix()}>
-          {it.fix.kind === 'remove' ? 'Remove this entry…' : 'Merge…'}
+          {it.fix.kind === 'remove' ? 'Remove this entry…' : 'Merge into the earlier entry…'}
         </button>
       )}
       {it.fix && preview !== undefined && (
