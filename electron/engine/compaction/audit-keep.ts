@@ -6,6 +6,7 @@
  * TODO or a decision is kept when most of its content words are there (OpenClaw's
  * `hasAskOverlap` reads a summary the same way: by words, since a summary rephrases).
  */
+import { gramPostings } from './identifiers';
 
 const PURE_HEX = /^[A-Fa-f0-9]{8,}$/;
 const PORT_PHRASE = /^port\s*[=:]?\s*(\d{2,5})$/i;
@@ -30,19 +31,7 @@ const SPLIT = /[\s<>"'`)\]}]+/;
 function indexOf(c: KeptCorpus): NonNullable<KeptCorpus['index']> {
   if (c.index) return c.index;
   const tokens = [...new Set(c.text.split(SPLIT).filter((t) => t.length >= GRAM))];
-  const grams = new Map<string, number[]>();
-  tokens.forEach((t, i) => {
-    const low = t.toLowerCase();
-    const seen = new Set<string>();
-    for (let j = 0; j + GRAM <= low.length; j++) {
-      const g = low.slice(j, j + GRAM);
-      if (seen.has(g)) continue;
-      seen.add(g);
-      const list = grams.get(g);
-      if (list) list.push(i);
-      else grams.set(g, [i]);
-    }
-  });
+  const grams = gramPostings(tokens.map((t) => t.toLowerCase()));
   c.index = { tokens, grams };
   return c.index;
 }
