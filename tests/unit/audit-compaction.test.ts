@@ -103,6 +103,13 @@ describe('compaction audit', () => {
     expect(c.flush.ran).toBeNull();
     expect(c.flush.wrote).toEqual([{ path: 'memory/2026-11-03.md', line: 3, text: '- Pool leak tracked as ZX-4471.' }]);
 
+    // The session row's memoryFlushAt inside the window says when the flush ran.
+    const sessionsJson = path.join(stateDir, 'agents', 'main', 'sessions', 'sessions.json');
+    fs.writeFileSync(sessionsJson, JSON.stringify({ 'agent:main:main': { sessionId: SID, updatedAt: Date.parse('2026-11-03T10:05:00Z'), memoryFlushAt: Date.parse('2026-11-03T10:03:30Z') } }));
+    const flushed = (await audit(stateDir)).compactions[0]!;
+    expect(flushed.flush).toMatchObject({ ran: true, at: '2026-11-03T10:03:30.000Z', evidence: 'memoryFlushAt of the session row' });
+    expect(flushed.lost.identifiers.map((i) => i.value)).toEqual(['db/pool.ts']);
+
     // The OpenClaw plugin's record says no flush ran before this compaction: the note is not its work.
     const engine = createEngine({ stateDir });
     const settingsDir = engine.ctx.state().settingsDir;
