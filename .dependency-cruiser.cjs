@@ -33,7 +33,7 @@ const floor = {
   3: ['core'],
   4: ['transcript', 'embed', 'llm'],
   5: ['pruning', 'index'],
-  6: ['search', 'compaction'],
+  6: ['search', 'compaction', 'memory-health'],
   7: ['qmd'],
   8: ['sessions', 'chat'],
   9: ['app', 'openclaw', 'dreaming'],

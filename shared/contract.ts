@@ -27,6 +27,7 @@ import { openclawChannels } from './contract/openclaw';
 import { welcomeChannels, welcomeEvents } from './contract/welcome';
 import { llmRecommendedChannels } from './contract/llm-recommended';
 import { dreamingChannels } from './contract/dreaming';
+import { auditChannels } from './contract/audit';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -61,6 +62,7 @@ export const channels = {
   ...welcomeChannels,
   ...llmRecommendedChannels,
   ...dreamingChannels,
+  ...auditChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

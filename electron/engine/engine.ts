@@ -26,6 +26,7 @@ import { tokensHandlers } from './sessions/exact-tokens';
 import { openclawHandlers } from './openclaw/handlers';
 import { welcomeHandlers } from './app/welcome-handlers';
 import { llmRecommendedHandlers } from './llm/recommended';
+import { auditHandlers } from './sessions/audit-handlers';
 
 export interface EngineOptions {
   stateDir: string;
@@ -71,6 +72,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...welcomeHandlers(ctx, (dir) => assembleContext({ stateDir: dir, deps: { env: ctx.env() }, create: false })),
     ...llmRecommendedHandlers(ctx),
     ...dreamingHandlers(ctx),
+    ...auditHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

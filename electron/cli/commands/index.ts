@@ -14,6 +14,7 @@ import { register as sessions } from './sessions';
 import { register as qmd } from './qmd';
 import { register as connect } from './connect';
 import { register as dreaming } from './dreaming';
+import { register as audit } from './audit';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
@@ -28,5 +29,6 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   qmd,
   connect,
   dreaming,
+  audit,
   serve,
 ];

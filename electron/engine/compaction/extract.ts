@@ -28,6 +28,17 @@ const CONSTRAINT = /\b(must|never|always|do not|don't|should not|shouldn't|only|
 
 const textOf = (m: Message): string => contentText(m.content);
 
+/**
+ * What a line of the conversation is to the extract: an open TODO, a decision, or (said by the
+ * user) a constraint — the same rules the extract files it by (the compaction audit reuses them).
+ */
+export function classifyLine(line: string, role: string): 'todos' | 'decisions' | 'constraints' | undefined {
+  if (TODO.test(line)) return 'todos';
+  if (DECISION.test(line)) return 'decisions';
+  if (role === 'user' && CONSTRAINT.test(line)) return 'constraints';
+  return undefined;
+}
+
 /** The five headings, as the summary format writes them (sections.ts). */
 const HEADING = Object.fromEntries(SECTIONS.map((s) => [s.key, s.heading])) as Record<SectionKey, string>;
 
@@ -37,7 +48,7 @@ function clip(s: string, max = LINE_MAX): string {
 }
 
 /** Split into sentence-ish lines: newlines, then sentence ends. */
-function lines(text: string): string[] {
+export function sentenceLines(text: string): string[] {
   const out: string[] = [];
   for (const l of text.split('\n')) {
     const t = l.trim();
@@ -135,11 +146,10 @@ export function buildExtract(input: ExtractInput): string {
     if (!text) continue;
     findIds(text);
     if (m.role === 'user') lists.push('asks', text);
-    for (const l of lines(text)) {
+    for (const l of sentenceLines(text)) {
       if (focusHit(l)) lists.push('focus', l);
-      if (TODO.test(l)) lists.push('todos', l);
-      else if (DECISION.test(l)) lists.push('decisions', l);
-      else if (m.role === 'user' && CONSTRAINT.test(l)) lists.push('constraints', l);
+      const kind = classifyLine(l, m.role);
+      if (kind) lists.push(kind, l);
     }
   }
   let idList = dropContained(ids);

@@ -62,6 +62,26 @@ export function findIdentifiers(text: string, into: Set<string> = new Set()): Se
 const GRAM = 3;
 
 /**
+ * Each 3-character substring of `texts` → the indexes of the texts that hold it: the
+ * containment index of `dropContained` and of the audit's kept-text lookup (audit-keep.ts).
+ */
+export function gramPostings(texts: readonly string[]): Map<string, number[]> {
+  const postings = new Map<string, number[]>();
+  texts.forEach((t, i) => {
+    const seen = new Set<string>();
+    for (let j = 0; j + GRAM <= t.length; j++) {
+      const g = t.slice(j, j + GRAM);
+      if (seen.has(g)) continue;
+      seen.add(g);
+      const p = postings.get(g);
+      if (p) p.push(i);
+      else postings.set(g, [i]);
+    }
+  });
+  return postings;
+}
+
+/**
  * Drop identifiers wholly contained in a longer one of the set (a URL's host, a path's tail).
  *
  * An identifier is dropped exactly when some longer one contains it (containment chains end at
@@ -73,18 +93,7 @@ const GRAM = 3;
 export function dropContained(ids: Iterable<string>): string[] {
   const list = [...ids];
   const unique = [...new Set(list)];
-  const postings = new Map<string, number[]>();
-  unique.forEach((t, i) => {
-    const seen = new Set<string>();
-    for (let j = 0; j + GRAM <= t.length; j++) {
-      const g = t.slice(j, j + GRAM);
-      if (seen.has(g)) continue;
-      seen.add(g);
-      const p = postings.get(g);
-      if (p) p.push(i);
-      else postings.set(g, [i]);
-    }
-  });
+  const postings = gramPostings(unique);
   const dropped = new Set<string>();
   for (const s of unique) {
     let rarest: number[] | undefined;

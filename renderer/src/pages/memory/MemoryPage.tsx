@@ -14,6 +14,7 @@ import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
 import { NoteActions } from './NoteActions';
 import { DocHead } from './DocHead';
+import { HealthPanel } from './HealthPanel';
 import { pickLines } from './line-pick';
 import type { LineRange } from '../../stores/memory';
 import { MemoryHistory } from './MemoryHistory';
@@ -61,6 +62,7 @@ export function MemoryPage() {
       {view === 'history' && <MemoryHistory />}
       {view === 'dreams' && <DreamingReports />}
       {view === 'files' && <NoteActions writable={writable} />}
+      {view === 'files' && <HealthPanel />}
       {listError && (
         <p role="alert" className="error">
           Could not list memory files: {listError}

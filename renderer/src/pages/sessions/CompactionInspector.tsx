@@ -10,6 +10,7 @@ import { useApp } from '../../stores/app';
 import { useStateInfo } from '../../stores/state';
 import { CompactionCard } from './CompactionCard';
 import { DryRunPlan } from './DryRunPlan';
+import { CompactionAudit } from './audit/CompactionAudit';
 import { num } from './format';
 
 const NONE: CompactionInfo[] = [];
@@ -69,6 +70,7 @@ export function CompactionInspector() {
         </p>
       )}
       {plan.loading && !p && <p className="muted">Planning (dry run, no model)…</p>}
+      <CompactionAudit />
       {p && <DryRunPlan p={p} jumpTo={jumpTo} />}
       <section aria-labelledby="compact-title">
         <h2 id="compact-title">Compact now</h2>

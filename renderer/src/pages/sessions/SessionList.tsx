@@ -7,6 +7,7 @@ import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react'
 import { useSessions, visibleSessions, type SessionRow, type SortKey } from '../../stores/sessions';
 import { ago, bytes, compact, num, pct } from './format';
 import { useApp } from '../../stores/app';
+import { StateAuditLine } from './audit/StateAuditLine';
 
 function Meter({ row }: { row: SessionRow }) {
   // The system prompt is sent on every call but is in no transcript line: counted where
@@ -105,6 +106,7 @@ export function SessionList() {
           Sessions in <code>{u.source}</code> cannot be read, so they are not listed: {u.error}
         </div>
       ))}
+      <StateAuditLine />
       {list.loading && !list.value && <p className="muted" style={{ padding: '0 10px' }}>Loading sessions…</p>}
       {list.value && list.value.sessions.length === 0 && <NoSessions sessionsDir={list.value.sessionsDir} go={go} />}
       {list.value && list.value.sessions.length > 0 && rows.length === 0 && <p className="muted" style={{ padding: '0 10px' }}>No session matches “{query}”.</p>}

@@ -1,0 +1,147 @@
+/**
+ * The MEMORY.md health list on the Memory page (issue 32): near-duplicates, entries whose
+ * cited source is gone, entries never recalled since dreaming promoted them, entries a later
+ * daily note contradicts — each with its evidence and a link to the line. A fix (remove the
+ * entry) is shown as a diff first and applied through `memory.write` (atomic, mtime-checked),
+ * only where writing is on; a read-only dir says so instead.
+ */
+import { useCallback, useEffect, useState } from 'react';
+import { diffLines } from 'diff';
+import { api } from '../../api';
+import { useMemory } from '../../stores/memory';
+import type { HealthItem, MemoryEntryRef, MemoryHealth } from '../../../../shared/types/audit';
+import './health.css';
+
+const KIND: Record<HealthItem['kind'], string> = {
+  duplicate: 'Duplicate',
+  contradiction: 'Contradicted',
+  'stale-source': 'Source gone',
+  'never-recalled': 'Never recalled',
+};
+
+function LineLink({ r }: { r: MemoryEntryRef }) {
+  const open = useMemory((s) => s.open);
+  return (
+    <button type="button" className="link mono" onClick={() => void open({ path: r.path, range: { from: r.line, to: r.line } })}>
+      {r.path}:{r.line}
+    </button>
+  );
+}
+
+/** The change a fix makes, as removed/added lines (only the changed runs). */
+function FixDiff({ before, after }: { before: string; after: string }) {
+  const changes = diffLines(before, after).filter((c) => c.added || c.removed);
+  return (
+    <div className="conflict-diff" data-testid="health-diff" role="group" aria-label="The change: removed (−) and added (+) lines">
+      {changes.flatMap((c, i) =>
+        c.value
+          .replace(/\n$/, '')
+          .split('\n')
+          .map((l, j) => (
+            <div key={`${i}-${j}`} className={c.added ? 'diff-add' : 'diff-del'}>
+              <span aria-hidden="true">{c.added ? '+ ' : '− '}</span>
+              {l}
+            </div>
+          )),
+      )}
+    </div>
+  );
+}
+
+function Item({ it, h, reload }: { it: HealthItem; h: MemoryHealth; reload: () => void }) {
+  const [preview, setPreview] = useState<string | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const [busy, setBusy] = useState(false);
+  const showFix = async () => {
+    setError(undefined);
+    try {
+      setPreview((await api['memory.read']({ path: h.path })).text);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
+  const apply = async () => {
+    if (!it.fix) return;
+    setBusy(true);
+    try {
+      await api['memory.write']({ path: it.fix.path, text: it.fix.text, expectedMtime: h.mtimeMs });
+      setPreview(undefined);
+      reload();
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <li className="health-item" data-testid="health-item" data-kind={it.kind}>
+      <div className="health-line">
+        <span className={`chip health-${it.kind}`}>{KIND[it.kind]}</span> <LineLink r={it.entry} /> <span>{it.entry.text}</span>
+      </div>
+      <div className="health-why">{it.message}</div>
+      {it.evidence.map((e, i) => (
+        <div key={i} className="health-evidence muted">
+          Evidence: <LineLink r={e} /> {e.text}
+        </div>
+      ))}
+      {it.fix && !preview && (
+        <button type="button" className="link" onClick={() => void showFix()}>
+          {it.fix.kind === 'remove' ? 'Remove this entry…' : 'Merge into the earlier entry…'}
+        </button>
+      )}
+      {it.fix && preview !== undefined && (
+        <div>
+          <FixDiff before={preview} after={it.fix.text} />
+          {h.writable ? (
+            <button type="button" onClick={() => void apply()} disabled={busy}>
+              Apply to {it.fix.path}
+            </button>
+          ) : (
+            <p className="muted">The state dir is read-only: turn writing on in Settings to apply this.</p>
+          )}{' '}
+          <button type="button" onClick={() => setPreview(undefined)}>
+            Cancel
+          </button>
+        </div>
+      )}
+      {error && (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      )}
+    </li>
+  );
+}
+
+export function HealthPanel() {
+  const [h, setH] = useState<MemoryHealth | undefined>();
+  const [error, setError] = useState<string | undefined>();
+  const load = useCallback(() => {
+    api['memory.health']({}).then(
+      (v) => (setH(v), setError(undefined)),
+      (err: Error) => setError(err.message),
+    );
+  }, []);
+  useEffect(() => {
+    load();
+    return api.on('memory.changed', () => load());
+  }, [load]);
+  if (error) return <p className="error">Could not check MEMORY.md: {error}</p>;
+  if (!h || !h.exists) return null;
+  return (
+    <details className="health" data-testid="memory-health" open={h.items.length > 0}>
+      <summary>
+        {h.path} health: {h.items.length === 0 ? 'nothing to look at' : `${h.items.length} to look at`} ({h.entries} entries)
+      </summary>
+      <p className="muted">
+        Recall: {h.recall.state === 'known' ? "from OpenClaw's recall store" : `unknown — ${h.recall.reason ?? ''}`}. Duplicates by text
+        {h.vectors.used ? ' and by the index’s stored vectors' : ` (not by vector: ${h.vectors.reason ?? ''})`}.
+      </p>
+      <ul className="health-list">
+        {h.items.map((it, i) => (
+          <Item key={`${it.kind}-${it.entry.line}-${i}`} it={it} h={h} reload={load} />
+        ))}
+      </ul>
+    </details>
+  );
+}
