@@ -1,6 +1,6 @@
 /**
  * Watch the memory sources for edits (SPEC §6: 1.5 s debounce, from
- * `memorySearch.sync.watchDebounceMs`). Only the memory set is watched — the workspace root
+ * `memory.search.sync.watchDebounceMs`). Only the memory set is watched — the workspace root
  * (for MEMORY.md / memory.md), `memory/`, extra paths and, when enabled, the sessions
  * folder — never the whole workspace. Changed paths are batched and reported once the
  * debounce window is quiet. `dispose()` closes the watcher and drops a pending batch.

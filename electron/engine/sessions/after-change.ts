@@ -9,10 +9,11 @@ import path from 'node:path';
 import type { EngineContext } from '../core/context';
 import { memoryRegistry } from '../index/registry';
 import { exportSessions } from '../qmd/backend';
+import { memorySearchSettings } from '../config/memory-search';
 
 export function afterTranscriptChange(ctx: EngineContext, agentId: string, file: string): void {
   try {
-    const sources = ctx.config().config.agents.defaults.memorySearch.sources;
+    const sources = memorySearchSettings(ctx.config().config, agentId).sources;
     if (sources.includes('sessions')) {
       memoryRegistry(ctx).notifyChanged(agentId, [`sessions/${path.basename(file)}`]);
     }
