@@ -54,6 +54,7 @@ export async function runSearch(
     explain: req.explain ?? false,
     now,
     signal: req.signal,
+    annotations: { trigger: req.trigger, project: req.project, importanceMin: req.importanceMin },
   });
   return { results: out.results, mode: out.mode, warnings: [...warnings, ...out.warnings] };
 }
