@@ -148,4 +148,12 @@ export interface MemoryFileText {
   text: string;
   size: number;
   mtime: number;
+  /** The lines (1-based) that carry OpenClaw annotations, and what they say; absent when none. */
+  annotations?: LineAnnotations[];
+}
+
+/** One annotated line of a memory file. */
+export interface LineAnnotations {
+  line: number;
+  annotations: MemoryAnnotations;
 }

@@ -71,6 +71,17 @@ describe('annotations', () => {
     const none = await api['search.query']({ query: 'gateway', trigger: 'no such phrase', maxResults: 10, minScore: 0 });
     expect(none.results).toEqual([]);
   });
+
+  it('come back with a memory file, line by line, for the Memory view\'s chips', async () => {
+    const api = start();
+    const doc = await api['memory.read']({ path: 'MEMORY.md' });
+    expect(doc.annotations).toEqual([
+      { line: 3, annotations: { triggers: ['gateway setup', 'network safety'], importance: 9, projects: [] } },
+      { line: 7, annotations: { triggers: [], importance: null, projects: ['github.com/openclaw/openclaw'] } },
+      { line: 11, annotations: { triggers: [], importance: 3, projects: [] } },
+    ]);
+    expect((await api['memory.read']({ path: 'USER.md' })).annotations).toBeUndefined();
+  });
 });
 
 describe('USER.md', () => {

@@ -11,7 +11,7 @@
  * files (`MEMORY.md`, `USER.md`) and only on lines that end with the comment; project keys
  * count in any memory file. Absent annotations are null/empty: the entry is neutral.
  */
-import type { MemoryAnnotations } from '../../../shared/types/search';
+import type { LineAnnotations, MemoryAnnotations } from '../../../shared/types/search';
 
 /** The files whose trigger and importance annotations OpenClaw honours. */
 export function isCuratedMemoryPath(p: string): boolean {
@@ -62,6 +62,19 @@ export function parseAnnotations(text: string, curated: boolean): MemoryAnnotati
     }
   }
   return { triggers: [...triggers], importance, projects: [...projects] };
+}
+
+/** Each line of a memory file that carries annotations (the Memory view's chips). */
+export function lineAnnotations(text: string, relPath: string): LineAnnotations[] {
+  const curated = isCuratedMemoryPath(relPath);
+  const out: LineAnnotations[] = [];
+  if (!text.includes('<!--')) return out;
+  text.split('\n').forEach((line, i) => {
+    if (!line.includes('<!--')) return;
+    const annotations = parseAnnotations(line, curated);
+    if (hasAnnotations(annotations)) out.push({ line: i + 1, annotations });
+  });
+  return out;
 }
 
 /** True when any annotation is present. */
