@@ -28,7 +28,7 @@ const floor = {
   3: ['search', 'compaction'],
   4: ['qmd'],
   5: ['sessions', 'chat'],
-  6: ['app', 'openclaw'],
+  6: ['app', 'openclaw', 'dreaming'],
 };
 const floorOf = Object.fromEntries(Object.entries(floor).flatMap(([n, ds]) => ds.map((d) => [d, Number(n)])));
 const above = (n) => Object.entries(floorOf).filter(([, f]) => f > n).map(([d]) => d);

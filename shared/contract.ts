@@ -25,6 +25,7 @@ import { tokensChannels } from './contract/tokens';
 import { openclawChannels } from './contract/openclaw';
 import { welcomeChannels, welcomeEvents } from './contract/welcome';
 import { llmRecommendedChannels } from './contract/llm-recommended';
+import { dreamingChannels } from './contract/dreaming';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -57,6 +58,7 @@ export const channels = {
   ...openclawChannels,
   ...welcomeChannels,
   ...llmRecommendedChannels,
+  ...dreamingChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

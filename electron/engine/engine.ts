@@ -14,6 +14,7 @@ import { modelsHandlers } from './embed/handlers';
 import { llmHandlers } from './llm/handlers';
 import { llmLocalHandlers } from './llm/local-handlers';
 import { memoryLocateHandlers } from './index/locate-handlers';
+import { dreamingHandlers } from './dreaming/handlers';
 import { chatHandlers } from './chat/handlers';
 import { searchHandlers } from './search/handlers';
 import { qmdHandlers } from './qmd/handlers';
@@ -62,6 +63,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...openclawHandlers(ctx),
     ...welcomeHandlers(ctx),
     ...llmRecommendedHandlers(ctx),
+    ...dreamingHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

@@ -9,8 +9,11 @@ import { useEffect, useRef } from 'react';
 
 export function FileList({ files, selected }: { files: MemoryFileInfo[]; selected: string | undefined }) {
   const longTerm = files.filter((f) => f.kind === 'long-term');
-  const daily = files.filter((f) => f.kind === 'daily' && f.date).sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
-  const notes = files.filter((f) => f.kind === 'note' || f.kind === 'extra').sort((a, b) => a.path.localeCompare(b.path));
+  // Dreaming's phase reports (memory/dreaming/<phase>/YYYY-MM-DD.md) are dreaming's, not daily notes.
+  const isDreaming = (f: MemoryFileInfo) => f.path.startsWith('memory/dreaming/');
+  const daily = files.filter((f) => f.kind === 'daily' && f.date && !isDreaming(f)).sort((a, b) => (b.date ?? '').localeCompare(a.date ?? ''));
+  const notes = files.filter((f) => (f.kind === 'note' || f.kind === 'extra') && !isDreaming(f)).sort((a, b) => a.path.localeCompare(b.path));
+  const dreaming = files.filter(isDreaming).sort((a, b) => b.path.localeCompare(a.path));
   const dailyList = useRef<HTMLUListElement>(null);
   // A file opened from elsewhere (a search hit): bring it into view in the scrolled daily list.
   useEffect(() => {
@@ -40,6 +43,12 @@ export function FileList({ files, selected }: { files: MemoryFileInfo[]; selecte
       )}
       <h2>Notes</h2>
       {notes.length ? <ul>{notes.map((f) => item(f, f.path.replace(/^memory\//, '')))}</ul> : <p className="muted">No other notes.</p>}
+      {dreaming.length > 0 && (
+        <>
+          <h2>Written by dreaming</h2>
+          <ul aria-label="Dreaming's phase reports">{dreaming.map((f) => item(f, f.path.replace(/^memory\/dreaming\//, '')))}</ul>
+        </>
+      )}
     </nav>
   );
 }

@@ -15,7 +15,11 @@ import { NoteActions } from './NoteActions';
 import { DocHead } from './DocHead';
 import { pickLines } from './line-pick';
 import type { LineRange } from '../../stores/memory';
+import { MemoryHistory } from './MemoryHistory';
+import { DreamingBlocksNote, DreamingReports } from './DreamingReports';
+import { MemoryViewTabs, useMemoryView } from './MemoryViewTabs';
 import './memory.css';
+import './dreaming.css';
 
 export function MemoryPage() {
   const files = useMemory((s) => s.files);
@@ -37,6 +41,7 @@ export function MemoryPage() {
   const cite = picked ?? range;
 
   useMemoryLocation();
+  const view = useMemoryView();
 
   return (
     <section className="page mem-page" aria-labelledby="memory-title">
@@ -51,13 +56,16 @@ export function MemoryPage() {
           </span>
         )}
       </header>
-      <NoteActions writable={writable} />
+      <MemoryViewTabs view={view} />
+      {view === 'history' && <MemoryHistory />}
+      {view === 'dreams' && <DreamingReports />}
+      {view === 'files' && <NoteActions writable={writable} />}
       {listError && (
         <p role="alert" className="error">
           Could not list memory files: {listError}
         </p>
       )}
-      <div className="mem-layout">
+      <div className="mem-layout" hidden={view !== 'files'}>
         {listed && <FileList files={files} selected={doc?.path} />}
         <article className="mem-doc" aria-label={doc ? doc.path : 'No file open'}>
           {readError && (
@@ -69,6 +77,7 @@ export function MemoryPage() {
           {doc && (
             <>
               <DocHead doc={doc} cite={cite} editing={editing} writable={writable} mode={mode} setMode={setMode} onEdit={startEdit} />
+              {!editing && <DreamingBlocksNote path={doc.path} text={doc.text} view={viewRef} />}
               {editing ? (
                 <Editor />
               ) : (
