@@ -149,7 +149,7 @@ export function openclawSqliteStore(stateDir: string, agentId: string, snapshotD
           const stamp = sessionStamp(h.db, s.sessionId);
           const hit = caches.transcript(s.location, stamp);
           if (hit) return hit;
-          const transcript = readTranscriptRows(h.db, file, s.sessionId);
+          const transcript = readTranscriptRows(h.db, file, s.sessionId, path.join(stateDir, 'agents', agentId, 'sessions', 'cold'));
           if (opts?.keep !== false) caches.keep(s.location, stamp, transcript, Math.max(0, transcript.bytes));
           return transcript;
         })(),

@@ -1,0 +1,49 @@
+/**
+ * Sessions OpenClaw 2026.9 moved to cold storage (`agents/<id>/sessions/cold/<sha256>.jsonl.zst`,
+ * listed in `session_transcript_cold_archives`) open whole: on the state dir the real OpenClaw
+ * wrote (tests/fixtures/openclaw-2026.9.6-dreaming), whose sessions d1-backups, d1-evening and
+ * d2-network have no `transcript_events` rows left. A broken archive is named, never shown as
+ * an empty session. OpenClaw's dir is byte-identical afterwards.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../electron/engine/engine';
+import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { copyDreamingState } from '../helpers/openclaw-dreaming';
+
+const engines: Engine[] = [];
+afterEach(async () => {
+  while (engines.length) await engines.pop()!.dispose();
+});
+
+function open(stateDir: string) {
+  const engine = createEngine({ stateDir, create: false });
+  engines.push(engine);
+  return createDirectClient(engine);
+}
+
+describe('sessions in cold storage', () => {
+  it('show every message of their archived window, read-only', async () => {
+    const oc = copyDreamingState();
+    const before = oc.tree();
+    const api = open(oc.stateDir);
+    const page = await api['sessions.entries']({ sessionId: 'd1-backups', offset: 0, limit: 2000 });
+    const texts = JSON.stringify(page);
+    expect(page.total).toBeGreaterThan(5);
+    expect(texts).toMatch(/[Gg]lacier/);
+    const evening = await api['sessions.entries']({ sessionId: 'd1-evening', offset: 0, limit: 2000 });
+    expect(evening.total).toBeGreaterThan(2);
+    await engines.pop()!.dispose();
+    expect(oc.tree()).toEqual(before);
+  });
+
+  it('a missing archive is named, not shown as an empty session', async () => {
+    const oc = copyDreamingState();
+    const cold = path.join(oc.stateDir, 'agents', 'main', 'sessions', 'cold');
+    for (const f of fs.readdirSync(cold)) fs.rmSync(path.join(cold, f));
+    const api = open(oc.stateDir);
+    const page = await api['sessions.entries']({ sessionId: 'd1-backups', offset: 0, limit: 2000 });
+    expect(JSON.stringify(page)).toMatch(/cold archive b929855a[0-9a-f]+\.jsonl\.zst: cannot be read \(ENOENT\)/);
+  });
+});
