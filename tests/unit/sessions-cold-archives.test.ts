@@ -3,10 +3,12 @@
  * listed in `session_transcript_cold_archives`) open whole: on the state dir the real OpenClaw
  * wrote (tests/fixtures/openclaw-2026.9.6-dreaming), whose sessions d1-backups, d1-evening and
  * d2-network have no `transcript_events` rows left. A broken archive is named, never shown as
- * an empty session. OpenClaw's dir is byte-identical afterwards.
+ * an empty session; `cairn doctor` names the store's schema version (a newer one on every
+ * session too) and how many sessions are in cold storage. OpenClaw's dir is byte-identical afterwards.
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
@@ -45,5 +47,29 @@ describe('sessions in cold storage', () => {
     const api = open(oc.stateDir);
     const page = await api['sessions.entries']({ sessionId: 'd1-backups', offset: 0, limit: 2000 });
     expect(JSON.stringify(page)).toMatch(/cold archive b929855a[0-9a-f]+\.jsonl\.zst: cannot be read \(ENOENT\)/);
+  });
+});
+
+describe("doctor on OpenClaw's session store", () => {
+  it('names the schema version and the sessions in cold storage', async () => {
+    const oc = copyDreamingState();
+    const api = open(oc.stateDir);
+    const check = (await api['doctor.run']({})).checks.find((c) => c.id === 'session-stores');
+    expect(check?.status).toBe('ok');
+    expect(check?.detail).toMatch(/main: OpenClaw's SQLite store \(read-only\): 7 sessions, 3 with older messages in cold storage .*schema version 23\)/);
+  });
+
+  it('a schema newer than Cairn knows is named in doctor and on every session, never shown as if whole', async () => {
+    const oc = copyDreamingState();
+    const db = new Database(path.join(oc.stateDir, 'agents', 'main', 'agent', 'openclaw-agent.sqlite'));
+    db.pragma('user_version = 99');
+    db.close();
+    const api = open(oc.stateDir);
+    const check = (await api['doctor.run']({})).checks.find((c) => c.id === 'session-stores');
+    expect(check?.status).toBe('warn');
+    expect(check?.detail).toMatch(/schema version 99, newer than the 23 Cairn knows/);
+    const list = await api['sessions.list']({});
+    expect(list.sessions.length).toBe(7);
+    for (const s of list.sessions) expect(s.notes?.join(' ')).toMatch(/schema version 99/);
   });
 });
