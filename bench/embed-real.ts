@@ -146,7 +146,7 @@ async function indexOnce(size: CorpusSize, indexFile: string, killAt?: number): 
   const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
   const loaded = loadConfig(corpus.dir);
   const paths = agentPaths(corpus.dir, loaded.config);
-  const settings = loaded.config.agents.defaults.memorySearch;
+  const settings = loaded.config.memory.search;
   const emb = new Counting(await createGgufEmbedder({ modelPath: embedder }), killAt);
   const roots = { workspace: paths.workspace, sessionsDir: paths.sessionsDir, extraPaths: settings.extraPaths, sources: settings.sources };
   const idx = MemoryIndex.open({ agentId: 'main', indexFile, roots, settings, embedder: emb, now: () => CORPUS_NOW });

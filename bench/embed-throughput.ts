@@ -68,7 +68,7 @@ async function dump(size: CorpusSize, out: string): Promise<void> {
   const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
   const loaded = loadConfig(corpus.dir);
   const paths = agentPaths(corpus.dir, loaded.config);
-  const settings = loaded.config.agents.defaults.memorySearch;
+  const settings = loaded.config.memory.search;
   const emb = new Recording();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-dump-'));
   const roots = { workspace: paths.workspace, sessionsDir: paths.sessionsDir, extraPaths: settings.extraPaths, sources: settings.sources };

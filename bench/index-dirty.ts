@@ -22,7 +22,7 @@ async function measure(files: number): Promise<string> {
     fs.mkdirSync(dir, { recursive: true });
     fs.writeFileSync(path.join(dir, `n${i}.md`), `# note ${i}\nsome text ${i}\n`);
   }
-  const settings = defaultConfig().agents.defaults.memorySearch;
+  const settings = defaultConfig().memory.search;
   const idx = MemoryIndex.open({
     agentId: 'main',
     indexFile: path.join(root, 'index.sqlite'),

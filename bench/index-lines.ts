@@ -34,7 +34,7 @@ async function main(): Promise<void> {
   console.log('|---|---|---|---|---|---|---|');
   try {
     for (const mode of ['off', 'on'] as const) {
-      const settings = defaultConfig().agents.defaults.memorySearch;
+      const settings = defaultConfig().memory.search;
       settings.query.hybrid.lineVectors = mode;
       const indexFile = path.join(tmp, `${mode}.sqlite`);
       const idx = MemoryIndex.open({

@@ -49,7 +49,7 @@ const root = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-'));
 const ws = path.join(root, 'workspace');
 makeCorpus(ws, target);
 const embedder = await createPotionEmbedder();
-const settings = defaultConfig().agents.defaults.memorySearch;
+const settings = defaultConfig().memory.search;
 const open = () =>
   MemoryIndex.open({
     agentId: 'main',

@@ -150,7 +150,7 @@ async function main(): Promise<void> {
   const busy = Array.from({ length: Number(process.argv[5] ?? 0) }, () => new Worker('for (;;);', { eval: true }));
   const gapMs = Number(process.argv[6] ?? 20);
   const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
-  const settings = loadConfig(corpus.dir).config.agents.defaults.memorySearch;
+  const settings = loadConfig(corpus.dir).config.memory.search;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-stall-'));
   const { ops, totals } = instrumentSqlite();
   const emb = new OffThreadEmbedder(perTextMs, lanes);

@@ -48,7 +48,7 @@ function tableSizes(db: ReturnType<typeof openDatabase>['db']): string {
 }
 
 /** Per query: the in-process keyword side (both FTS5 tables) and vec0's KNN, medians of 3 (ms CPU). */
-async function sides(db: ReturnType<typeof openDatabase>['db'], embedder: FakeEmbedder, settings: ReturnType<typeof loadConfig>['config']['agents']['defaults']['memorySearch']): Promise<string> {
+async function sides(db: ReturnType<typeof openDatabase>['db'], embedder: FakeEmbedder, settings: ReturnType<typeof loadConfig>['config']['memory']['search']): Promise<string> {
   const limit = settings.query.maxResults * settings.query.hybrid.candidateMultiplier;
   const filter = { sources: settings.sources };
   const h = settings.query.hybrid;
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
   const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-lines-'));
   // The corpus's own config (memory and sessions, as bench/search.ts indexes it).
-  const settings = loadConfig(corpus.dir).config.agents.defaults.memorySearch;
+  const settings = loadConfig(corpus.dir).config.memory.search;
   const lineVectors = (process.argv[3] ?? 'on') === 'off' ? 'off' : 'on';
   settings.query.hybrid.lineVectors = lineVectors;
   const embedder = new FakeEmbedder({ provider: 'local', model: 'hash-384', dims: 384 });

@@ -11,6 +11,14 @@ export function formatResults(res) {
   res.results.forEach((r, i) => {
     lines.push(`${i + 1}. ${r.citation}  score ${r.score.toFixed(3)}${r.source === 'sessions' ? '  [session]' : ''}`);
     for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
+    const an = r.annotations;
+    if (an) {
+      const parts = [];
+      if (an.triggers.length) parts.push(`trigger: ${an.triggers.join(', ')}`);
+      if (an.importance !== null) parts.push(`importance ${an.importance}`);
+      if (an.projects.length) parts.push(`project: ${an.projects.join(', ')}`);
+      lines.push(`   # ${parts.join(' · ')}`);
+    }
     if (r.explain) {
       const e = r.explain;
       lines.push(`   ↳ vector ${fmt(e.vector)} · text ${fmt(e.text)} · merged ${fmt(e.merged)} · decay ${fmt(e.decay)}${e.mmrRank ? ` · mmr #${e.mmrRank}` : ''}`);

@@ -103,7 +103,7 @@ export interface EvalConfig {
 }
 
 function settingsFor(c: EvalConfig): MemorySearchSettings {
-  const s = defaultConfig().agents.defaults.memorySearch;
+  const s = defaultConfig().memory.search;
   s.sources = ['memory'];
   s.query.minScore = 0;
   s.query.hybrid.enabled = c.hybrid;

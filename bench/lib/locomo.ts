@@ -88,7 +88,7 @@ export function loadLocomo(root: string): LocomoConversation[] {
 
 /** Settings for one run: the defaults, `sources` as given, then the caller's tweaks. */
 export function locomoSettings(tweak?: (s: MemorySearchSettings) => void): MemorySearchSettings {
-  const s = defaultConfig().agents.defaults.memorySearch;
+  const s = defaultConfig().memory.search;
   tweak?.(s);
   return s;
 }

@@ -131,7 +131,7 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
   const corpus = await ensureCorpus(size, { log: (m) => console.error(m) });
   const loaded = loadConfig(corpus.dir);
   const paths = agentPaths(corpus.dir, loaded.config);
-  const settings: MemorySearchSettings = loaded.config.agents.defaults.memorySearch;
+  const settings: MemorySearchSettings = loaded.config.memory.search;
   const embedder = await createEmbedderForSettings(settings, { modelsDir: paths.modelsDir });
   if (!embedder || embedder.provider !== 'static') throw new Error(`expected the static embedder, got ${embedder?.id ?? 'none'}`);
   const roots = { workspace: paths.workspace, sessionsDir: paths.sessionsDir, extraPaths: settings.extraPaths, sources: settings.sources };

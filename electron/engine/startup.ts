@@ -5,10 +5,11 @@
  * before a search only when the index is missing or dirty.
  */
 import type { Engine } from './engine';
+import { memorySearchSettings } from './config/memory-search';
 
 export function startBackgroundWork(engine: Engine): void {
   const { config } = engine.ctx.config();
-  if (!config.agents.defaults.memorySearch.enabled) return;
+  if (!memorySearchSettings(config).enabled) return;
   void engine.dispatcher.dispatch('index.sync', {}).then((res) => {
     if (!res.ok && res.error.code !== 'cancelled') engine.ctx.warn(`start-up index sync failed: ${res.error.message}`);
   });

@@ -10,7 +10,7 @@ export const modelsChannels = {
   'models.status': ch(z.object({}).strict()).returns<ModelsStatus>(),
   /**
    * Download an embedding model into cairn/models/ — only when the user asks. `uri` defaults
-   * to `memorySearch.local.modelUri`. Progress as `models.progress`; cancel with `op.cancel`.
+   * to `memory.search.local.modelUri`. Progress as `models.progress`; cancel with `op.cancel`.
    */
   'models.download': ch(z.object({ uri: z.string().min(1).max(1000).optional() }).strict()).returns<{ path: string; uri: string }>(),
 };

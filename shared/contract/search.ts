@@ -33,6 +33,12 @@ export const SearchQueryRequest = z.object({
   /** Override `mmr.enabled` for this query. */
   mmr: z.boolean().optional(),
   explain: z.boolean().optional(),
+  /** Only entries carrying this trigger phrase (OpenClaw's `<!-- trigger: … -->`). */
+  trigger: z.string().min(1).max(200).optional(),
+  /** Only entries scoped to this project key (`<!-- project: … -->`). */
+  project: z.string().min(1).max(500).optional(),
+  /** Only entries of at least this importance (`<!-- importance: N -->`, 1–10). */
+  importanceMin: z.number().int().min(1).max(10).optional(),
 });
 
 export const searchChannels = {

@@ -9,7 +9,7 @@ export interface EmbedderCandidateInfo {
 }
 
 export interface ModelsStatus {
-  /** `memorySearch.provider` as configured ("auto", "local", …, "none"). */
+  /** `memory.search.provider` as configured ("auto", "local", …, "none"). */
   configuredProvider: string;
   /** The embedder that would be used (the first available candidate); absent = full-text only. */
   selected?: EmbedderCandidateInfo;
@@ -17,7 +17,7 @@ export interface ModelsStatus {
   candidates: EmbedderCandidateInfo[];
   /** Where downloaded models live (`<state>/cairn/models`). */
   modelsDir: string;
-  /** What "Download recommended model" fetches (`memorySearch.local.modelUri`). */
+  /** What "Download recommended model" fetches (`memory.search.local.modelUri`). */
   defaultModelUri: string;
   /** The downloaded file for that URI, when present. */
   defaultModelPath?: string;

@@ -23,6 +23,19 @@ export interface SearchExplain {
   mmrRank: number | null;
 }
 
+/**
+ * OpenClaw 2026.9's recall annotations on a memory entry (`<!-- trigger: … -->`,
+ * `<!-- importance: N -->`, `<!-- project: … -->`; electron/engine/index/annotations.ts).
+ */
+export interface MemoryAnnotations {
+  /** Trigger phrases (MEMORY.md / USER.md only): a matching message makes OpenClaw inject the entry. */
+  triggers: string[];
+  /** 1–10, or null when not set (neutral). */
+  importance: number | null;
+  /** Repository keys the entry is scoped to. */
+  projects: string[];
+}
+
 /** One search hit (SPEC §7). */
 export interface SearchResult {
   /** Workspace-relative memory path (`memory/2024-05-08.md`) or `sessions/<file>.jsonl`. */
@@ -37,6 +50,8 @@ export interface SearchResult {
   /** `path#L<s>-L<e>` */
   citation: string;
   explain?: SearchExplain;
+  /** The cited lines' annotations, when they carry any. */
+  annotations?: MemoryAnnotations;
 }
 
 export interface EmbedderInfo {
@@ -133,4 +148,12 @@ export interface MemoryFileText {
   text: string;
   size: number;
   mtime: number;
+  /** The lines (1-based) that carry OpenClaw annotations, and what they say; absent when none. */
+  annotations?: LineAnnotations[];
+}
+
+/** One annotated line of a memory file. */
+export interface LineAnnotations {
+  line: number;
+  annotations: MemoryAnnotations;
 }

@@ -28,7 +28,7 @@ function searchable(idx: MemoryIndex): SearchableIndex {
 
 /** Settings with defaults, deep-patched by `patch`. */
 export function settingsWith(patch: (s: MemorySearchSettings) => void = () => {}): MemorySearchSettings {
-  const s = defaultConfig().agents.defaults.memorySearch;
+  const s = defaultConfig().memory.search;
   patch(s);
   return s;
 }

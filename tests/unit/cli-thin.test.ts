@@ -91,7 +91,7 @@ describe('cairn search with a running cairn serve', () => {
     // The first search raises the warning in the engine; this and every later one match.
     for (let i = 0; i < 2; i++) {
       const thin = await runCairn(args);
-      expect(thin.stdout).toMatch(/memorySearch is invalid/);
+      expect(thin.stdout).toMatch(/agents\.entries\.main\.memory\.search is invalid/);
       expect(thin.stdout).toBe((await inProcess(args)).stdout);
     }
     // Text mode does not print the context's warnings: the engine still answers it.

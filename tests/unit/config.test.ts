@@ -28,11 +28,11 @@ describe('config defaults', () => {
       hardClear: { enabled: true, placeholder: '[Old tool result content cleared]' },
       tools: { allow: [], deny: [] },
     });
-    const q = d.memorySearch.query;
+    const q = defaultConfig().memory.search.query;
     expect(q).toMatchObject({ maxResults: 6, minScore: 0.1 });
     expect(q.hybrid).toMatchObject({ enabled: true, candidateMultiplier: 4, temporalDecay: { enabled: false, halfLifeDays: 30 }, mmr: { enabled: false, lambda: 0.7 } });
-    expect(d.memorySearch.chunking).toEqual({ tokens: 400, overlap: 80 });
-    expect(d.memorySearch.sync.watchDebounceMs).toBe(1500);
+    expect(defaultConfig().memory.search.chunking).toEqual({ tokens: 400, overlap: 80 });
+    expect(defaultConfig().memory.search.sync.watchDebounceMs).toBe(1500);
   });
 });
 

@@ -50,7 +50,7 @@ describe('downloadModel', () => {
     await fx.close();
     const dir = path.join(tmpDir(), 'models');
     await expect(downloadModel(`${url}/m/x.gguf`, dir)).rejects.toThrow(
-      /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\) to fetch .*x\.gguf\. .*copy a \.gguf embedding model into .*models and set agents\.defaults\.memorySearch\.local\.modelPath/,
+      /cannot reach http:\/\/127\.0\.0\.1:\d+ \(ECONNREFUSED\) to fetch .*x\.gguf\. .*copy a \.gguf embedding model into .*models and set memory\.search\.local\.modelPath/,
     );
   });
 

@@ -121,7 +121,7 @@ describe('createEmbedder explicit provider', () => {
       const e = await createEmbedderForSettings(settings({ provider: 'static', model }), { modelsDir: dir, env: {}, warn: (m) => warnings.push(m) });
       expect(e?.id).toBe('static:potion-base-8M-int8');
       expect(warnings).toEqual([
-        `memory search embedder: memorySearch.model "${model}" names the GloVe static vectors, which Cairn no longer ships: using potion-base-8M-int8 (an index built with another model is rebuilt once)`,
+        `memory search embedder: memory.search.model "${model}" names the GloVe static vectors, which Cairn no longer ships: using potion-base-8M-int8 (an index built with another model is rebuilt once)`,
       ]);
       // Status and doctor say so too (the plan's detail).
       expect((await planEmbedder(settings({ provider: 'static', model }), { modelsDir: dir }))[0]?.detail).toMatch(/GloVe static vectors, which Cairn no longer ships/);

@@ -89,7 +89,7 @@ describe('search and index channels', () => {
     expect((await api['index.status']({ agentId: 'work' })).sources).toEqual(['memory', 'sessions']);
     expect((await api['index.status']({ agentId: 'main' })).sources).toEqual(['memory']);
     expect((await api['index.status']({ agentId: 'bad' })).sources).toEqual(['memory']);
-    expect((await api['app.status']({})).warnings.join(' ')).toMatch(/agents\.list\[id=bad\]\.memorySearch is invalid \(chunking\.tokens/);
+    expect((await api['app.status']({})).warnings.join(' ')).toMatch(/agents\.entries\.bad\.memory\.search is invalid \(chunking\.tokens/);
   });
 
   it('refuses an unknown agent and bad dates with clear errors', async () => {

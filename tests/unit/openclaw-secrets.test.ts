@@ -33,7 +33,7 @@ describe('secret references in openclaw.json', () => {
     const before = fs.readFileSync(path.join(state, 'openclaw.json'), 'utf8');
     const engine = createEngine({ stateDir: state, deps: { env: { CAIRN_TEST_EMBED_KEY: 'sk-from-env', CAIRN_TEST_TEAM: 'blue' } } });
     try {
-      const settings = engine.ctx.config().config.agents.defaults.memorySearch;
+      const settings = engine.ctx.config().config.memory.search;
       const embedder = await createEmbedderForSettings(settings, { modelsDir: tmpDir(), env: {} });
       await embedder?.embed(['hello']);
       expect(fx.requests.length).toBeGreaterThan(0);
@@ -76,11 +76,11 @@ describe('secret references in openclaw.json', () => {
     try {
       const loaded = engine.ctx.config();
       const messages = loaded.warnings.map((w) => w.message);
-      expect(messages).toContainEqual(expect.stringMatching(/^agents\.defaults\.memorySearch\.remote\.apiKey: the secret reference env:default:CAIRN_TEST_NOT_SET cannot be resolved: environment variable CAIRN_TEST_NOT_SET is not set/));
+      expect(messages).toContainEqual(expect.stringMatching(/^memory\.search\.remote\.apiKey: the secret reference env:default:CAIRN_TEST_NOT_SET cannot be resolved: environment variable CAIRN_TEST_NOT_SET is not set/));
       expect(messages).toContainEqual(expect.stringMatching(/^models\.providers\.x\.apiKey: .*exec:vault:openai\/key.*does not do/));
-      expect(loaded.config.agents.defaults.memorySearch.remote.apiKey).toBeUndefined();
+      expect(loaded.config.memory.search.remote.apiKey).toBeUndefined();
       const doctor = await runDoctor(engine.ctx, { native: false });
-      expect(JSON.stringify(doctor)).toContain('agents.defaults.memorySearch.remote.apiKey');
+      expect(JSON.stringify(doctor)).toContain('memory.search.remote.apiKey');
     } finally {
       await engine.dispose();
     }

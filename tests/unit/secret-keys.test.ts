@@ -54,6 +54,6 @@ describe('the secret-setting rule', () => {
     const real = z.toJSONSchema(ConfigSchema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
     const fields = collectFields(real);
     for (const f of fields) expect([f.keyPath, f.secret]).toEqual([f.keyPath, redactedByEngine(f.keyPath)]);
-    expect(fields.filter((f) => f.secret).map((f) => f.keyPath)).toEqual(expect.arrayContaining(['agents.defaults.memorySearch.remote.headers', 'cairn.llm.apiKey']));
+    expect(fields.filter((f) => f.secret).map((f) => f.keyPath)).toEqual(expect.arrayContaining(['memory.search.remote.headers', 'cairn.llm.apiKey']));
   });
 });

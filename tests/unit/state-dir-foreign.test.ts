@@ -75,7 +75,7 @@ describe('a foreign state dir', () => {
     await first.dispose();
     const second = createEngine({ stateDir: oc.stateDir });
     try {
-      expect(second.ctx.config().config.agents.defaults.memorySearch.maxResults).toBe(11);
+      expect(second.ctx.config().config.memory.search.maxResults).toBe(11);
       // openclaw.json is still read: its one-minute pruning TTL.
       expect(second.ctx.config().config.agents.defaults.contextPruning.ttl).toBe('1m');
     } finally {

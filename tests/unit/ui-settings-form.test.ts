@@ -19,7 +19,7 @@ describe('Settings form from the config schema', () => {
       'agents.defaults.compaction.memoryFlush.softThresholdTokens',
       'agents.defaults.contextPruning.ttl',
       'agents.defaults.contextPruning.softTrim.maxChars',
-      'agents.defaults.memorySearch.query.hybrid.mmr.lambda',
+      'memory.search.query.hybrid.mmr.lambda',
       'memory.qmd.timeoutMs',
       'cairn.llm.provider',
     ]) {
@@ -31,7 +31,7 @@ describe('Settings form from the config schema', () => {
     expect(where('agents.defaults.compaction.memoryFlush.enabled')).toBe('Memory flush');
     expect(where('agents.defaults.compaction.keepRecentTokens')).toBe('Compaction');
     expect(where('agents.defaults.contextPruning.hardClear.placeholder')).toBe('Pruning');
-    expect(where('agents.defaults.memorySearch.provider')).toBe('Memory search');
+    expect(where('memory.search.provider')).toBe('Memory search');
     expect(where('memory.qmd.command')).toBe('QMD');
     expect(where('cairn.llm.baseUrl')).toBe('Model');
   });
@@ -44,7 +44,7 @@ describe('Settings form from the config schema', () => {
     expect(byKey.get('agents.defaults.contextPruning.keepLastAssistants')?.kind).toBe('integer');
     expect(byKey.get('agents.defaults.contextPruning.softTrimRatio')?.hint).toBe('≥ 0 and ≤ 1');
     expect(byKey.get('agents.defaults.contextPruning.ttl')?.hint).toContain('duration');
-    expect(byKey.get('agents.defaults.memorySearch.sources')?.kind).toBe('enum-list');
+    expect(byKey.get('memory.search.sources')?.kind).toBe('enum-list');
     expect(byKey.get('agents.defaults.contextPruning.tools.deny')?.kind).toBe('string-list');
     expect(byKey.get('cairn.llm.apiKey')?.secret).toBe(true);
     expect(byKey.get('cairn.llm.maxOutputTokens')?.secret).toBe(false);

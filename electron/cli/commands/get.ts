@@ -47,7 +47,8 @@ export function register(program: Command, rt: CliRuntime): void {
         else rt.stdout(cited.text);
         return;
       }
-      const roots = { workspace: engine.ctx.paths(agentId).workspace, extraPaths: engine.ctx.config().config.agents.defaults.memorySearch.extraPaths };
+      const { memorySearchSettings } = await import('../../engine/config/memory-search');
+      const roots = { workspace: engine.ctx.paths(agentId).workspace, extraPaths: memorySearchSettings(engine.ctx.config().config, agentId).extraPaths };
       const out = memoryGet(roots, p, from, lines);
       if (o.json) rt.json(out);
       else rt.stdout(out.text);

@@ -26,7 +26,7 @@ export function registerModelsImport(models: Command, program: Command, rt: CliR
     .option('--name <name>', "the model's name (and file name); default the model card's title or the folder's name")
     .option('--f16', "store the layers' matrices as F16 instead of Q8_0 (a larger file, ≈ 40% more CPU per text)")
     .option('--f32', 'store matrices as F32 (bit-exact weights, ≈ 3× the size) instead of Q8_0')
-    .option('--use', 'also set agents.defaults.memorySearch.local.modelPath (and provider local) in cairn.json')
+    .option('--use', 'also set memory.search.local.modelPath (and memory.search.provider "local") in cairn.json')
     .option('--json', 'print JSON')
     .action(async (source: string, o: ImportCliOptions) => {
       const opts = { ...program.opts<GlobalOptions>(), ...o };
@@ -49,8 +49,8 @@ export function registerModelsImport(models: Command, program: Command, rt: CliR
       }
       if (opts.use) {
         const api = await rt.api(opts);
-        await api['config.set']({ keyPath: 'agents.defaults.memorySearch.local.modelPath', value: result.outFile });
-        await api['config.set']({ keyPath: 'agents.defaults.memorySearch.provider', value: 'local' });
+        await api['config.set']({ keyPath: 'memory.search.local.modelPath', value: result.outFile });
+        await api['config.set']({ keyPath: 'memory.search.provider', value: 'local' });
       }
       if (opts.json) return rt.json({ ...result, used: Boolean(opts.use) });
       const lines = [
@@ -61,8 +61,8 @@ export function registerModelsImport(models: Command, program: Command, rt: CliR
       if (result.prompts.query) lines.push(`  query prompt: ${JSON.stringify(result.prompts.query)}`);
       lines.push(
         opts.use
-          ? 'Memory search now uses it (cairn.json: memorySearch.provider "local", local.modelPath); the next index sync re-embeds everything.'
-          : `To use it, set in cairn.json: { agents: { defaults: { memorySearch: { provider: "local", local: { modelPath: ${JSON.stringify(result.outFile)} } } } } }\n  (or run again with --use); the next index sync re-embeds everything.`,
+          ? 'Memory search now uses it (cairn.json: memory.search.provider "local", memory.search.local.modelPath); the next index sync re-embeds everything.'
+          : `To use it, set in cairn.json: { memory: { search: { provider: "local", local: { modelPath: ${JSON.stringify(result.outFile)} } } } }\n  (or run again with --use); the next index sync re-embeds everything.`,
       );
       rt.stdout(lines.join('\n'));
     });

@@ -1,7 +1,7 @@
 /**
  * `cairn models status|download`: embedding models from the terminal. `status` says which
  * embedder memory search uses and why (no network, nothing loaded); `download` fetches
- * `memorySearch.local.modelUri` (or a given hf:/https URI) into cairn/models/ with a
+ * `memory.search.local.modelUri` (or a given hf:/https URI) into cairn/models/ with a
  * progress bar — only when asked (SPEC §6). Ctrl+C cancels and removes the partial file.
  */
 import type { Command } from 'commander';

@@ -16,6 +16,9 @@ interface SearchOptions extends GlobalOptions {
   since?: string;
   before?: string;
   explain?: boolean;
+  trigger?: string;
+  project?: string;
+  importanceMin?: string;
 }
 
 function num(v: string | undefined): number | undefined {
@@ -36,6 +39,9 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--since <date>', 'only notes dated on or after YYYY-MM-DD')
     .option('--before <date>', 'only notes dated before YYYY-MM-DD')
     .option('--explain', "show each stage's score")
+    .option('--trigger <phrase>', 'only entries annotated <!-- trigger: … --> with this phrase (MEMORY.md, USER.md)')
+    .option('--project <key>', 'only entries annotated <!-- project: <key> -->')
+    .option('--importance-min <n>', 'only entries annotated <!-- importance: N --> with N ≥ n (1–10)')
     .option('--json', 'print JSON')
     .action(async (query: string, opts: SearchOptions) => {
       const o = { ...program.opts<GlobalOptions>(), ...opts };
@@ -50,9 +56,12 @@ export function register(program: Command, rt: CliRuntime): void {
         since: o.since,
         before: o.before,
         explain: o.explain,
+        trigger: o.trigger,
+        project: o.project,
+        importanceMin: num(o.importanceMin),
       });
       if (!parsed.success) {
-        const flag: Record<string, string> = { maxResults: '-n', minScore: '--min-score', agentId: '--agent' };
+        const flag: Record<string, string> = { maxResults: '-n', minScore: '--min-score', agentId: '--agent', importanceMin: '--importance-min' };
         const msg = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? `--${String(i.path[0])}`}: ${i.message}`).join('; ');
         throw new UsageError(`search: ${msg}`);
       }

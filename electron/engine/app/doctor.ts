@@ -115,9 +115,12 @@ export async function runDoctor(ctx: EngineContext, opts: { native?: boolean; on
         : { status: 'warn', detail: `${s.stateDir} (read-only: not created by Cairn)\nCairn's own files for it: ${s.cairnDir}`, hint: 'Turn writing on in Settings → State directory, or with cairn config.' };
     }),
     check('config', 'Config', () => {
-      const { warnings, files } = ctx.config();
+      const { warnings, files, notes = [] } = ctx.config();
       const where = files.length ? files.join(', ') : 'no config file (defaults)';
-      if (warnings.length === 0) return { status: 'ok', detail: `valid: ${where}` };
+      // Older key names are read, not errors: named, with who moves them (config/legacy-keys.ts).
+      const older = notes.map((n) => n.message).join('\n');
+      const olderHint = 'Cairn writes cairn.json at today\'s names on its next settings change; `openclaw doctor --fix` moves them in openclaw.json.';
+      if (warnings.length === 0) return { status: 'ok', detail: `valid: ${where}${older ? `\n${older}` : ''}`, ...(older ? { hint: olderHint } : {}) };
       return {
         status: 'warn',
         detail: warnings.map((w) => w.message).join('\n'),

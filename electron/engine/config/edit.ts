@@ -11,6 +11,7 @@ import JSON5 from 'json5';
 import type { z } from 'zod';
 import { ConfigSchema } from './schema';
 import { CONFIG_FILE, parseJson5File, validateConfig } from './load';
+import { currentKeyPath, migrateLegacyKeys } from './legacy-keys';
 import { PRIVATE_FILE_MODE, writeFileAtomicSync } from '../util/atomic-write';
 import { EngineError } from '../base/errors';
 
@@ -49,8 +50,9 @@ function setIn(obj: Json, parts: string[], value: unknown): Json {
 }
 
 /** Validate one key's value in the context of the whole config; undefined message = ok. */
-export function validateKey(current: Json, keyPath: string, value: unknown): string | undefined {
-  const next = setIn(current, splitKey(keyPath), value);
+export function validateKey(current: Json, givenKeyPath: string, value: unknown): string | undefined {
+  const keyPath = currentKeyPath(givenKeyPath);
+  const next = setIn(migrateLegacyKeys(current).config, splitKey(keyPath), value);
   const res = ConfigSchema.safeParse(next);
   if (res.success) return undefined;
   const issue = res.error.issues[0] as z.core.$ZodIssue;
@@ -65,12 +67,18 @@ export function readOwnConfig(stateDir: string): Json {
   return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? (parsed as Json) : {};
 }
 
-/** Set (or remove, with undefined) one key in cairn.json; throws bad_request when invalid. */
-export function setConfigKey(stateDir: string, keyPath: string, value: unknown): void {
+/**
+ * Set (or remove, with undefined) one key in cairn.json; throws bad_request when invalid.
+ * The write migrates the file: keys under OpenClaw's retired names (legacy-keys.ts) are
+ * written back at today's names (today's value winning, as at load), and a retired `keyPath`
+ * is set at today's path, so a file Cairn writes never carries a key OpenClaw 2026.9 rejects.
+ */
+export function setConfigKey(stateDir: string, givenKeyPath: string, value: unknown): void {
   const file = path.join(stateDir, CONFIG_FILE);
+  const keyPath = currentKeyPath(givenKeyPath);
   let own: Json;
   try {
-    own = readOwnConfig(stateDir);
+    own = migrateLegacyKeys(readOwnConfig(stateDir)).config;
   } catch (err) {
     throw new EngineError('conflict', `${(err as Error).message}; fix the file by hand before editing settings`);
   }

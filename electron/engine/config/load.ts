@@ -15,6 +15,7 @@ import { ConfigSchema, type CairnConfig } from './schema';
 import { EngineError } from '../base/errors';
 import { resolveSecretRefs } from './secrets';
 import { CONFIG_FILE, OPENCLAW_CONFIG_FILE, settingsFiles } from './state-home';
+import { legacyMoveNote, migrateLegacyKeys } from './legacy-keys';
 
 /** One problem found while loading the config; shown in Status and the CLI. */
 export interface ConfigWarning {
@@ -32,6 +33,8 @@ export interface LoadedConfig {
   files: string[];
   /** The raw (merged) object as written by the user, before defaults (secret references unresolved). */
   raw: Record<string, unknown>;
+  /** Notes, not problems: keys read under OpenClaw's older names (legacy-keys.ts), shown by `cairn doctor`. */
+  notes?: ConfigWarning[];
   /** Key paths whose secret reference was resolved into `config` (secrets.ts); never shown or written. */
   secretPaths?: string[];
 }
@@ -153,6 +156,7 @@ export function validateConfig(raw: unknown, file: string): { config: CairnConfi
  */
 export function loadConfig(stateDir: string, settingsDir: string = stateDir, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
   const warnings: ConfigWarning[] = [];
+  const notes: ConfigWarning[] = [];
   const files: string[] = [];
   let merged: Json = {};
   const sources = settingsFiles(stateDir, settingsDir);
@@ -172,7 +176,10 @@ export function loadConfig(stateDir: string, settingsDir: string = stateDir, env
         warnings.push({ file, keyPath: '', message: `${file}: the top level must be an object; ignored` });
         continue;
       }
-      merged = deepMerge(merged, parsed);
+      // Each file moves its own retired keys first, so a later file still wins (legacy-keys.ts).
+      const { config: current, moves } = migrateLegacyKeys(parsed);
+      for (const m of moves) notes.push({ file, keyPath: m.from, message: legacyMoveNote(file, m) });
+      merged = deepMerge(merged, current);
     } catch (err) {
       warnings.push({ file, keyPath: '', message: `${(err as Error).message}; the file is ignored and defaults are used` });
     }
@@ -180,5 +187,5 @@ export function loadConfig(stateDir: string, settingsDir: string = stateDir, env
   const primary = files.at(-1) ?? path.join(settingsDir, CONFIG_FILE);
   const secrets = resolveSecretRefs(merged, primary, env);
   const { config, warnings: vw } = validateConfig(secrets.config, primary);
-  return { config, warnings: [...warnings, ...secrets.warnings, ...vw], files, raw: merged, secretPaths: secrets.resolved };
+  return { config, warnings: [...warnings, ...secrets.warnings, ...vw], notes, files, raw: merged, secretPaths: secrets.resolved };
 }

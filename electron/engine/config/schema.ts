@@ -1,9 +1,11 @@
 /**
  * The one configuration schema of Cairn: every key, its default and its allowed range.
  *
- * Key names follow OpenClaw's `openclaw.json` (`agents.defaults.compaction.*`,
- * `agents.defaults.contextPruning.*`, `agents.defaults.memorySearch.*`, …) so that an
- * OpenClaw state directory opens without conversion. Objects are "loose": keys Cairn does
+ * Key names follow OpenClaw's `openclaw.json` as OpenClaw 2026.9 accepts it
+ * (`agents.defaults.compaction.*`, `agents.defaults.contextPruning.*`, `memory.search.*`, per
+ * agent `agents.entries.<id>`) so that an OpenClaw state directory opens without conversion;
+ * the retired paths (`agents.defaults.memorySearch`, top-level `memorySearch`, `agents.list`)
+ * are moved to today's before validation (legacy-keys.ts). Objects are "loose": keys Cairn does
  * not know (OpenClaw has many: channels, gateway, …) are kept, never rejected.
  *
  * Defaults live here and only here (SPEC §3–§7). Nested objects use `.prefault({})` so that
@@ -203,11 +205,13 @@ export const AgentDefaultsSchema = z.looseObject({
   userTimezone: z.string().optional(),
   compaction: CompactionSchema.prefault({}),
   contextPruning: ContextPruningSchema.prefault({}),
-  memorySearch: MemorySearchSchema.prefault({}),
 });
 
+/** OpenClaw 2026.9's agent id rule (the key of `agents.entries`). */
+export const AgentIdSchema = z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_-]{0,63}$/, 'letters, digits, "-" and "_" (at most 64)');
+
+/** One `agents.entries.<id>` value; `memory.search` overrides `memory.search` key by key (index/agent-settings.ts). */
 export const AgentEntrySchema = z.looseObject({
-  id: z.string().regex(/^[A-Za-z0-9_-]+$/, 'letters, digits, "-" and "_"'),
   name: z.string().optional(),
   default: z.boolean().optional(),
   workspace: z.string().optional(),
@@ -253,11 +257,12 @@ export const ConfigSchema = z.looseObject({
   agents: z
     .looseObject({
       defaults: AgentDefaultsSchema.prefault({}),
-      list: z.array(AgentEntrySchema).default([]),
+      entries: z.record(AgentIdSchema, AgentEntrySchema).default({}),
     })
     .prefault({}),
   memory: z
     .looseObject({
+      search: MemorySearchSchema.prefault({}),
       backend: z.enum(['builtin', 'qmd']).default('builtin'),
       qmd: QmdSchema.prefault({}),
     })
@@ -272,6 +277,7 @@ export type ContextPruningSettings = z.output<typeof ContextPruningSchema>;
 export type MemorySearchSettings = z.output<typeof MemorySearchSchema>;
 export type LlmSettings = z.output<typeof LlmSchema>;
 export type QmdSettings = z.output<typeof QmdSchema>;
+export type AgentEntry = z.output<typeof AgentEntrySchema>;
 
 /** Every default, as the app runs with an empty config file. */
 export function defaultConfig(): CairnConfig {

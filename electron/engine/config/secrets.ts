@@ -39,7 +39,7 @@ const ENV_SHORTHAND = /^\$([A-Z][A-Z0-9_]{0,127})$/;
 /** OpenClaw's default cap on a file provider's payload. */
 const FILE_MAX_BYTES = 1024 * 1024;
 /** The config subtrees whose secret fields Cairn reads. */
-const SUBTREES: string[][] = [['agents', 'defaults', 'memorySearch'], ['agents', 'list'], ['models', 'providers'], ['cairn', 'llm']];
+const SUBTREES: string[][] = [['memory', 'search'], ['agents', 'entries'], ['models', 'providers'], ['cairn', 'llm']];
 
 function isObj(v: unknown): v is Json {
   return typeof v === 'object' && v !== null && !Array.isArray(v);

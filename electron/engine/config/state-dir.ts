@@ -155,7 +155,7 @@ export function agentPaths(
 
 /** The agent ids known to this state dir: config list plus directories under `agents/`. */
 export function listAgentIds(stateDir: string, config: CairnConfig): string[] {
-  const ids = new Set<string>(config.agents.list.map((a) => a.id));
+  const ids = new Set<string>(Object.keys(config.agents.entries));
   try {
     for (const d of fs.readdirSync(path.join(stateDir, 'agents'), { withFileTypes: true })) {
       if (d.isDirectory()) ids.add(d.name);

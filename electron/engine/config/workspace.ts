@@ -4,7 +4,7 @@
  *
  * OpenClaw's rules (agents/agent-scope-config in openclaw 2026.9): an agent's own
  * `workspace` wins; else `agents.defaults.workspace` as-is for the data-owner agent (the
- * `default: true` entry, else the first listed, else `main`) and `<defaults.workspace>/<id>`
+ * `default: true` entry, else the first in `agents.entries`, else `main`) and `<defaults.workspace>/<id>`
  * for every other agent; with neither, `<state>/workspace` for the owner and
  * `<state>/workspace-<id>` for the others. A `~` path is expanded against OpenClaw's home
  * (`OPENCLAW_HOME`, else the user's home); any other relative path is resolved against the
@@ -19,6 +19,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { CairnConfig } from './schema';
+import { SUGGESTION_TEXT } from './suggestions';
 
 /** The workspace chosen for one agent, and a warning when it is not the configured path. */
 export interface WorkspaceChoice {
@@ -50,8 +51,8 @@ function userPath(p: string, home: string, base: string): string {
 
 /** The agent whose data `agents.defaults.workspace` holds as-is (OpenClaw's default agent). */
 export function dataOwnerAgentId(config: CairnConfig): string {
-  const list = config.agents.list;
-  return list.find((a) => a.default === true)?.id ?? list[0]?.id ?? 'main';
+  const entries = Object.entries(config.agents.entries);
+  return entries.find(([, a]) => a.default === true)?.[0] ?? entries[0]?.[0] ?? 'main';
 }
 
 interface Configured {
@@ -62,9 +63,8 @@ interface Configured {
 }
 
 function configuredWorkspace(config: CairnConfig, agentId: string): Configured | undefined {
-  const index = config.agents.list.findIndex((a) => a.id === agentId);
-  const own = index >= 0 ? config.agents.list[index]?.workspace?.trim() : undefined;
-  if (own) return { value: own, keyPath: `agents.list[${index}].workspace` };
+  const own = Object.hasOwn(config.agents.entries, agentId) ? config.agents.entries[agentId]?.workspace?.trim() : undefined;
+  if (own) return { value: own, keyPath: `agents.entries.${agentId}.workspace` };
   const fallback = config.agents.defaults.workspace?.trim();
   if (!fallback) return undefined;
   const suffix = agentId === dataOwnerAgentId(config) ? undefined : agentId;
@@ -116,5 +116,5 @@ export function workspaceCheck(agents: string[], warningOf: (agentId: string) =>
     return w ? [`${id}: ${w}`] : [];
   });
   if (problems.length === 0) return { status: 'ok', detail: `found for ${agents.join(', ')}` };
-  return { status: 'warn', detail: problems.join('\n'), hint: 'Set agents.defaults.workspace (or the agent\'s workspace) in openclaw.json or cairn.json to the folder that holds MEMORY.md and memory/.' };
+  return { status: 'warn', detail: problems.join('\n'), hint: SUGGESTION_TEXT.workspace() };
 }

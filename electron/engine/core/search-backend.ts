@@ -23,6 +23,10 @@ export interface SearchRequest {
   decay?: boolean | undefined;
   mmr?: boolean | undefined;
   explain?: boolean | undefined;
+  /** Annotation filters (OpenClaw's trigger / project / importance comments). */
+  trigger?: string | undefined;
+  project?: string | undefined;
+  importanceMin?: number | undefined;
   signal?: AbortSignal | undefined;
 }
 

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { throwIfAborted } from './vector';
+import { SUGGESTION_TEXT } from '../config/suggestions';
 
 export interface DownloadProgress {
   downloadedBytes: number;
@@ -46,7 +47,7 @@ async function checkReachable(uri: string, modelsDir: string, opts: DownloadOpti
     const cause = (err as { cause?: { code?: string } }).cause?.code ?? (err as Error).message;
     throw new Error(
       `model download: cannot reach ${host} (${cause}) to fetch ${uri}. Check the network connection, ` +
-        `or copy a .gguf embedding model into ${modelsDir} and set agents.defaults.memorySearch.local.modelPath to it.`,
+        `or ${SUGGESTION_TEXT.localModelPath(modelsDir)}.`,
     );
   }
 }

@@ -20,6 +20,7 @@ import { allowWorker } from './embed-worker';
 import { findDownloadedModel } from './download';
 import type { RemoteOptions } from './remote/http';
 import { removeRetiredModels } from './retired-models';
+import { CONFIG_SUGGESTIONS } from '../config/suggestions';
 
 export type EmbedderProvider = 'local' | 'openai' | 'gemini' | 'voyage' | 'static';
 
@@ -93,17 +94,17 @@ function planRemote(provider: 'openai' | 'gemini' | 'voyage', settings: MemorySe
   // remote.apiKey belongs to the chosen remote provider; in auto mode that is OpenAI (OpenClaw's rule).
   const configKey = settings.remote.apiKey?.trim();
   if (configKey && (explicit || provider === 'openai')) {
-    return { provider, available: true, detail: 'key from memorySearch.remote.apiKey', apiKey: configKey, keySource: 'agents.defaults.memorySearch.remote.apiKey' };
+    return { provider, available: true, detail: `key from ${CONFIG_SUGGESTIONS.remoteApiKey.keyPath}`, apiKey: configKey, keySource: CONFIG_SUGGESTIONS.remoteApiKey.keyPath };
   }
   for (const name of ENV_KEYS[provider]) {
     const v = env[name]?.trim();
     if (v) return { provider, available: true, detail: `key from ${name}`, apiKey: v, keySource: name };
   }
-  return { provider, available: false, detail: `no API key (${ENV_KEYS[provider].join(' or ')}, or memorySearch.remote.apiKey)` };
+  return { provider, available: false, detail: `no API key (${ENV_KEYS[provider].join(' or ')}, or ${CONFIG_SUGGESTIONS.remoteApiKey.keyPath})` };
 }
 
 /**
- * What `memorySearch.model` means to the static provider, which has one model: nothing when
+ * What `memory.search.model` means to the static provider, which has one model: nothing when
  * unset or naming potion; else a note that it is ignored. The GloVe vectors of earlier
  * versions (`glove-100d-int8`, `-sif`) are named as such: their indexes rebuild once with
  * potion (another model in the index identity).
@@ -112,7 +113,7 @@ function staticModelNote(settings: MemorySearchSettings): string | undefined {
   const asked = settings.provider === 'static' ? settings.model?.trim() : undefined;
   if (!asked || asked === POTION_MODEL_NAME) return undefined;
   const what = /glove/i.test(asked) ? 'names the GloVe static vectors, which Cairn no longer ships' : 'is not a static model';
-  return `memorySearch.model "${asked}" ${what}: using ${POTION_MODEL_NAME} (an index built with another model is rebuilt once)`;
+  return `memory.search.model "${asked}" ${what}: using ${POTION_MODEL_NAME} (an index built with another model is rebuilt once)`;
 }
 
 function planStatic(settings: MemorySearchSettings): PlannedCandidate {

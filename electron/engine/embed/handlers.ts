@@ -10,10 +10,12 @@ import { EngineError } from '../core/errors';
 import type { Handlers } from '../rpc/dispatcher';
 import { downloadModel, findDownloadedModel, listModelFiles } from './download';
 import { planEmbedder } from './factory';
+import { memorySearchSettings } from '../config/memory-search';
+import { SUGGESTION_TEXT } from '../config/suggestions';
 
 /** Plan the embedder for the default agent's settings. */
 export async function modelsStatus(ctx: EngineContext): Promise<ModelsStatus> {
-  const settings = ctx.config().config.agents.defaults.memorySearch;
+  const settings = memorySearchSettings(ctx.config().config);
   const modelsDir = ctx.paths().modelsDir;
   const plan = await planEmbedder(settings, { modelsDir, env: ctx.env() });
   const candidates = plan.map(({ provider, available, detail }) => ({ provider, available, detail }));
@@ -34,7 +36,7 @@ export function modelsHandlers(ctx: EngineContext): Pick<Handlers, 'models.statu
   return {
     'models.status': () => modelsStatus(ctx),
     'models.download': async (req, { signal, opId }) => {
-      const uri = req.uri ?? ctx.config().config.agents.defaults.memorySearch.local.modelUri;
+      const uri = req.uri ?? memorySearchSettings(ctx.config().config).local.modelUri;
       try {
         const file = await downloadModel(uri, ctx.paths().modelsDir, {
           signal,
@@ -54,11 +56,11 @@ export async function embedderDoctorCheck(ctx: EngineContext): Promise<DoctorChe
   const s = await modelsStatus(ctx);
   const base = { id: 'embedder', label: 'Memory search embedder' };
   if (s.configuredProvider === 'none') {
-    return { ...base, status: 'warn', detail: 'no embedder: memory search is keyword-only (FTS)', hint: 'Set agents.defaults.memorySearch.provider to "auto" for semantic search.' };
+    return { ...base, status: 'warn', detail: 'no embedder: memory search is keyword-only (FTS)', hint: SUGGESTION_TEXT.localEmbedder() };
   }
   if (!s.selected) {
     const why = s.candidates.map((c) => `${c.provider}: ${c.detail}`).join('; ');
-    return { ...base, status: 'warn', detail: `provider "${s.configuredProvider}" is unavailable (${why}); search runs keyword-only`, hint: 'Fix the named setting, or set memorySearch.fallback (e.g. "static") or provider "auto".' };
+    return { ...base, status: 'warn', detail: `provider "${s.configuredProvider}" is unavailable (${why}); search runs keyword-only`, hint: SUGGESTION_TEXT.staticFallback() };
   }
   const skipped = s.candidates.slice(0, s.candidates.indexOf(s.selected)).map((c) => `${c.provider}: ${c.detail}`);
   const detail = `${s.configuredProvider === 'auto' ? 'auto picks' : 'uses'} ${s.selected.provider} (${s.selected.detail})${skipped.length ? `; skipped ${skipped.join('; ')}` : ''}`;

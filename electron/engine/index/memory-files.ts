@@ -25,7 +25,7 @@ export async function listMemoryFiles(roots: MemoryPathRoots): Promise<MemoryFil
     const st = stats[i];
     if (!st) continue; // vanished since the listing
     const date = dateFromPath(f.path);
-    const top = f.path === 'MEMORY.md' || f.path === 'memory.md';
+    const top = f.path === 'MEMORY.md' || f.path === 'memory.md' || f.path === 'USER.md';
     const inMemoryDir = f.path.startsWith('memory/');
     const kind = top ? 'long-term' : date && inMemoryDir ? 'daily' : inMemoryDir ? 'note' : 'extra';
     out.push({ path: f.path, kind, date, size: st.size, mtime: st.mtimeMs });

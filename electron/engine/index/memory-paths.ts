@@ -1,6 +1,7 @@
 /**
  * Path rules for reading and writing memory files (SPEC §8 `memory_get`, the memory browser,
- * `cairn get`): only Markdown files of the memory set — `MEMORY.md`, `memory.md`,
+ * `cairn get`): only Markdown files of the memory set — `MEMORY.md`, `memory.md`, `USER.md`
+ * (OpenClaw 2026.9's curated user preferences),
  * `memory/**\/*.md`, and files under `extraPaths` — resolved by the engine inside the
  * workspace. `..`, absolute paths (except inside a configured extra path), symlinks anywhere
  * on the way, and non-`.md` files are refused with a message that says why.
@@ -68,9 +69,9 @@ export function resolveMemoryPath(roots: MemoryPathRoots, input: string): Resolv
   const rel = norm.replace(/^\.\//, '');
   const abs = path.resolve(roots.workspace, rel);
   const inMemorySet =
-    rel === 'MEMORY.md' || rel === 'memory.md' || rel.startsWith('memory/') || extras.some((e) => isInside(e, abs));
+    rel === 'MEMORY.md' || rel === 'memory.md' || rel === 'USER.md' || rel.startsWith('memory/') || extras.some((e) => isInside(e, abs));
   if (!isInside(roots.workspace, abs) || !inMemorySet) {
-    throw new MemoryPathError('forbidden', `${shown}: refused: not a memory file (allowed: MEMORY.md, memory.md, memory/**/*.md and extraPaths)`);
+    throw new MemoryPathError('forbidden', `${shown}: refused: not a memory file (allowed: MEMORY.md, memory.md, USER.md, memory/**/*.md and extraPaths)`);
   }
   assertNoSymlink(roots.workspace, abs, shown);
   return { abs, path: rel };

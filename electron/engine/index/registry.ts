@@ -78,8 +78,8 @@ export class MemoryRegistry {
   private settingsCache = new WeakMap<object, Map<string, MemorySearchSettings>>();
 
   /**
-   * The agent's memorySearch settings: `agents.defaults.memorySearch`, overridden key by key
-   * by `agents.list[].memorySearch` (OpenClaw's per-agent override). An invalid override is
+   * The agent's memorySearch settings: `memory.search`, overridden key by key
+   * by `agents.entries.<id>.memory.search` (OpenClaw's per-agent override). An invalid override is
    * reported and ignored.
    */
   settings(agentId: string): MemorySearchSettings {

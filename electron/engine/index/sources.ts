@@ -1,5 +1,5 @@
 /**
- * Which files are indexed (SPEC §6). `memory`: `MEMORY.md`, `memory.md`, `memory/**\/*.md`
+ * Which files are indexed (SPEC §6). `memory`: `MEMORY.md`, `memory.md`, `USER.md`, `memory/**\/*.md`
  * and `extraPaths` (files or directories of `.md`); `sessions` (opt-in): the agent's
  * `sessions/*.jsonl`. Symlinks are skipped everywhere: following them could index (and let
  * `memory_get` read) files outside the workspace.
@@ -83,7 +83,8 @@ export async function listSourceFiles(roots: SourceRoots, signal?: AbortSignal):
   };
   if (roots.sources.includes('memory')) {
     const top = await fs.promises.readdir(roots.workspace).catch(() => [] as string[]);
-    for (const name of ['MEMORY.md', 'memory.md']) {
+    // USER.md: OpenClaw 2026.9's curated preferences file, searched like MEMORY.md (its memory-architecture.md).
+    for (const name of ['MEMORY.md', 'memory.md', 'USER.md']) {
       const p = path.join(roots.workspace, name);
       if (top.includes(name) && (await lstatAsync(p))?.isFile()) out.add(p, 'memory');
     }

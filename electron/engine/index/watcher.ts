@@ -1,7 +1,7 @@
 /**
  * Watch the memory sources for edits (SPEC §6: 1.5 s debounce, from
- * `memorySearch.sync.watchDebounceMs`). Only the memory set is watched — the workspace root
- * (for MEMORY.md / memory.md), `memory/`, extra paths and, when enabled, the sessions
+ * `memory.search.sync.watchDebounceMs`). Only the memory set is watched — the workspace root
+ * (for MEMORY.md / memory.md / USER.md), `memory/`, extra paths and, when enabled, the sessions
  * folder — never the whole workspace. Changed paths are batched and reported once the
  * debounce window is quiet. `dispose()` closes the watcher and drops a pending batch.
  */
@@ -50,7 +50,7 @@ export async function watchMemory(
     if (extras.some((e) => inside(e, p) || inside(p, e))) return !isFile || p.toLowerCase().endsWith('.md');
     if (inside(memoryDir, p)) return !isFile || p.toLowerCase().endsWith('.md');
     const rel = path.relative(ws, p);
-    return rel === 'MEMORY.md' || rel === 'memory.md';
+    return rel === 'MEMORY.md' || rel === 'memory.md' || rel === 'USER.md';
   };
 
   const targets = [...(memoryOn ? [ws, ...extras] : []), ...(sessions ? [sessions] : [])];

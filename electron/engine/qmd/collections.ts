@@ -3,7 +3,7 @@
  *
  * - `memory-root`: the workspace, mask `{MEMORY,memory}.md` (long-term memory);
  * - `memory-dir`: `workspace/memory`, mask `**\/*.md` (daily and evergreen notes);
- * - `extra-<n>`: each `memorySearch.extraPaths` entry (a directory, or one file);
+ * - `extra-<n>`: each `memory.search.extraPaths` entry (a directory, or one file);
  * - `sessions` (when `memory.qmd.sessions.enabled`): the exported transcripts.
  * The first three exist only with `includeDefaultMemory`. Each collection knows how to turn
  * a QMD handle back into the path Cairn shows (`memory/2026-11-01.md`, `sessions/<id>.jsonl`).

@@ -11,12 +11,12 @@ import { DEFAULT_AGENT_ID } from '../config/state-dir';
 import { passedCheck } from '../core/passed-checks';
 import { qmdEnv, qmdHome } from './home';
 import { runQmd, splitCommand } from './run';
+import { SUGGESTION_TEXT } from '../config/suggestions';
 
 /** `--version` is instant; allow for a cold Node start on a slow disk. */
 const VERSION_TIMEOUT_MS = 15_000;
 
-const INSTALL_HINT =
-  'Install QMD (npm install -g @tobilu/qmd; it needs Node ≥ 22) or set memory.qmd.command to its path. Until then searches use the built-in index.';
+const INSTALL_HINT = SUGGESTION_TEXT.qmdCommand();
 
 /** Status asks for the checks often; one `--version` per command every 30 s is plenty. */
 const CACHE_MS = 30_000;

@@ -33,7 +33,7 @@ export function qmdManager(ctx: EngineContext, agentId: string): QmdManager {
       wanted: () =>
         wantedCollections({
           workspace: ctx.paths(agentId).workspace,
-          // The agent's memorySearch (defaults + agents.list[] override), as the built-in index sees it.
+          // The agent's memorySearch (memory.search + the agents.entries.<id>.memory.search override), as the built-in index sees it.
           extraPaths: memoryRegistry(ctx).settings(agentId).extraPaths,
           includeDefaultMemory: qmd().includeDefaultMemory,
           sessionsEnabled: qmd().sessions.enabled,

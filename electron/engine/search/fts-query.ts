@@ -2,7 +2,7 @@
  * User text → FTS5 MATCH expression (SPEC §7 **Beyond**). People ask in sentences whose
  * words rarely all occur in one chunk, so terms are ORed and BM25 ranks (a chunk with more
  * and rarer terms scores higher). Stop words are dropped; "quoted phrases" and exact tokens
- * with inner punctuation (`memorySearch.query.minScore`, `ECONNREFUSED`, `a1b2c3d`,
+ * with inner punctuation (`memory.search.query.minScore`, `ECONNREFUSED`, `a1b2c3d`,
  * `127.0.0.1:8080`) stay whole as phrases; CJK runs become bigram terms to match the index.
  * Every term is emitted as a double-quoted FTS5 string, so user input can never be parsed
  * as FTS5 syntax (no operator, column filter or unbalanced quote reaches the parser).

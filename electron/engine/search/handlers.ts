@@ -55,9 +55,10 @@ export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannel
       (async () => {
         const agentId = ctx.agentId(req.agentId);
         // Only the path rules: not the registry, whose first import loads SQLite and the embedder.
-        const [{ readMemoryFile }, { memoryPathRoots }] = await Promise.all([import('../index/memory-paths'), import('../index/agent-settings')]);
+        const [{ readMemoryFile }, { memoryPathRoots }, { lineAnnotations }] = await Promise.all([import('../index/memory-paths'), import('../index/agent-settings'), import('../index/annotations')]);
         const f = readMemoryFile(memoryPathRoots(ctx, agentId), req.path);
-        return { path: f.path, text: f.text, size: f.size, mtime: f.mtime };
+        const annotations = lineAnnotations(f.text, f.path);
+        return { path: f.path, text: f.text, size: f.size, mtime: f.mtime, ...(annotations.length ? { annotations } : {}) };
       })(),
     'memory.write': (req) =>
       (async () => {

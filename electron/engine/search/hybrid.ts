@@ -19,6 +19,7 @@ import { foldRanges, trimmedRange } from './ranges';
 import { readIdentity } from '../index/schema';
 import { LINE_POOL, rescoreByLines } from './line-candidates';
 import type { MergeWeights } from './score';
+import { hasAnnotations, isAnnotationFilterSet, isCuratedMemoryPath, matchesAnnotationFilter, parseAnnotations, type AnnotationFilter } from '../index/annotations';
 
 export interface HybridBackend {
   db: Db;
@@ -55,6 +56,8 @@ export interface HybridOptions {
   explain: boolean;
   now: Date;
   signal?: AbortSignal | undefined;
+  /** Only entries whose annotations pass (index/annotations.ts); the candidate pool is widened. */
+  annotations?: AnnotationFilter | undefined;
 }
 
 export interface HybridOutcome {
@@ -227,6 +230,7 @@ function scoreAndOrder(db: Db, kept: [number, MergedScore][], o: HybridOptions):
   for (const [id, e] of kept) {
     const c = chunks.get(id);
     if (!c) continue;
+    if (isAnnotationFilterSet(o.annotations) && !matchesAnnotationFilter(chunkAnnotations(c), o.annotations)) continue;
     const decay = o.decay.enabled ? decayMultiplier({ day: c.day, evergreen: c.evergreen === 1, mtime: c.mtime }, o.decay.halfLifeDays, o.now) : 1;
     scored.push({ c, e, decay, score: e.merged * decay * spanBoost(c.day, o.span ?? null), mmrRank: null });
   }
@@ -238,6 +242,13 @@ function scoreAndOrder(db: Db, kept: [number, MergedScore][], o: HybridOptions):
   } else if (o.mmr.enabled) scored.forEach((s, i) => (s.mmrRank = i + 1));
   if (o.spread !== undefined && o.spread < 1) ordered = spreadOrder(ordered.map((s) => ({ ...s, path: s.c.path })), o.maxResults, o.spread);
   return ordered;
+}
+
+/** A chunk's annotations (memory files only: transcripts carry none). */
+function chunkAnnotations(c: ChunkInfo, from = c.start_line, to = c.end_line) {
+  if (c.source !== 'memory') return { triggers: [], importance: null, projects: [] };
+  const lines = c.text.split('\n').slice(Math.max(0, from - c.start_line), Math.max(0, to - c.start_line + 1));
+  return parseAnnotations(lines.join('\n'), isCuratedMemoryPath(c.path));
 }
 
 /** The top results with the lines they cite (ranges.ts), snippets and the explain breakdown. */
@@ -259,6 +270,8 @@ function citeResults(ordered: Scored[], o: HybridOptions): SearchResult[] {
       citation: `${s.c.path}#L${startLine}-L${endLine}`,
     };
     if (o.explain) r.explain = { vector: s.e.vector, text: s.e.text, merged: s.e.merged, decay: s.decay, mmrRank: s.mmrRank };
+    const annotations = chunkAnnotations(s.c, startLine, endLine);
+    if (hasAnnotations(annotations)) r.annotations = annotations;
     return r;
   });
 }
@@ -266,7 +279,8 @@ function citeResults(ordered: Scored[], o: HybridOptions): SearchResult[] {
 /** Run one search. Never throws for a failing side; throws only when aborted. */
 export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Promise<HybridOutcome> {
   const warnings: string[] = [];
-  const limit = Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
+  // A filter on annotations drops candidates after scoring: start from the deepest pool.
+  const limit = isAnnotationFilterSet(o.annotations) ? MAX_K : Math.min(MAX_K, Math.max(1, o.maxResults * o.candidateMultiplier));
   // The index holds only its identity's sources: asking for all of them needs no filter.
   const identity = readIdentity(backend.db);
   const indexed = identity?.sources as MemorySource[] | undefined;

@@ -8,6 +8,7 @@ import { hybridSearch, type HybridBackend } from './hybrid';
 import { resolveWeights } from './score';
 import { querySpan } from './query-dates';
 import type { SearchRequest } from '../core/search-backend';
+import { SUGGESTION_TEXT } from '../config/suggestions';
 
 /** Which sources a request searches: `all` = every enabled source. */
 export function requestSources(req: SearchRequest, settings: MemorySearchSettings): MemorySource[] {
@@ -27,7 +28,7 @@ export async function runSearch(
   const sources = requestSources(req, settings);
   const warnings: string[] = [];
   if (req.source === 'sessions' && !settings.sources.includes('sessions')) {
-    warnings.push('the sessions source is off (memorySearch.sources): turn it on to search transcripts');
+    warnings.push(SUGGESTION_TEXT.sessionsSource());
   }
   if (req.since && req.before && req.since >= req.before) {
     warnings.push(`--since ${req.since} is not before --before ${req.before}: nothing can match`);
@@ -53,6 +54,7 @@ export async function runSearch(
     explain: req.explain ?? false,
     now,
     signal: req.signal,
+    annotations: { trigger: req.trigger, project: req.project, importanceMin: req.importanceMin },
   });
   return { results: out.results, mode: out.mode, warnings: [...warnings, ...out.warnings] };
 }

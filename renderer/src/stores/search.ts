@@ -21,6 +21,10 @@ export interface SearchFilters {
   /** undefined = the config's setting */
   decay: boolean | undefined;
   mmr: boolean | undefined;
+  /** Annotation filters (OpenClaw's trigger / project / importance comments); '' / undefined = off. */
+  trigger: string;
+  project: string;
+  importanceMin: number | undefined;
 }
 
 interface SearchState {
@@ -58,7 +62,7 @@ function isCancelled(err: unknown): boolean {
 
 export const useSearch = create<SearchState>((set, get) => ({
   query: '',
-  filters: { source: 'all', since: '', before: '', decay: undefined, mmr: undefined },
+  filters: { source: 'all', since: '', before: '', decay: undefined, mmr: undefined, trigger: '', project: '', importanceMin: undefined },
   response: undefined,
   answered: '',
   searching: false,
@@ -110,6 +114,9 @@ export const useSearch = create<SearchState>((set, get) => ({
           ...(filters.before ? { before: filters.before } : {}),
           ...(filters.decay !== undefined ? { decay: filters.decay } : {}),
           ...(filters.mmr !== undefined ? { mmr: filters.mmr } : {}),
+          ...(filters.trigger ? { trigger: filters.trigger } : {}),
+          ...(filters.project ? { project: filters.project } : {}),
+          ...(filters.importanceMin !== undefined ? { importanceMin: filters.importanceMin } : {}),
         },
         { signal: ctl.signal },
       );

@@ -54,7 +54,7 @@ interface Topic {
 
 /** Daily topics, cycled over the month; each mentions identifiers a search can find exactly. */
 const TOPICS: Topic[] = [
-  { title: 'Search pipeline', lines: ['Decision: BM25 side ORs the query terms; exact tokens still rank first.', 'Tuned `agents.defaults.memorySearch.query.minScore` to 0.35 after the eval run.', 'TODO: record hit@6 and MRR for the static embedder in docs/benchmarks.md.'] },
+  { title: 'Search pipeline', lines: ['Decision: BM25 side ORs the query terms; exact tokens still rank first.', 'Tuned `memory.search.query.minScore` to 0.35 after the eval run.', 'TODO: record hit@6 and MRR for the static embedder in docs/benchmarks.md.'] },
   { title: 'Release prep', lines: ['Tagged v0.3.0 at commit `9f2c4e1a7b`.', 'Decision: ship the AppImage first, the .dmg next week.', 'TODO: check the notarisation log for the mac build.'] },
   { title: 'Database', lines: ['Postgres for the sync service listens on port 5433 (5432 is the system one).', 'Migration `0042_add_chunk_hash.sql` applied on staging.', 'Decision: keep WAL mode and busy_timeout 5000 in openDatabase().'] },
   { title: 'Compaction', lines: ['Set `agents.defaults.compaction.reserveTokensFloor` to 24000 for the long refactor session.', 'The summary of a summary lost the port numbers once; identifierPolicy stays "strict".', 'TODO: add a test that /compact keeps the last 20k tokens verbatim.'] },

@@ -6,17 +6,18 @@
  */
 import { retryAfterFromHeaders, withRetry, type Attempt } from '../../util/http-retry';
 import { EngineError } from '../../core/errors';
+import { SUGGESTION_TEXT } from '../../config/suggestions';
 
 /** Settings shared by the OpenAI, Gemini and Voyage embedders. */
 export interface RemoteOptions {
   apiKey: string;
-  /** Where the key came from, for error messages: "OPENAI_API_KEY" or "memorySearch.remote.apiKey". */
+  /** Where the key came from, for error messages: "OPENAI_API_KEY" or "memory.search.remote.apiKey". */
   keySource: string;
   /** API root override (self-hosted gateways, proxies, test fixtures). */
   baseUrl?: string;
   /** Model name; the provider's default when absent. */
   model?: string;
-  /** Extra request headers (config `memorySearch.remote.headers`). */
+  /** Extra request headers (config `memory.search.remote.headers`). */
   headers?: Record<string, string>;
   /**
    * Vector size when the model is not in the provider's table (else probed with one
@@ -105,7 +106,7 @@ export async function postJson(
           wire.provider,
           res.status,
           `${wire.provider} embeddings: the API key was refused (HTTP ${res.status}: ${detail}). ` +
-            `Check ${opts.keySource}${opts.keySource.includes('.') ? '' : ' (environment variable)'} or set agents.defaults.memorySearch.remote.apiKey.`,
+            `Check ${opts.keySource}${opts.keySource.includes('.') ? '' : ' (environment variable)'} or ${SUGGESTION_TEXT.remoteApiKey()}.`,
         );
       }
       const failure = new RemoteEmbedError(wire.provider, res.status, `${wire.provider} embeddings: HTTP ${res.status}: ${detail}`);

@@ -6,6 +6,7 @@
 import type { DoctorCheck } from '../../../../shared/contract';
 import type { EngineContext } from '../../core/context';
 import { sessionStores } from '.';
+import { newerSchemaNote } from './openclaw-sqlite';
 
 const NAMES = { jsonl: 'JSONL', 'openclaw-sqlite': "OpenClaw's SQLite store (read-only)" } as const;
 
@@ -32,13 +33,18 @@ export function sessionStoresCheck(ctx: EngineContext): Omit<DoctorCheck, 'id' |
       if (!store.present()) continue;
       try {
         const n = store.list().length;
-        lines.push(`${agentId}: ${NAMES[store.kind]}: ${n} session${n === 1 ? '' : 's'} (${store.source}${howRead(store)})`);
+        const schema = store.schema?.();
+        const cold = schema?.coldSessions ? `, ${schema.coldSessions} with older messages in cold storage (read from sessions/cold/)` : '';
+        const version = schema ? `, schema version ${schema.version}` : '';
+        lines.push(`${agentId}: ${NAMES[store.kind]}: ${n} session${n === 1 ? '' : 's'}${cold} (${store.source}${howRead(store)}${version})`);
+        const newer = schema && newerSchemaNote(schema.version);
+        if (newer) problems.push(`${agentId}: ${newer}`);
       } catch (err) {
         problems.push(`${agentId}: ${NAMES[store.kind]} cannot be read: ${(err as Error).message}`);
       }
     }
   }
-  if (problems.length) return { status: 'warn', detail: [...problems, ...lines].join('\n'), hint: 'Those sessions are not shown; check the named file.' };
+  if (problems.length) return { status: 'warn', detail: [...problems, ...lines].join('\n'), hint: 'Those sessions are not shown (or not whole); check the named file, or update Cairn for a newer OpenClaw.' };
   if (lines.length === 0) return { status: 'ok', detail: 'no sessions yet' };
   return { status: 'ok', detail: lines.join('\n') };
 }

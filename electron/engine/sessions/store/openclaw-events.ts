@@ -5,11 +5,14 @@
  * `event_json` is refused by its length before SQLite hands its text over, and a gap in
  * `seq` costs nothing (each event keeps its own line number, seq + 1; no blank lines are
  * made up to fill the gap). Rows that cannot be decoded are reported as malformed lines.
+ * A session whose older window is in cold storage reads that window from its archive first
+ * (cold-archives.ts), then the rows after it.
  */
 import type Database from 'better-sqlite3';
 import { parseNumberedLines } from '../../transcript/parse';
 import type { Transcript } from '../../transcript/types';
 import { inflateBounded } from './zstd-bounded';
+import { readColdWindow } from './cold-archives';
 
 /**
  * Largest event Cairn decodes, in bytes of UTF-8 JSON. OpenClaw 2026.9's own CHECK allows
@@ -76,15 +79,43 @@ export function headerVersion(db: Database.Database, sessionId: string): number 
   }
 }
 
-/** The transcript of `sessionId` from the rows of `db` (`file` names it in messages). */
-export function readTranscriptRows(db: Database.Database, file: string, sessionId: string): Transcript {
+/** The archived window's events as rows (before the live ones), or its error; none without a cold window. */
+function coldRows(db: Database.Database, coldDir: string | undefined, sessionId: string): { rows: EventRow[]; lastSeq: number; error?: string } {
+  const w = coldDir ? readColdWindow(db, coldDir, sessionId) : undefined;
+  if (!w) return { rows: [], lastSeq: -1 };
+  if ('error' in w) return { rows: [], lastSeq: w.lastSeq, error: w.error };
+  const rows = w.events
+    .filter((e) => typeof e.seq !== 'number' || e.seq <= w.lastSeq)
+    .map((e) => ({
+      seq: e.seq,
+      event_json: e.event_json,
+      json_bytes: e.event_json === null ? null : Buffer.byteLength(e.event_json, 'utf8'),
+      event_zstd: e.event_zstd,
+      zstd_bytes: e.event_zstd === null ? null : e.event_zstd.length,
+      declared: e.declared,
+    }));
+  return { rows, lastSeq: w.lastSeq };
+}
+
+/**
+ * The transcript of `sessionId` from the rows of `db` (`file` names it in messages); with
+ * `coldDir` (`agents/<id>/sessions/cold`), the window OpenClaw archived comes first.
+ */
+export function readTranscriptRows(db: Database.Database, file: string, sessionId: string, coldDir?: string): Transcript {
   const location = `${file}#${sessionId}`;
   const texts: string[] = [];
   const lineNumbers: number[] = [];
   const undecodable: { line: number; error: string }[] = [];
   let bytes = 0;
   let lastLine = 0;
-  for (const r of db.prepare(EVENTS_SQL).iterate({ cap: MAX_EVENT_BYTES, id: sessionId }) as IterableIterator<EventRow>) {
+  const cold = coldRows(db, coldDir, sessionId);
+  if (cold.error) undecodable.push({ line: 1, error: cold.error });
+  const live = db.prepare(EVENTS_SQL).iterate({ cap: MAX_EVENT_BYTES, id: sessionId }) as IterableIterator<EventRow>;
+  for (const r of (function* () {
+    yield* cold.rows;
+    // A row still live for a seq the archive holds too (OpenClaw restored the window): the archive's stands.
+    for (const row of live) if (typeof row.seq !== 'number' || row.seq > cold.lastSeq) yield row;
+  })()) {
     const seq = r.seq;
     if (typeof seq !== 'number' || !Number.isSafeInteger(seq) || seq < 0 || seq + 1 <= lastLine) {
       undecodable.push({ line: lastLine + 1, error: `seq ${String(seq)} is not a non-negative integer after seq ${lastLine - 1}` });

@@ -19,6 +19,34 @@ import { EngineError } from '../../core/errors';
 /** The newest transcript version whose entries Cairn knows (OpenClaw 2026.9 writes 4). */
 export const KNOWN_TRANSCRIPT_VERSION = 4;
 
+/**
+ * The agent database's `PRAGMA user_version` of OpenClaw 2026.9.6, the newest Cairn was tested
+ * on (its docs/reference/database-schemas/versioning.md: forward-only migrations; a newer
+ * version may move sessions to tables Cairn does not read).
+ */
+export const KNOWN_SCHEMA_VERSION = 23;
+
+/** What `cairn doctor` says about the store's schema and cold storage. */
+export interface StoreSchemaInfo {
+  version: number;
+  /** Sessions whose older window is in cold storage. */
+  coldSessions: number;
+}
+
+function schemaInfo(db: ReadOnlyDb['db']): StoreSchemaInfo {
+  const version = Number(db.pragma('user_version', { simple: true }));
+  const hasCold = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_transcript_cold_archives'").get();
+  const coldSessions = hasCold ? Number((db.prepare('SELECT count(*) AS n FROM session_transcript_cold_archives').get() as { n: number }).n) : 0;
+  return { version, coldSessions };
+}
+
+/** The note for a schema newer than Cairn knows, or undefined. */
+export function newerSchemaNote(version: number): string | undefined {
+  return version > KNOWN_SCHEMA_VERSION
+    ? `OpenClaw's session store has schema version ${version}, newer than the ${KNOWN_SCHEMA_VERSION} Cairn knows (OpenClaw 2026.9.6): sessions or messages kept in tables Cairn does not read are missing here`
+    : undefined;
+}
+
 /** The store's file for an agent dir (`agents/<agentId>`). */
 export function openclawDbFile(stateDir: string, agentId: string): string {
   return path.join(stateDir, 'agents', agentId, 'agent', 'openclaw-agent.sqlite');
@@ -113,7 +141,12 @@ function parseEntry(json: string): SessionIndexEntry | undefined {
  * The OpenClaw SQLite store of one agent. `snapshotDir` is in Cairn's own data dir: it is
  * used only when SQLite cannot read the database in place (see sqlite-readonly.ts).
  */
-export function openclawSqliteStore(stateDir: string, agentId: string, snapshotDir: string, caches: StoreCaches): SessionStore & { readInfo(): StoreReadInfo | undefined } {
+export function openclawSqliteStore(
+  stateDir: string,
+  agentId: string,
+  snapshotDir: string,
+  caches: StoreCaches,
+): SessionStore & { readInfo(): StoreReadInfo | undefined; schema(): StoreSchemaInfo } {
   const file = openclawDbFile(stateDir, agentId);
   const { handles } = caches;
   let last: StoreReadInfo | undefined;
@@ -149,7 +182,7 @@ export function openclawSqliteStore(stateDir: string, agentId: string, snapshotD
           const stamp = sessionStamp(h.db, s.sessionId);
           const hit = caches.transcript(s.location, stamp);
           if (hit) return hit;
-          const transcript = readTranscriptRows(h.db, file, s.sessionId);
+          const transcript = readTranscriptRows(h.db, file, s.sessionId, path.join(stateDir, 'agents', agentId, 'sessions', 'cold'));
           if (opts?.keep !== false) caches.keep(s.location, stamp, transcript, Math.max(0, transcript.bytes));
           return transcript;
         })(),
@@ -159,10 +192,15 @@ export function openclawSqliteStore(stateDir: string, agentId: string, snapshotD
     notes(s) {
       // The header row alone: a listing must not read every session's events again for it.
       const v = use((h) => headerVersion(h.db, s.sessionId));
-      return typeof v === 'number' && v > KNOWN_TRANSCRIPT_VERSION
-        ? [`transcript version ${v} is newer than the ${KNOWN_TRANSCRIPT_VERSION} Cairn knows: entries it understands are shown, others are listed as they are`]
-        : [];
+      const schema = newerSchemaNote(use((h) => schemaInfo(h.db)).version);
+      return [
+        ...(schema ? [schema] : []),
+        ...(typeof v === 'number' && v > KNOWN_TRANSCRIPT_VERSION
+          ? [`transcript version ${v} is newer than the ${KNOWN_TRANSCRIPT_VERSION} Cairn knows: entries it understands are shown, others are listed as they are`]
+          : []),
+      ];
     },
+    schema: () => use((h) => schemaInfo(h.db)),
     readInfo: () => last,
     dispose() {
       const h = handles.get(file);

@@ -52,6 +52,8 @@ export interface SessionStore {
   notes(session: StoredSession): string[];
   /** How the store was last read (OpenClaw's database: in place, in memory, or from a copy and why), for doctor. */
   readInfo?(): { mode: string; reason?: string } | undefined;
+  /** OpenClaw's database: its schema version and how many sessions are in cold storage, for doctor. */
+  schema?(): { version: number; coldSessions: number };
   /** Release file handles / in-memory copies. */
   dispose(): void;
 }

@@ -4,12 +4,16 @@
  * line numbered. Blocks/lines inside the cited range are highlighted and scrolled into view.
  * A big file (a 6 MB note was 60k DOM nodes and hung the window) is shown as
  * source in a virtual list (BigSourceView): only the lines in view are in the DOM.
+ * OpenClaw's annotations (HTML comments, which the rendered view skips) show as chips on
+ * their block or line.
  */
 import { createElement, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { BigSourceView, isBigText } from './BigSourceView';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { LineRange } from '../../stores/memory';
+import type { LineAnnotations } from '../../../../shared/types/search';
+import { AnnotationChips } from '../../components/AnnotationChips';
 
 interface Positioned {
   node?: { position?: { start: { line: number }; end: { line: number } } };
@@ -19,17 +23,19 @@ interface Positioned {
 const BLOCKS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'pre', 'blockquote', 'table', 'hr'] as const;
 
 /** Block renderers that carry their source lines and the highlight. */
-function blockComponents(range: LineRange | undefined): Components {
+function blockComponents(range: LineRange | undefined, notes: LineAnnotations[] = []): Components {
   const out: Record<string, unknown> = {};
   for (const tag of BLOCKS) {
     out[tag] = ({ node, children, ...rest }: Positioned & Record<string, unknown>) => {
       const start = node?.position?.start.line;
       const end = node?.position?.end.line ?? start;
       const hit = range && start !== undefined && end !== undefined && start <= range.to && end >= range.from;
+      // A list item's own lines only: a nested item renders its own chips.
+      const own = start !== undefined && tag !== 'hr' ? notes.filter((n) => n.line >= start && n.line <= (tag === 'li' ? start : (end ?? start))) : [];
       return createElement(
         tag,
         { ...rest, 'data-line': start, 'data-end': end, className: `md-block${hit ? ' md-hl' : ''}` },
-        tag === 'hr' ? undefined : children,
+        tag === 'hr' ? undefined : own.length ? [children, ' ', ...own.map((n) => createElement(AnnotationChips, { key: `a${n.line}`, a: n.annotations }))] : children,
       );
     };
   }
@@ -38,14 +44,14 @@ function blockComponents(range: LineRange | undefined): Components {
   return out as Components;
 }
 
-export function RenderedView({ text, range }: { text: string; range: LineRange | undefined }) {
+export function RenderedView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
   if (isBigText(text)) return <BigSourceView text={text} range={range} note />;
-  return <SmallRenderedView text={text} range={range} />;
+  return <SmallRenderedView text={text} range={range} annotations={annotations} />;
 }
 
-function SmallRenderedView({ text, range }: { text: string; range: LineRange | undefined }) {
+function SmallRenderedView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
   const ref = useRef<HTMLDivElement>(null);
-  const components = useMemo(() => blockComponents(range), [range]);
+  const components = useMemo(() => blockComponents(range, annotations), [range, annotations]);
   useEffect(() => {
     ref.current?.querySelector('.md-hl')?.scrollIntoView({ block: 'center' });
   }, [text, range]);
@@ -58,12 +64,13 @@ function SmallRenderedView({ text, range }: { text: string; range: LineRange | u
   );
 }
 
-export function SourceView({ text, range }: { text: string; range: LineRange | undefined }) {
+export function SourceView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
   if (isBigText(text)) return <BigSourceView text={text} range={range} />;
-  return <SmallSourceView text={text} range={range} />;
+  return <SmallSourceView text={text} range={range} annotations={annotations} />;
 }
 
-function SmallSourceView({ text, range }: { text: string; range: LineRange | undefined }) {
+function SmallSourceView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
+  const byLine = useMemo(() => new Map((annotations ?? []).map((n) => [n.line, n.annotations])), [annotations]);
   const ref = useRef<HTMLOListElement>(null);
   const lines = useMemo(() => text.replace(/\n$/, '').split('\n'), [text]);
   useEffect(() => {
@@ -77,6 +84,7 @@ function SmallSourceView({ text, range }: { text: string; range: LineRange | und
         return (
           <li key={n} value={n} className={hit ? 'src-hl' : undefined} data-line={n}>
             <code>{l || ' '}</code>
+            {byLine.has(n) && <AnnotationChips a={byLine.get(n)!} />}
           </li>
         );
       })}

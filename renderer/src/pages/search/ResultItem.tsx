@@ -9,6 +9,8 @@ import { memoryHref } from '../../stores/memory';
 import { highlight } from './highlight';
 import { ScoreBreakdown } from './ScoreBreakdown';
 import { CopyButton } from '../../components/CopyButton';
+import { AnnotationChips } from '../../components/AnnotationChips';
+import { useSearch } from '../../stores/search';
 
 /** Where a citation opens: the memory browser at the lines, or the session's timeline at the cited entry. */
 export function resultHref(r: SearchResult): string {
@@ -43,6 +45,7 @@ export function ResultItem({
   const [open, setOpen] = useState(false);
   const [showSimilar, setShowSimilar] = useState(false);
   const date = dateOf(r.path);
+  const setFilters = useSearch((s) => s.setFilters);
   return (
     <li id={id} className={`result${active ? ' active' : ''}`} data-testid="search-result" aria-current={active ? 'true' : undefined}>
       <div className="result-head">
@@ -61,6 +64,7 @@ export function ResultItem({
           </button>
         )}
       </div>
+      {r.annotations && <AnnotationChips a={r.annotations} onFilter={(f) => setFilters(f)} />}
       <pre className="result-snippet">{highlight(r.snippet, terms)}</pre>
       {similar.length > 0 && (
         <div className="result-similar">

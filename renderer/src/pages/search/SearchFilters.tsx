@@ -1,5 +1,7 @@
 /**
- * Search filters: source, date range (since / before), decay and MMR on/off/config default.
+ * Search filters: source, date range (since / before), decay and MMR on/off/config default,
+ * and OpenClaw's entry annotations (trigger phrase, project, importance ≥ N; a chip on a
+ * result sets them too).
  * Dates are typed as ISO YYYY-MM-DD like every date Cairn shows (a date picker follows the
  * locale, e.g. mm/dd/yyyy); a date is applied once it is complete and real.
  */
@@ -70,6 +72,25 @@ export function SearchFilters() {
       <IsoDate label="Before" value={f.before} onChange={(before) => setFilters({ before })} />
       <TriState label="Decay" value={f.decay} onChange={(decay) => setFilters({ decay })} />
       <TriState label="MMR" value={f.mmr} onChange={(mmr) => setFilters({ mmr })} />
+      <label>
+        Trigger{' '}
+        <input size={14} value={f.trigger} placeholder="any" data-testid="filter-trigger" onChange={(e) => setFilters({ trigger: e.target.value })} />
+      </label>
+      <label>
+        Project{' '}
+        <input size={14} value={f.project} placeholder="any" data-testid="filter-project" onChange={(e) => setFilters({ project: e.target.value })} />
+      </label>
+      <label>
+        Importance ≥{' '}
+        <select value={f.importanceMin ?? ''} data-testid="filter-importance" onChange={(e) => setFilters({ importanceMin: e.target.value ? Number(e.target.value) : undefined })}>
+          <option value="">any</option>
+          {[1, 2, 3, 4, 5, 6, 7, 8, 9, 10].map((n) => (
+            <option key={n} value={n}>
+              {n}
+            </option>
+          ))}
+        </select>
+      </label>
     </div>
   );
 }

@@ -57,7 +57,7 @@ const SECTIONS: { id: string; title: string; prefix: string }[] = [
   { id: 'flush', title: 'Memory flush', prefix: 'agents.defaults.compaction.memoryFlush' },
   { id: 'compaction', title: 'Compaction', prefix: 'agents.defaults.compaction' },
   { id: 'pruning', title: 'Pruning', prefix: 'agents.defaults.contextPruning' },
-  { id: 'search', title: 'Memory search', prefix: 'agents.defaults.memorySearch' },
+  { id: 'search', title: 'Memory search', prefix: 'memory.search' },
   { id: 'qmd', title: 'QMD', prefix: 'memory.qmd' },
   { id: 'backend', title: 'Memory backend', prefix: 'memory' },
   { id: 'agent', title: 'Agent', prefix: 'agents' },
