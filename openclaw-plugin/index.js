@@ -99,40 +99,40 @@ function register(api) {
   /** @type {Map<string, { tokens: number | null, at: string }>} session → its compaction's start */
   const compacting = new Map();
 
-  if (cfg.autoRecall !== false) {
-    api.on('before_prompt_build', async (/** @type {any} */ event, /** @type {any} */ ctx) => {
-      const sessionId = ctx?.sessionId || ctx?.sessionKey || 'unknown';
-      const agentId = ctx?.agentId || 'main';
-      if (ctx?.trigger === 'memory') flushes.set(sessionId, new Date().toISOString());
-      const message = typeof event?.currentUserMessage === 'string' ? event.currentUserMessage : textOf(event?.prompt);
-      const skip = recallSkipReason(ctx, message);
-      if (skip) {
-        // Logged on Cairn's side only when Cairn already runs: a heartbeat never starts it.
-        if (bridge.ready) bridge.send('recall', { agentId, sessionId, sessionKey: ctx?.sessionKey, message, skip, budgetMs: recallBudgetMs, maxTokens: 0, minScore: 1 }, recallBudgetMs).catch(() => {});
-        return undefined;
-      }
-      const messages = Array.isArray(event?.messages) ? event.messages : [];
-      const args = {
-        agentId,
-        sessionId,
-        ...(ctx?.sessionKey ? { sessionKey: ctx.sessionKey } : {}),
-        message,
-        recent: recentTexts(messages, 4),
-        inContext: recentTexts(messages, 24).join('\n'),
-        budgetMs: recallBudgetMs,
-        maxTokens: cfg.recallTokens ?? 600,
-        minScore: cfg.minScore ?? 0.3,
-        maxHits: cfg.maxHits ?? 6,
-      };
-      try {
-        const res = /** @type {{ context?: string }} */ (await bridge.request('recall', args, { budgetMs: recallBudgetMs, startupBudgetMs }));
-        return res?.context ? { prependContext: res.context } : undefined;
-      } catch (err) {
-        explain('recall', err);
-        return undefined;
-      }
-    });
-  }
+  api.on('before_prompt_build', async (/** @type {any} */ event, /** @type {any} */ ctx) => {
+    const sessionId = ctx?.sessionId || ctx?.sessionKey || 'unknown';
+    const agentId = ctx?.agentId || 'main';
+    // A memory-flush turn (OpenClaw's pre-compaction flush): remembered for the compaction record.
+    if (ctx?.trigger === 'memory') flushes.set(sessionId, new Date().toISOString());
+    if (cfg.autoRecall === false) return undefined;
+    const message = typeof event?.currentUserMessage === 'string' ? event.currentUserMessage : textOf(event?.prompt);
+    const skip = recallSkipReason(ctx, message);
+    if (skip) {
+      // Logged on Cairn's side only when Cairn already runs: a heartbeat never starts it.
+      if (bridge.ready) bridge.send('recall', { agentId, sessionId, sessionKey: ctx?.sessionKey, message, skip, budgetMs: recallBudgetMs, maxTokens: 0, minScore: 1 }, recallBudgetMs).catch(() => {});
+      return undefined;
+    }
+    const messages = Array.isArray(event?.messages) ? event.messages : [];
+    const args = {
+      agentId,
+      sessionId,
+      ...(ctx?.sessionKey ? { sessionKey: ctx.sessionKey } : {}),
+      message,
+      recent: recentTexts(messages, 4),
+      inContext: recentTexts(messages, 24).join('\n'),
+      budgetMs: recallBudgetMs,
+      maxTokens: cfg.recallTokens ?? 600,
+      minScore: cfg.minScore ?? 0.1,
+      maxHits: cfg.maxHits ?? 6,
+    };
+    try {
+      const res = /** @type {{ context?: string }} */ (await bridge.request('recall', args, { budgetMs: recallBudgetMs, startupBudgetMs }));
+      return res?.context ? { prependContext: res.context } : undefined;
+    } catch (err) {
+      explain('recall', err);
+      return undefined;
+    }
+  });
 
   if (cfg.corpus !== false && typeof api.registerMemoryCorpusSupplement === 'function') {
     const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs: Math.max(startupBudgetMs, CORPUS_BUDGET_MS) };

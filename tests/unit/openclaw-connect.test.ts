@@ -86,7 +86,7 @@ describe('connecting an OpenClaw dir to Cairn', () => {
         recallBudgetMs: 300,
         startupBudgetMs: 2000,
         recallTokens: 600,
-        minScore: 0.3,
+        minScore: 0.1,
         maxHits: 6,
       },
     });
@@ -235,7 +235,7 @@ describe('cairn connect openclaw (CLI)', () => {
           '+          "recallBudgetMs": 300,',
           '+          "startupBudgetMs": 2000,',
           '+          "recallTokens": 600,',
-          '+          "minScore": 0.3,',
+          '+          "minScore": 0.1,',
           '+          "maxHits": 6',
           '+        }',
           '+      }',

@@ -116,7 +116,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
         ...(typeof req.skip === 'string' && req.skip ? { skip: req.skip } : {}),
         budgetMs: optNum(req.budgetMs) ?? 300,
         maxTokens: optNum(req.maxTokens) ?? 600,
-        minScore: optNum(req.minScore) ?? 0.3,
+        minScore: optNum(req.minScore) ?? 0.1,
         ...(optNum(req.maxHits) !== undefined ? { maxHits: optNum(req.maxHits) } : {}),
       };
       const res = await recallForPrompt(ctx, r, signal);

@@ -25,7 +25,7 @@ export const BUILTIN_MEMORY_TOOLS = ['memory_search', 'memory_get'] as const;
 const KEY_VARS = ['OPENAI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_API_KEY', 'VOYAGE_API_KEY', 'ANTHROPIC_API_KEY'];
 
 /** The budgets written with the plugin's config (the user may change them afterwards; connect keeps theirs). */
-export const PLUGIN_DEFAULTS = { recallBudgetMs: 300, startupBudgetMs: 2000, recallTokens: 600, minScore: 0.3, maxHits: 6 } as const;
+export const PLUGIN_DEFAULTS = { recallBudgetMs: 300, startupBudgetMs: 2000, recallTokens: 600, minScore: 0.1, maxHits: 6 } as const;
 
 /** One setting connect writes (`value`) or removes (`remove`): the key path in openclaw.json. */
 export interface ConfigEdit {
