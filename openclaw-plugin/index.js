@@ -49,6 +49,34 @@ function budget(envName, configured, fallback) {
   return typeof configured === 'number' && configured > 0 ? configured : fallback;
 }
 
+const BRIDGES = Symbol.for('cairn.openclaw-plugin.bridges');
+
+/**
+ * The one bridge of this OpenClaw process for these options. OpenClaw registers a plugin more
+ * than once per process (discovery and full loads, a config reload replacing the instance),
+ * so the bridge lives on `globalThis`, not in one registration; a bridge for other options of
+ * the same state dir (Cairn moved, connect ran again) is stopped.
+ * @param {import('./bridge-client.js').BridgeOptions} opts
+ * @returns {CairnBridge}
+ */
+function sharedBridge(opts) {
+  const g = /** @type {Record<symbol, Map<string, CairnBridge> | undefined>} */ (/** @type {unknown} */ (globalThis));
+  const bridges = (g[BRIDGES] ??= new Map());
+  const key = JSON.stringify(opts);
+  let bridge = bridges.get(key);
+  if (!bridge) {
+    for (const [k, b] of bridges) {
+      if (b.opts.stateDir === opts.stateDir) {
+        b.dispose();
+        bridges.delete(k);
+      }
+    }
+    bridge = new CairnBridge(opts);
+    bridges.set(key, bridge);
+  }
+  return bridge;
+}
+
 /** Corpus-supplement calls (a tool call the model made) may wait longer than a prompt's recall. */
 const CORPUS_BUDGET_MS = 10_000;
 
@@ -66,7 +94,7 @@ function register(api) {
   // A CLI-metadata load only lists commands. Every other load registers the hooks: they
   // cost nothing until a prompt needs Cairn (the bridge starts on first use).
   if (api.registrationMode === 'cli-metadata') return;
-  const bridge = new CairnBridge({ node: cfg.node, bin: cfg.bin, stateDir: cfg.stateDir, ...(cfg.dataDir ? { dataDir: cfg.dataDir } : {}), ...(cfg.env ? { env: cfg.env } : {}) });
+  const bridge = sharedBridge({ node: cfg.node, bin: cfg.bin, stateDir: cfg.stateDir, ...(cfg.dataDir ? { dataDir: cfg.dataDir } : {}), ...(cfg.env ? { env: cfg.env } : {}) });
   const recallBudgetMs = budget('CAIRN_OPENCLAW_RECALL_BUDGET_MS', cfg.recallBudgetMs, 300);
   const startupBudgetMs = budget('CAIRN_OPENCLAW_STARTUP_BUDGET_MS', cfg.startupBudgetMs, 2000);
   /** @type {Set<string>} */
