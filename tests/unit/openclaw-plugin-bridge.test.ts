@@ -102,6 +102,14 @@ describe("Cairn's plugin for OpenClaw, with the real bridge", () => {
       const again = (await p.hook('before_prompt_build')({ prompt: message, currentUserMessage: message, messages: [{ role: 'user', content: section }] }, userCtx)) as { prependContext?: string } | undefined;
       expect(again?.prependContext ?? '').not.toContain('saffron-kite');
 
+      // A message too short to search alone is searched with the turns before it.
+      const short = (await p.hook('before_prompt_build')(
+        { prompt: 'And the codeword?', currentUserMessage: 'And the codeword?', messages: [{ role: 'user', content: 'Tell me about the Lisbon trip.' }, { role: 'assistant', content: [{ type: 'text', text: 'It is planned.' }] }] },
+        { ...userCtx, sessionId: 's-short' },
+      )) as { prependContext?: string } | undefined;
+      expect(short?.prependContext).toContain('saffron-kite');
+      expect(recallLines(dataDir, stateDir, 's-short')[0]?.query).toBe('Tell me about the Lisbon trip. It is planned. And the codeword?');
+
       // Heartbeat and sub-agent turns get nothing, and say why in the log.
       expect(await p.hook('before_prompt_build')({ prompt: 'Read HEARTBEAT.md', messages: [] }, { ...userCtx, sessionId: 'hb', trigger: 'heartbeat' })).toBeUndefined();
       expect(await p.hook('before_prompt_build')({ prompt: message, currentUserMessage: message, messages: [] }, { ...userCtx, sessionId: 'sub', sessionKey: 'agent:main:subagent:abc' })).toBeUndefined();
@@ -136,6 +144,8 @@ describe("Cairn's plugin for OpenClaw, with the real bridge", () => {
       expect(await ask('slow-2')).toBeUndefined();
       expect(p.warnings).toEqual([expect.stringContaining('Cairn did not answer recall within 300 ms')]);
       await expect.poll(() => recallLines(dataDir, stateDir, 'slow-1')).toEqual([expect.objectContaining({ outcome: 'timeout', reason: expect.stringContaining('cut off at the 300 ms budget'), hits: [], injectedChars: 0 })]);
+      // (Both cancelled recalls are logged before Cairn is stopped: nothing writes after the test.)
+      await expect.poll(() => recallLines(dataDir, stateDir, 'slow-2')).toEqual([expect.objectContaining({ outcome: 'timeout' })]);
     } finally {
       p.stop();
     }
