@@ -100,7 +100,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
       if (typeof req.warm === 'string' && req.warm) {
         await ctx
           .searchBackend()
-          .search(req.warm, { query: 'cairn warm-up', maxResults: 1 })
+          .search(req.warm, { query: 'cairn warm-up', maxResults: 1, signal })
           .catch(() => undefined);
       }
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
