@@ -15,6 +15,7 @@ import { register as qmd } from './qmd';
 import { register as connect } from './connect';
 import { register as dreaming } from './dreaming';
 import { register as audit } from './audit';
+import { register as openclawBridge } from './openclaw-bridge';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
@@ -30,5 +31,6 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   connect,
   dreaming,
   audit,
+  openclawBridge,
   serve,
 ];
