@@ -126,7 +126,7 @@ const toHit = (r: SearchResult): OpenClawRecallHit => ({
 
 /** Milliseconds the bridge waits before searching: a test hook for a slow Cairn (CAIRN_OPENCLAW_BRIDGE_DELAY_MS). */
 function testDelayMs(ctx: EngineContext): number {
-  const v = Number((ctx.deps.env ?? process.env).CAIRN_OPENCLAW_BRIDGE_DELAY_MS);
+  const v = Number(ctx.env().CAIRN_OPENCLAW_BRIDGE_DELAY_MS);
   return Number.isFinite(v) && v > 0 ? v : 0;
 }
 
