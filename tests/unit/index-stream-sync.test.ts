@@ -15,7 +15,9 @@ import { listSourceFiles } from '../../electron/engine/index/sources';
 import { createStore, type Store } from '../../electron/engine/index/store';
 import { syncFiles } from '../../electron/engine/index/sync';
 import { STREAM_FROM_BYTES } from '../../electron/engine/index/sync-stream';
+import { memoryFixture } from '../helpers/memory-fixture';
 import { tmpDir, writeTree } from '../helpers/tmp';
+import Database from 'better-sqlite3';
 
 const chunking = { tokens: 400, overlap: 80 };
 
@@ -107,4 +109,33 @@ describe('a big memory note indexed as a stream', () => {
       }
     }, 300_000);
   }
+
+  it('a rebuild cancelled part-way through the big note leaves the old index as it was', async () => {
+    const fx = memoryFixture({ 'workspace/memory/big.md': bigNote(), 'workspace/MEMORY.md': '# Prefs\n\nThe vault is in Lisbon.\n' });
+    const idx = fx.open();
+    await idx.sync();
+    const snapshot = () => {
+      const db = new Database(fx.indexFile, { readonly: true });
+      try {
+        return db.prepare('SELECT id, path, start_line, hash FROM chunks ORDER BY id').all();
+      } finally {
+        db.close();
+      }
+    };
+    const before = snapshot();
+    expect(before.length).toBeGreaterThan(1_000);
+    const ac = new AbortController();
+    const p = idx.sync({
+      force: true,
+      signal: ac.signal,
+      // Some of the note's parts are written into the new file, more are still to be read.
+      onProgress: (x) => {
+        if (x.phase === 'write' && x.chunksDone >= 500) ac.abort();
+      },
+    });
+    await expect(p).rejects.toThrow(/cancelled/);
+    expect(snapshot()).toEqual(before);
+    expect((await idx.search({ query: 'Lisbon' })).results[0]?.path).toBe('MEMORY.md');
+    await idx.dispose();
+  }, 300_000);
 });
