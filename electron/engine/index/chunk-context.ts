@@ -28,24 +28,32 @@ export function describeDate(day: string): string {
 const HEADING = /^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 /**
- * For each line (1-based index), the nearest heading at or above it; fenced code blocks are
- * skipped so a `# comment` in a shell snippet is not taken for a heading.
+ * The nearest heading at or above each line, fed one line at a time (a streamed file):
+ * fenced code blocks are skipped so a `# comment` in a shell snippet is not taken for a heading.
  */
-export function headingsByLine(lines: readonly string[]): (string | null)[] {
-  const out: (string | null)[] = [null];
-  let current: string | null = null;
-  let fence: string | null = null;
-  for (const line of lines) {
+export class HeadingTracker {
+  private current: string | null = null;
+  private fence: string | null = null;
+
+  /** The heading in force at `line` (the next line of the file). */
+  next(line: string): string | null {
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
-      if (fence === null) fence = f[1]!.slice(0, 3);
-      else if (f[1]!.startsWith(fence)) fence = null;
-    } else if (fence === null) {
+      if (this.fence === null) this.fence = f[1]!.slice(0, 3);
+      else if (f[1]!.startsWith(this.fence)) this.fence = null;
+    } else if (this.fence === null) {
       const h = HEADING.exec(line);
-      if (h) current = h[2]!;
+      if (h) this.current = h[2]!;
     }
-    out.push(current);
+    return this.current;
   }
+}
+
+/** For each line (1-based index), the nearest heading at or above it (HeadingTracker over a list). */
+export function headingsByLine(lines: readonly string[]): (string | null)[] {
+  const tracker = new HeadingTracker();
+  const out: (string | null)[] = [null];
+  for (const line of lines) out.push(tracker.next(line));
   return out;
 }
 

@@ -65,59 +65,95 @@ export function hardSplit(line: string, maxWeight: number): string[] {
  */
 export const CHUNKER_VERSION = 3;
 
-/** Chunk logical lines (Markdown lines or rendered transcript lines). */
-export function chunkLines(lines: readonly SourceLine[], opts: ChunkingOptions): TextChunk[] {
-  const maxWeight = Math.max(32, opts.tokens * 4);
-  const overlapWeight = Math.max(0, Math.min(opts.overlap * 4, maxWeight - 1));
-  const chunks: TextChunk[] = [];
-  let current: { text: string; lineNo: number; weight: number }[] = [];
-  let currentWeight = 0;
+/** A line (or a hard-split segment of one) in the chunk being built. */
+type Entry = { text: string; lineNo: number; weight: number };
 
-  const flush = () => {
-    const first = current[0];
-    const last = current[current.length - 1];
+/**
+ * The chunker fed one line at a time: `push` returns the chunks a line completes, `end` the
+ * last one. Holds only the chunk being built, so a file of any size can be chunked as it is
+ * read (index/prepare-stream.ts); `chunkLines` is this over a whole list.
+ */
+export class LineChunker {
+  private readonly maxWeight: number;
+  private readonly overlapWeight: number;
+  private current: Entry[] = [];
+  private currentWeight = 0;
+
+  constructor(opts: ChunkingOptions) {
+    this.maxWeight = Math.max(32, opts.tokens * 4);
+    this.overlapWeight = Math.max(0, Math.min(opts.overlap * 4, this.maxWeight - 1));
+  }
+
+  /** Add the next line; returns the chunks it completed (usually none, more than one for a long line). */
+  push(line: SourceLine): TextChunk[] {
+    const out: TextChunk[] = [];
+    for (const segment of line.text.length === 0 ? [''] : hardSplit(line.text, this.maxWeight)) {
+      const weight = weightedLength(segment) + 1;
+      if (this.currentWeight + weight > this.maxWeight && this.current.length > 0) {
+        this.flush(out);
+        this.carryOverlap();
+        // The carried overlap plus this segment must still fit, or the next chunk would be
+        // cut right away and hold nothing but the overlap again.
+        while (this.current.length > 0 && this.currentWeight + weight > this.maxWeight) {
+          this.currentWeight -= this.current.shift()!.weight;
+        }
+      }
+      this.current.push({ text: segment, lineNo: line.lineNo, weight });
+      this.currentWeight += weight;
+    }
+    return out;
+  }
+
+  /** The first line of the chunk being built: no later chunk starts before it. */
+  get windowStart(): number | undefined {
+    return this.current[0]?.lineNo;
+  }
+
+  /** The last chunk (none when nothing is left or it holds only blank lines). */
+  end(): TextChunk[] {
+    const out: TextChunk[] = [];
+    this.flush(out);
+    this.current = [];
+    this.currentWeight = 0;
+    return out;
+  }
+
+  private flush(out: TextChunk[]): void {
+    const first = this.current[0];
+    const last = this.current[this.current.length - 1];
     if (!first || !last) return;
-    const text = current.map((e) => e.text).join('\n');
-    chunks.push({ startLine: first.lineNo, endLine: last.lineNo, text, hash: sha256(text) });
-  };
+    const text = this.current.map((e) => e.text).join('\n');
+    // A file of only blank lines gives chunks with no content: not worth indexing.
+    if (text.trim().length > 0) out.push({ startLine: first.lineNo, endLine: last.lineNo, text, hash: sha256(text) });
+  }
+
   // Keep the tail of the chunk just cut (at least `overlapWeight`), as OpenClaw does.
-  const carryOverlap = () => {
-    if (overlapWeight <= 0) {
-      current = [];
-      currentWeight = 0;
+  private carryOverlap(): void {
+    if (this.overlapWeight <= 0) {
+      this.current = [];
+      this.currentWeight = 0;
       return;
     }
     let acc = 0;
-    const kept: typeof current = [];
-    for (let i = current.length - 1; i >= 0; i--) {
-      const e = current[i]!;
+    const kept: Entry[] = [];
+    for (let i = this.current.length - 1; i >= 0; i--) {
+      const e = this.current[i]!;
       acc += e.weight;
       kept.unshift(e);
-      if (acc >= overlapWeight) break;
+      if (acc >= this.overlapWeight) break;
     }
-    current = kept;
-    currentWeight = acc;
-  };
-
-  for (const line of lines) {
-    for (const segment of line.text.length === 0 ? [''] : hardSplit(line.text, maxWeight)) {
-      const weight = weightedLength(segment) + 1;
-      if (currentWeight + weight > maxWeight && current.length > 0) {
-        flush();
-        carryOverlap();
-        // The carried overlap plus this segment must still fit, or the next chunk would be
-        // cut right away and hold nothing but the overlap again.
-        while (current.length > 0 && currentWeight + weight > maxWeight) {
-          currentWeight -= current.shift()!.weight;
-        }
-      }
-      current.push({ text: segment, lineNo: line.lineNo, weight });
-      currentWeight += weight;
-    }
+    this.current = kept;
+    this.currentWeight = acc;
   }
-  flush();
-  // A file of only blank lines gives chunks with no content: not worth indexing.
-  return chunks.filter((c) => c.text.trim().length > 0);
+}
+
+/** Chunk logical lines (Markdown lines or rendered transcript lines). */
+export function chunkLines(lines: readonly SourceLine[], opts: ChunkingOptions): TextChunk[] {
+  const chunker = new LineChunker(opts);
+  const chunks: TextChunk[] = [];
+  for (const line of lines) for (const c of chunker.push(line)) chunks.push(c);
+  for (const c of chunker.end()) chunks.push(c);
+  return chunks;
 }
 
 /** Chunk a Markdown file's text: lines are split on `\n` (a trailing `\r` is dropped). */

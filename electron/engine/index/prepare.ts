@@ -4,7 +4,7 @@
  */
 import type { ChunkRow } from './store';
 import type { SourceFile } from './sources';
-import { chunkLines, chunkMarkdown, sha256, type ChunkingOptions } from './chunker';
+import { chunkLines, chunkMarkdown, sha256, type ChunkingOptions, type TextChunk } from './chunker';
 import { contextLine, dateFromPath, headingsByLine } from './chunk-context';
 import { renderSession, renderSessionLines } from './session-text';
 
@@ -27,11 +27,9 @@ export function prepareChunks(file: SourceFile, text: string, mtime: number, chu
   return prepareRows(file, text, mtime, chunking, lineNumbers).map((c) => ({ ...c, bodyHash: sha256(c.body) }));
 }
 
-/** `lineNumbers`: the transcript line of each line of `text`, for a store session whose lines are not 1, 2, 3… */
-function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions, lineNumbers?: number[]): Omit<ChunkRow, 'vector'>[] {
-  type Chunked = { startLine: number; endLine: number; hash: string; text: string };
-  /** One row: `day` dates the chunk (a real date when `dated`, else the file's mtime day). */
-  const row = (c: Chunked, heading: string | null, day: string, dated: boolean, evergreen: boolean): Omit<ChunkRow, 'vector'> => ({
+/** One chunk row of `file`: `day` dates the chunk (a real date when `dated`, else the file's mtime day). */
+function chunkRow(file: SourceFile, mtime: number, c: TextChunk, heading: string | null, day: string, dated: boolean, evergreen: boolean): Omit<ChunkRow, 'vector'> {
+  return {
     path: file.path,
     source: file.source,
     startLine: c.startLine,
@@ -44,16 +42,28 @@ function prepareRows(file: SourceFile, text: string, mtime: number, chunking: Ch
     evergreen,
     mtime,
     body: chunkBody(day, dated, heading, c.text),
-  });
+  };
+}
+
+/**
+ * A Markdown (memory) file's chunk with its context: `heading` is the one in force at the
+ * chunk's start line. Shared by the whole-text path below and the streamed one (prepare-stream.ts).
+ */
+export function memoryRow(file: SourceFile, mtime: number, c: TextChunk, heading: string | null): Omit<ChunkRow, 'vector'> {
+  const fileDay = dateFromPath(file.path);
+  // SPEC §7: MEMORY.md and undated memory files never decay.
+  return chunkRow(file, mtime, c, heading, fileDay ?? dayOf(mtime), fileDay !== null, fileDay === null);
+}
+
+/** `lineNumbers`: the transcript line of each line of `text`, for a store session whose lines are not 1, 2, 3… */
+function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions, lineNumbers?: number[]): Omit<ChunkRow, 'vector'>[] {
   if (file.source === 'sessions') {
     const { lines, dayByLine } = lineNumbers ? renderSessionLines(file.path, text.split('\n'), lineNumbers) : renderSession(text, file.path);
     return chunkLines(lines, chunking).map((c) => {
       const msgDay = dayByLine.get(c.startLine) ?? null;
-      return row(c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);
+      return chunkRow(file, mtime, c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);
     });
   }
-  const fileDay = dateFromPath(file.path);
   const headings = headingsByLine(text.split('\n'));
-  // SPEC §7: MEMORY.md and undated memory files never decay.
-  return chunkMarkdown(text, chunking).map((c) => row(c, headings[c.startLine] ?? null, fileDay ?? dayOf(mtime), fileDay !== null, fileDay === null));
+  return chunkMarkdown(text, chunking).map((c) => memoryRow(file, mtime, c, headings[c.startLine] ?? null));
 }

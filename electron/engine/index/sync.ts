@@ -4,22 +4,25 @@
  * transaction. Work is done in small batches with a yield between them so the event loop
  * (Electron's main thread) never stalls; progress is reported and the AbortSignal honoured
  * between batches. Embedding runs ahead of the writes (embed-jobs.ts), in a worker thread
- * for big runs.
+ * for big runs. A memory file bigger than STREAM_FROM_BYTES is read, chunked and written as
+ * a stream (sync-stream.ts), so no file is ever held whole; writing is sync-write.ts.
  */
-import fs from 'node:fs';
 import type { UnreadableFile } from '../../../shared/types/search';
 import type { Embedder } from '../embed/types';
 import type { Db } from './db';
 import type { SourceFile } from './sources';
 import type { ChunkingOptions } from './chunker';
 import { sha256 } from './chunker';
-import { prepareChunks, type PreparedChunk } from './prepare';
-import type { ChunkRow, FileRow, Store } from './store';
+import { prepareChunks } from './prepare';
+import type { FileRow, Store } from './store';
 import { VectorPipeline, type PrestartedWorker, type VectorJob } from './embed-jobs';
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
+import { BULK_COMMIT_CHUNKS, FileWriter, type PendingFile } from './sync-write';
 import { abortError } from '../util/abort';
-import { readSource, readVirtual, statSource, writeFailure } from './sync-files';
-import { STEP_CHUNKS, writeSteps } from './write-steps';
+import { readSource, readVirtual, statSource } from './sync-files';
+import { streamFile, streamsFile, type FilePart } from './sync-stream';
+
+export { filesDiffer } from './sync-files';
 
 export interface SyncProgress {
   phase: 'scan' | 'chunk' | 'embed' | 'write' | 'done';
@@ -69,11 +72,6 @@ export interface SyncOutcome {
 
 /** Chunks gathered before embedding and writing (one embed call for async embedders). */
 const BATCH_CHUNKS = 96;
-/**
- * Chunks per commit in bulk mode: a commit writes the dirty pages and FTS5's pending terms
- * (a new segment; merged in steps by bulk-fts.ts) in one synchronous step of a few ms.
- */
-const BULK_COMMIT_CHUNKS = 512;
 /** Longest stretch of synchronous work before yielding to the event loop. */
 const SLICE_MS = 8;
 
@@ -91,11 +89,6 @@ export function createYielder(sliceMs = SLICE_MS): (force?: boolean) => Promise<
 const throwIfAborted = (signal: AbortSignal | undefined): void => {
   if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
 };
-
-interface PendingFile {
-  file: FileRow;
-  chunks: PreparedChunk[];
-}
 
 /** A batch of files whose vectors are on their way. */
 interface Batch {
@@ -146,8 +139,8 @@ class SyncRun {
   private chunksDone = 0;
   private chunksSeen = 0;
   private uncommitted = 0;
-  /** One transaction per file (a file is never half-written); in bulk mode the one open transaction covers them all. */
-  private readonly writeFile: (p: PendingFile, byHash: Map<string, Float32Array>) => void;
+  /** Writes each file (or streamed part) once its vectors are in. */
+  private readonly writer: FileWriter;
 
   constructor(private readonly input: SyncInput) {
     const { db, store } = input;
@@ -168,17 +161,11 @@ class SyncRun {
       prestarted: input.prestarted,
       yieldNow: () => this.yieldNow(),
     });
-    this.writeFile = db.transaction((p: PendingFile, byHash: Map<string, Float32Array>) => {
-      store.replaceFile(p.file, this.rowsOf(p.chunks, byHash));
-    });
+    this.writer = new FileWriter({ db, store, bulk: this.bulk, vectors: input.embedder !== null, yieldNow: () => this.yieldNow(), signal: input.signal });
   }
 
   private progress(phase: SyncProgress['phase']): void {
     this.report({ phase, filesDone: this.filesDone, filesTotal: this.input.files.length, chunksDone: this.chunksDone, chunksTotal: this.chunksSeen });
-  }
-
-  private rowsOf(chunks: readonly PreparedChunk[], byHash: Map<string, Float32Array>): ChunkRow[] {
-    return chunks.map((c) => ({ ...c, vector: this.input.embedder ? (byHash.get(c.bodyHash) ?? null) : null }));
   }
 
   /** Removed files first: they need no reading. */
@@ -219,6 +206,7 @@ class SyncRun {
       }
       return;
     }
+    if (streamsFile(src, st.size)) return this.scanStreamed(src, st, prev?.hash);
     const got = src.virtual ? readVirtual(src) : await readSource(src.abs, src.path);
     if ('unreadable' in got) {
       this.unreadable.push(got.unreadable);
@@ -237,6 +225,26 @@ class SyncRun {
     this.pendingChunks += chunks.length;
     if (this.pendingChunks >= BATCH_CHUNKS) await this.flush();
     else await this.yieldNow();
+  }
+
+  /**
+   * A big memory file, streamed: each part of a batch's worth of chunks is queued like a
+   * file of its own (embedded and written in turn), so only a few batches are held at once.
+   */
+  private async scanStreamed(src: SourceFile, st: { mtimeMs: number; size: number }, prevHash: string | undefined): Promise<void> {
+    let first = true;
+    for await (const step of streamFile(src, st, this.input.chunking, prevHash, BATCH_CHUNKS)) {
+      if ('unchanged' in step) return void this.touched.push(step.unchanged);
+      // Nothing of it queued yet: skipped like an unreadable file, its old rows untouched.
+      if (step.failed !== undefined && first) return void this.unreadable.push({ path: src.path, reason: step.failed });
+      const part: FilePart = { first, last: step.last, ...(step.failed !== undefined ? { failed: step.failed } : {}) };
+      this.chunksSeen += step.chunks.length;
+      this.pending.push({ file: step.file, chunks: step.chunks, part });
+      this.pendingChunks += step.chunks.length;
+      first = false;
+      if (this.pendingChunks >= BATCH_CHUNKS) await this.flush();
+      else await this.yieldNow();
+    }
   }
 
   /** Send the queued chunks to the embedder; write batches whose vectors are due. */
@@ -266,13 +274,15 @@ class SyncRun {
     throwIfAborted(this.input.signal);
     await this.yieldNow();
     for (const p of b.files) {
-      const failed = await this.writeOne(p, byHash);
+      // undefined: a part of a streamed file that is not its last (nothing to report yet).
+      const failed = await this.writer.write(p, byHash);
       if (failed) this.unreadable.push({ path: p.file.path, reason: failed });
-      else this.changed.push(p.file.path);
+      else if (failed === null) this.changed.push(p.file.path);
       await this.yieldNow();
     }
     this.chunksDone += b.chunks;
-    if (this.bulk && (this.uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS) {
+    // Not while a streamed file's savepoint is open: a COMMIT would end it.
+    if (this.bulk && (this.uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS && !this.writer.midFile) {
       await mergeFts(db, this.yieldNow, this.input.signal);
       await this.yieldNow(true);
       db.exec('COMMIT');
@@ -281,68 +291,6 @@ class SyncRun {
     }
     this.progress('write');
     await this.yieldNow();
-  }
-
-  /**
-   * Write one file so that its failure stops only it: in bulk mode inside a savepoint that a
-   * failure rolls back, else in its own transaction(s). Returns why it failed (the file is
-   * then skipped and reported with the unreadable ones), or null. Cancelling still throws.
-   */
-  private async writeOne(p: PendingFile, byHash: Map<string, Float32Array>): Promise<string | null> {
-    const { db, store } = this.input;
-    const steps = writeSteps(p.chunks);
-    // In bulk mode the savepoint keeps the file whole, so any file is written in steps.
-    const big = !this.bulk && p.chunks.length > STEP_CHUNKS;
-    if (this.bulk) db.exec('SAVEPOINT cairn_file');
-    try {
-      if (big || this.bulk) await this.writeInSteps(p, steps, byHash);
-      else this.writeFile(p, byHash);
-      if (this.bulk) db.exec('RELEASE cairn_file');
-      return null;
-    } catch (err) {
-      if (this.bulk) db.exec('ROLLBACK TO cairn_file; RELEASE cairn_file');
-      // A big file written in steps has lost its old rows already: drop what it got and its
-      // files row, so the next sync takes it for new and tries again.
-      else if (big) db.transaction(() => store.deleteFile(p.file.path))();
-      if ((err as Error).name === 'AbortError') throw err;
-      return writeFailure(err);
-    }
-  }
-
-  /**
-   * A file with many chunks (a huge MEMORY.md) is written in steps, each a short transaction;
-   * its files row is marked unfinished first, so an interruption is redone by the next sync.
-   * In bulk mode (inside the file's savepoint) every file is written this way, yielding
-   * between steps, and FTS5 segments are merged every BULK_COMMIT_CHUNKS chunks, as between files.
-   */
-  private async writeInSteps(p: PendingFile, steps: readonly PreparedChunk[][], byHash: Map<string, Float32Array>): Promise<void> {
-    const { db, store } = this.input;
-    if (!this.bulk) {
-      db.transaction(() => {
-        store.dropChunks(p.file.path);
-        store.putFile({ ...p.file, hash: '', mtime: 0 });
-      })();
-    }
-    let at = 0;
-    let prev = 0;
-    let unflushed = 0;
-    for (const step of steps) {
-      const rows = this.rowsOf(step, byHash);
-      if (this.bulk) store.insertChunks(rows);
-      else db.transaction(() => store.insertChunks(rows))();
-      // FTS5 holds the file's terms in memory until the next savepoint (the files row's
-      // upsert), then writes them in one piece: a big file's would be one long step.
-      if (this.bulk && (unflushed += step.length) >= STEP_CHUNKS && step !== steps[steps.length - 1]) {
-        db.exec('SAVEPOINT cairn_step; RELEASE cairn_step');
-        unflushed = 0;
-      }
-      // After the step that starts past a multiple of BULK_COMMIT_CHUNKS within the file.
-      if (this.bulk && at > 0 && Math.floor(at / BULK_COMMIT_CHUNKS) > Math.floor(prev / BULK_COMMIT_CHUNKS)) await mergeFts(db, this.yieldNow, this.input.signal);
-      prev = at;
-      at += step.length;
-      if (steps.length > 1) await this.yieldNow(!this.bulk);
-    }
-    store.putFile(p.file);
   }
 
   /** Files whose mtime moved but whose content did not: new stamps, no re-chunking. */
@@ -373,26 +321,4 @@ class SyncRun {
   close(): void {
     this.vectors.close();
   }
-}
-
-/**
- * Quick dirty check without reading contents: true when a listed file is new, gone, or has
- * another mtime/size than when it was indexed. The stats run off the main thread, a group at
- * a time (a 900-file workspace is 900 lstats: a blocking loop of them stalled the event loop).
- */
-export async function filesDiffer(db: Db, files: readonly SourceFile[]): Promise<boolean> {
-  const rows = db.prepare('SELECT path, mtime, size FROM files').all() as { path: string; mtime: number; size: number }[];
-  if (rows.length !== files.length) return true;
-  const byPath = new Map(rows.map((r) => [r.path, r]));
-  const GROUP = 64;
-  for (let i = 0; i < files.length; i += GROUP) {
-    const group = files.slice(i, i + GROUP);
-    const stats = await Promise.all(group.map((f) => (f.virtual ? Promise.resolve(statSource(f) ?? null) : fs.promises.lstat(f.abs).catch(() => null))));
-    for (let j = 0; j < group.length; j++) {
-      const r = byPath.get(group[j]!.path);
-      const st = stats[j];
-      if (!r || !st || Math.round(st.mtimeMs) !== r.mtime || st.size !== r.size) return true;
-    }
-  }
-  return false;
 }

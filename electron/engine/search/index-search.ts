@@ -6,6 +6,7 @@
  * closed with the index.
  */
 import type { SearchResponse } from '../../../shared/types/search';
+import type { MemorySearchSettings } from '../config/schema';
 import type { MemoryIndex } from '../index/memory-index';
 import type { SearchRequest } from '../core/search-backend';
 import { runSearch } from './service';
@@ -17,20 +18,31 @@ function knnOf(index: MemoryIndex): LazyKnnWorker {
   return index.attachment(KNN, () => new LazyKnnWorker(index.opts.indexFile, index.opts.knnWorkerMinChunks));
 }
 
+/**
+ * How to search an index other than its own settings say, without opening a second copy of
+ * it (bench/lib/search-child.ts times the keyword and vector sides on the one index).
+ */
+export interface SearchView {
+  /** Keyword side only, as an index without an embedder answers. */
+  keywordOnly?: boolean;
+  /** Settings in place of the index's (e.g. hybrid off: vector side only). */
+  settings?: MemorySearchSettings;
+}
+
 /** Search the index as it is (callers sync first when dirty: builtin-backend.ts). */
-export async function searchIndex(index: MemoryIndex, req: SearchRequest): Promise<SearchResponse> {
+export async function searchIndex(index: MemoryIndex, req: SearchRequest, view: SearchView = {}): Promise<SearchResponse> {
   const db = index.snapshot()?.db;
   // A rebuild may swap the file (closing this handle) while the search awaits the query
   // vector: then answer again from the new index rather than fail or return nothing.
   const swapped = () => db !== undefined && !db.open && index.snapshot()?.db !== db && index.built;
-  const res = await searchOnce(index, req).catch((err: unknown) => {
+  const res = await searchOnce(index, req, view).catch((err: unknown) => {
     if (swapped()) return null;
     throw err;
   });
-  return res === null || swapped() ? searchOnce(index, req) : res;
+  return res === null || swapped() ? searchOnce(index, req, view) : res;
 }
 
-async function searchOnce(index: MemoryIndex, req: SearchRequest): Promise<SearchResponse> {
+async function searchOnce(index: MemoryIndex, req: SearchRequest, view: SearchView): Promise<SearchResponse> {
   const started = performance.now();
   const e = index.embedder;
   const embedder = e ? { provider: e.provider, model: e.model } : null;
@@ -40,9 +52,12 @@ async function searchOnce(index: MemoryIndex, req: SearchRequest): Promise<Searc
   }
   const warnings: string[] = [];
   if (snap.vecError) warnings.push(snap.vecError);
+  const backend = view.keywordOnly
+    ? { db: snap.db, vector: snap.vector, embedder: null, knn: undefined }
+    : { db: snap.db, vector: snap.vector, embedder: snap.embedder, knn: snap.vector === 'vec0' ? knnOf(index).forSearch(snap.chunkCount) : undefined };
   const out = await runSearch(
-    { db: snap.db, vector: snap.vector, embedder: snap.embedder, knn: snap.vector === 'vec0' ? knnOf(index).forSearch(snap.chunkCount) : undefined },
-    index.opts.settings,
+    backend,
+    view.settings ?? index.opts.settings,
     req,
     index.now(),
   );

@@ -1,0 +1,56 @@
+/**
+ * A memory (Markdown) file chunked as it is read, for files too big to hold whole: the text
+ * arrives in pieces (stream-read.ts), is cut into lines, and each line goes through the same
+ * chunker (LineChunker) and heading tracker as the whole-text path (prepare.ts), so the
+ * chunks are exactly the ones `prepareChunks` gives for the whole text. Memory is the chunk
+ * being built plus the current line, whatever the file's size.
+ */
+import type { SourceFile } from './sources';
+import { LineChunker, sha256, type ChunkingOptions, type TextChunk } from './chunker';
+import { HeadingTracker } from './chunk-context';
+import { memoryRow, type PreparedChunk } from './prepare';
+
+/**
+ * Cut text pieces into lines the way `chunkMarkdown` splits a whole text: on `\n`, and a final
+ * newline ends the last line rather than starting an empty one. Yields the raw line (with a
+ * trailing `\r` if any) and its 1-based number.
+ */
+export async function* linesOf(pieces: AsyncIterable<string>): AsyncGenerator<{ raw: string; lineNo: number }> {
+  let parts: string[] = []; // the current line so far, in pieces (a long line is not re-joined per piece)
+  let lineNo = 0;
+  let sawNewline = false;
+  for await (const piece of pieces) {
+    let from = 0;
+    for (let nl = piece.indexOf('\n'); nl !== -1; nl = piece.indexOf('\n', from)) {
+      parts.push(piece.slice(from, nl));
+      yield { raw: parts.length === 1 ? parts[0]! : parts.join(''), lineNo: ++lineNo };
+      parts = [];
+      sawNewline = true;
+      from = nl + 1;
+    }
+    if (from < piece.length) parts.push(piece.slice(from));
+  }
+  const rest = parts.join('');
+  if (rest !== '' || !sawNewline) yield { raw: rest, lineNo: ++lineNo };
+}
+
+/** The chunks of a memory file read as `pieces`, in order, each with its context (as prepareChunks). */
+export async function* prepareChunksStream(file: SourceFile, pieces: AsyncIterable<string>, mtime: number, chunking: ChunkingOptions): AsyncGenerator<PreparedChunk> {
+  const chunker = new LineChunker(chunking);
+  const headings = new HeadingTracker();
+  // The heading in force at each line still in the chunker's window (a chunk takes its start line's).
+  const headingAt = new Map<number, string | null>();
+  let oldest = 1;
+  const rowOf = (c: TextChunk): PreparedChunk => {
+    const row = memoryRow(file, mtime, c, headingAt.get(c.startLine) ?? null);
+    return { ...row, bodyHash: sha256(row.body) };
+  };
+  for await (const { raw, lineNo } of linesOf(pieces)) {
+    headingAt.set(lineNo, headings.next(raw));
+    for (const c of chunker.push({ text: raw.endsWith('\r') ? raw.slice(0, -1) : raw, lineNo })) yield rowOf(c);
+    // No later chunk starts before the chunker's window: the headings of earlier lines are done with.
+    const start = chunker.windowStart ?? lineNo;
+    for (; oldest < start; oldest++) headingAt.delete(oldest);
+  }
+  for (const c of chunker.end()) yield rowOf(c);
+}
