@@ -25,6 +25,7 @@ import { tokensChannels } from './contract/tokens';
 import { openclawChannels } from './contract/openclaw';
 import { welcomeChannels, welcomeEvents } from './contract/welcome';
 import { llmRecommendedChannels } from './contract/llm-recommended';
+import { openclawRecallChannels } from './contract/openclaw-recall';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -57,6 +58,7 @@ export const channels = {
   ...openclawChannels,
   ...welcomeChannels,
   ...llmRecommendedChannels,
+  ...openclawRecallChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

@@ -24,6 +24,7 @@ import { tokensHandlers } from './sessions/exact-tokens';
 import { openclawHandlers } from './openclaw/handlers';
 import { welcomeHandlers } from './app/welcome-handlers';
 import { llmRecommendedHandlers } from './llm/recommended';
+import { openclawRecallHandlers } from './openclaw/recall-handlers';
 
 export interface EngineOptions {
   stateDir: string;
@@ -62,6 +63,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...openclawHandlers(ctx),
     ...welcomeHandlers(ctx),
     ...llmRecommendedHandlers(ctx),
+    ...openclawRecallHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;
