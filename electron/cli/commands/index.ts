@@ -13,6 +13,7 @@ import { register as models } from './models';
 import { register as sessions } from './sessions';
 import { register as qmd } from './qmd';
 import { register as connect } from './connect';
+import { register as openclawBridge } from './openclaw-bridge';
 
 export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   doctor,
@@ -26,5 +27,6 @@ export const commands: ((program: Command, rt: CliRuntime) => void)[] = [
   sessions,
   qmd,
   connect,
+  openclawBridge,
   serve,
 ];
