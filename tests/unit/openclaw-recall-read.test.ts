@@ -2,7 +2,7 @@
  * Reading Cairn's OpenClaw recall log (what the plugin recalled before each prompt) through
  * the engine's `openclaw.recall` channel, on real temp dirs: the log of an OpenClaw dir is
  * found in Cairn's data dir (nothing in OpenClaw's dir), a Cairn-created dir keeps it in its
- * settings dir; bad lines are reported with their number and skipped; a log bigger than the
+ * own `cairn/` folder; bad lines are reported with their number and skipped; a log bigger than the
  * read window gives its newest records with the right line numbers; a line still being
  * written is left for the next read; ids that would leave the folder are refused.
  */
@@ -78,8 +78,8 @@ describe('openclaw.recall (the Sessions view reads the recall log)', () => {
     engines.push(engine);
     const api = createDirectClient(engine);
     const got = await api['openclaw.recall']({ sessionId: SID });
-    // A Cairn-created state dir keeps the log in its own settings dir (the state dir).
-    expect(got).toEqual({ logPath: path.join(stateDir, 'openclaw-recall', 'main', `${SID}.jsonl`), exists: false, records: [], malformed: [], truncated: false });
+    // A Cairn-created state dir keeps the log in its own folder (<state>/cairn).
+    expect(got).toEqual({ logPath: path.join(stateDir, 'cairn', 'openclaw-recall', 'main', `${SID}.jsonl`), exists: false, records: [], malformed: [], truncated: false });
     await expect(api['openclaw.recall']({ sessionId: '../../etc/passwd' })).rejects.toMatchObject({ code: 'bad_request' });
   });
 });

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import type { RecallHitView, RecallRecordView, SessionRecallLog } from '../../../shared/contract/openclaw-recall';
 import type { EngineContext } from '../core/context';
 import { EngineError } from '../core/errors';
+import { recallLogPath } from './recall-log';
 
 /** At most this much of the end of a log is read (about 2,000 prompts with 5 hits each). */
 export const MAX_READ_BYTES = 8 * 1024 * 1024;
@@ -42,18 +43,6 @@ const Record = z.object({
   hits: z.array(Hit).default([]),
   injectedChars: z.number().int().nonnegative().default(0),
 });
-
-/**
- * Where the recall log of `sessionId` lives: `openclaw-recall/<agentId>/<sessionId>.jsonl`
- * under the dir Cairn keeps its settings for this state dir (its own per-state-dir folder in
- * Cairn's data dir for an OpenClaw dir, the state dir itself for one Cairn created).
- */
-export function recallLogFile(ctx: EngineContext, agentId: string, sessionId: string): string {
-  if (!/^[A-Za-z0-9_-]+$/.test(agentId) || !/^[A-Za-z0-9][A-Za-z0-9_.:-]*$/.test(sessionId)) {
-    throw new EngineError('bad_request', `not a valid agent or session id: ${agentId}/${sessionId}`);
-  }
-  return path.join(ctx.state().settingsDir, 'openclaw-recall', agentId, `${sessionId}.jsonl`);
-}
 
 /** Parse the text of a recall log (`firstLine`: the file line `text` starts at). */
 export function parseRecallLog(text: string, firstLine = 1): Pick<SessionRecallLog, 'records' | 'malformed'> {
@@ -164,7 +153,7 @@ function isCompleteJson(s: string): boolean {
   }
 }
 
-/** The recall log of one session of `agentId`. */
+/** The recall log of one session of `agentId` (where the plugin's bridge writes it: recall-log.ts). */
 export function readSessionRecall(ctx: EngineContext, agentId: string, sessionId: string): SessionRecallLog {
-  return readRecallLogFile(recallLogFile(ctx, agentId, sessionId));
+  return readRecallLogFile(recallLogPath(ctx, agentId, sessionId));
 }
