@@ -1,0 +1,119 @@
+/**
+ * Auto-recall hit rate (issue 30, Measure (b)): LoCoMo questions of the shared development
+ * half (../shared/eval/locomo-dev, evaluation only: read from there, copied only into temp
+ * dirs, never into the repository) asked as user messages through the real OpenClaw with
+ * Cairn's plugin and a scripted model. Per question the scripted model records the turn's
+ * first request — the user message carries the `<relevant-memories>` section Cairn added, if
+ * any — then calls OpenClaw's own `memory_search` with the question and records its answer.
+ * Both are scored as `npm run eval -- --locomo` scores a result list (bench/lib/locomo.ts):
+ * turn recall = share of the evidence turns whose line lies in a cited range of the same file
+ * (the injected hits: all of them, at most the plugin's maxHits within its token budget;
+ * memory_search: its first 6 results).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { loadLocomo, type LocomoConversation } from './locomo';
+import { cairnIndex, contentText, lastUserText, makeOpenClawDir, openclawEnv, relevantSection, runOpenClaw, scriptedModel, startGateway, type ChatBody } from './openclaw-drive';
+
+interface Range {
+  path: string;
+  startLine: number;
+  endLine: number;
+}
+
+/** The cited ranges of a `<relevant-memories>` section, in order (`memory/x.md#L3-L9`). */
+export function sectionRanges(section: string): Range[] {
+  const out: Range[] = [];
+  for (const m of section.matchAll(/((?:memory|sessions)\/[^\s#)\]]+?)#L(\d+)(?:-L(\d+))?/g)) {
+    const start = Number(m[2]);
+    out.push({ path: m[1] as string, startLine: start, endLine: Number(m[3] ?? start) });
+  }
+  return out;
+}
+
+/** The results of a memory_search tool answer (its JSON), in order; [] when it is not one. */
+export function toolRanges(text: string): { ranges: Range[]; error?: string } {
+  try {
+    const j = JSON.parse(text) as { results?: { path?: string; startLine?: number; endLine?: number }[]; error?: string; disabled?: boolean };
+    const ranges = (j.results ?? []).filter((r) => typeof r.path === 'string' && typeof r.startLine === 'number').map((r) => ({ path: r.path as string, startLine: r.startLine as number, endLine: (r.endLine ?? r.startLine) as number }));
+    return { ranges, ...(j.error ? { error: j.error } : j.disabled ? { error: 'disabled' } : {}) };
+  } catch {
+    return { ranges: sectionRanges(text), ...(sectionRanges(text).length ? {} : { error: text.slice(0, 200) }) };
+  }
+}
+
+/** Turn recall of one question: the share of its evidence turns inside a range. */
+function turnRecall(c: LocomoConversation, evidence: string[], ranges: Range[]): number {
+  const ids = evidence.filter((e) => c.map[e]);
+  if (!ids.length) return 0;
+  let hit = 0;
+  for (const id of ids) {
+    const e = c.map[id];
+    if (!e) continue;
+    const sess = `sessions/${path.basename(e.jsonl)}`;
+    if (ranges.some((r) => (r.path === e.file && e.line >= r.startLine && e.line <= r.endLine) || (r.path === sess && e.jsonlLine >= r.startLine && e.jsonlLine <= r.endLine))) hit++;
+  }
+  return hit / ids.length;
+}
+
+export interface HitRow {
+  qid: string;
+  injected: number;
+  injectedRecall: number;
+  toolResults: number;
+  toolRecall: number;
+  toolError?: string;
+}
+
+/** Ask `perConversation` questions of each conversation under `root`; returns per-question rows. */
+export async function runHits(root: string, perConversation: number, log: (l: string) => void): Promise<HitRow[]> {
+  const rows: HitRow[] = [];
+  for (const c of loadLocomo(root)) {
+    const qs = c.queries.filter((q) => q.evidence.some((e) => c.map[e])).slice(0, perConversation);
+    let current: { injected?: string; tool?: string } = {};
+    const model = await scriptedModel((body: ChatBody) => {
+      const last = body.messages[body.messages.length - 1];
+      if (last?.role === 'user') {
+        current.injected = relevantSection(lastUserText(body));
+        const q = lastUserText(body).replace(/<relevant[-_]memories>[\s\S]*?<\/relevant[-_]memories>/gi, '').trim();
+        const offered = body.tools?.some((t) => t.function.name === 'memory_search');
+        return offered ? { tool: 'memory_search', args: { query: q.split('\n').pop() ?? q, maxResults: 6 } } : { text: 'No memory tool.' };
+      }
+      if (last?.role === 'tool') current.tool = contentText(last.content);
+      return { text: 'Done.' };
+    });
+    const dir = await makeOpenClawDir({ baseUrl: model.baseUrl, plugin: true, copy: [{ from: path.join(c.dir, 'workspace'), to: 'workspace' }] });
+    await cairnIndex(dir);
+    const gw = await startGateway(dir);
+    try {
+      // OpenClaw indexes its own memory on its first search: a warm-up turn, not counted.
+      await runOpenClaw(['agent', '--session-id', `warm-${c.id}`, '--message', 'What do you remember about me?'], openclawEnv(dir));
+      for (const q of qs) {
+        current = {};
+        const r = await runOpenClaw(['agent', '--session-id', `q-${q.qid}`, '--message', q.question], openclawEnv(dir));
+        if (r.code !== 0) throw new Error(`openclaw agent failed for ${q.qid} (${r.code}): ${r.out.slice(-1500)}`);
+        const inj = sectionRanges(current.injected ?? '');
+        const tool = toolRanges(current.tool ?? '');
+        const row: HitRow = { qid: q.qid, injected: inj.length, injectedRecall: turnRecall(c, q.evidence, inj), toolResults: tool.ranges.length, toolRecall: turnRecall(c, q.evidence, tool.ranges.slice(0, 6)), ...(tool.error ? { toolError: tool.error } : {}) };
+        rows.push(row);
+        log(`${q.qid}: injected ${row.injected} (recall ${row.injectedRecall.toFixed(2)}), memory_search ${row.toolResults} (recall ${row.toolRecall.toFixed(2)})${row.toolError ? ` [${row.toolError}]` : ''}`);
+      }
+    } finally {
+      await gw.stop();
+      await model.close();
+      fs.rmSync(path.dirname(dir.stateDir), { recursive: true, force: true });
+    }
+  }
+  return rows;
+}
+
+/** The hit-rate table. */
+export function hitsTable(rows: HitRow[]): string {
+  const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const withSection = rows.filter((r) => r.injected > 0).length;
+  return [
+    '| questions | recall injected (turns with a section) | auto-recall turn recall | hits injected / question | memory_search turn recall (k ≤ 6) | memory_search results / question | memory_search errors |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${rows.length} | ${withSection} | **${mean(rows.map((r) => r.injectedRecall)).toFixed(3)}** | ${mean(rows.map((r) => r.injected)).toFixed(1)} | **${mean(rows.map((r) => r.toolRecall)).toFixed(3)}** | ${mean(rows.map((r) => r.toolResults)).toFixed(1)} | ${rows.filter((r) => r.toolError).length} |`,
+  ].join('\n');
+}
