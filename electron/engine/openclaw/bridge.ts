@@ -5,7 +5,8 @@
  * `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
  * search does not hold up a `get`.
  *
- * Ops: `hello` (version and state dir), `recall` (recall.ts: the section for a prompt, logged),
+ * Ops: `hello` (version and state dir, after warming up the agent's index), `cancel` (stop
+ * request `target`: the plugin's budget ran out), `recall` (recall.ts: the section for a prompt, logged),
  * `search` and `get` (the memory corpus supplement behind OpenClaw's memory_search/memory_get
  * `corpus=all`), `compaction` (append a compaction record, recall-log.ts).
  */
@@ -91,10 +92,19 @@ function compaction(ctx: EngineContext, req: Record<string, unknown>): { file: s
 }
 
 /** Answer one request (already parsed). Throws for a bad or failed request; the loop turns that into `ok: false`. */
-export async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>): Promise<unknown> {
+export async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
   switch (req.op) {
-    case 'hello':
+    case 'hello': {
+      // Warm up before saying ready: the first search syncs a missing or stale index and
+      // loads the embedder, which the plugin's start-up budget covers, not a prompt's.
+      if (typeof req.warm === 'string' && req.warm) {
+        await ctx
+          .searchBackend()
+          .search(req.warm, { query: 'cairn warm-up', maxResults: 1 })
+          .catch(() => undefined);
+      }
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
+    }
     case 'recall': {
       const r: RecallRequest = {
         agentId: agentOf(req),
@@ -109,7 +119,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
         minScore: optNum(req.minScore) ?? 0.3,
         ...(optNum(req.maxHits) !== undefined ? { maxHits: optNum(req.maxHits) } : {}),
       };
-      const res = await recallForPrompt(ctx, r);
+      const res = await recallForPrompt(ctx, r, signal);
       return { context: res.context, outcome: res.entry.outcome, reason: res.entry.reason, tookMs: res.entry.tookMs, hits: res.entry.hits.length };
     }
     case 'search':
@@ -129,6 +139,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
  */
 export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void): Promise<void> {
   const pending = new Set<Promise<void>>();
+  const running = new Map<unknown, AbortController>();
   for await (const line of lines) {
     if (!line.trim()) continue;
     let req: Record<string, unknown>;
@@ -140,12 +151,23 @@ export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<strin
       write(JSON.stringify({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` }));
       continue;
     }
-    const p = handleBridgeRequest(ctx, req).then(
+    if (req.op === 'cancel') {
+      running.get(req.target)?.abort();
+      continue;
+    }
+    const ac = new AbortController();
+    if (req.id !== undefined) running.set(req.id, ac);
+    const p = handleBridgeRequest(ctx, req, ac.signal).then(
       (result) => write(JSON.stringify({ id: req.id ?? null, ok: true, result: result ?? null })),
       (err: unknown) => write(JSON.stringify({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
     );
     pending.add(p);
-    void p.finally(() => pending.delete(p));
+    void p.finally(() => {
+      pending.delete(p);
+      running.delete(req.id);
+    });
   }
+  // OpenClaw is gone: nobody waits for the answers, stop the work (a timed-out recall still logs).
+  for (const ac of running.values()) ac.abort();
   await Promise.all(pending);
 }

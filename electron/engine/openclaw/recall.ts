@@ -6,12 +6,13 @@
  * the `<relevant-memories>` section OpenClaw adds before the prompt. Every prompt's outcome is
  * appended to the session's recall log (recall-log.ts), also when nothing was added.
  *
- * The section is wrapped in OpenClaw's own runtime-context delimiters
- * (`<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>` … `<<<END_OPENCLAW_INTERNAL_CONTEXT>>>`, its
- * src/agents/internal-runtime-context.ts): that is the mark OpenClaw's dreaming and session
- * export strip (`stripInternalRuntimeContext` in the session corpus), so what Cairn recalled
- * is never learned back as new memory; `<relevant-memories>` is what OpenClaw's recall views
- * hide. Snippets are escaped so memory text can neither close the section nor forge a mark.
+ * What keeps the section out of what OpenClaw learns (read in openclaw@2026.9.6's dist): its
+ * embedded runner adds a `before_prompt_build` prependContext to the model's copy of the prompt
+ * only and stores the user's own text in the transcript, so dreaming and session memory never
+ * see it (its session corpus drops runtime context, `stripInternalRuntimeContext`, and recalled
+ * memory-tool turns). OpenClaw's own runtime-context mark (`<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>`)
+ * cannot be used from a plugin — OpenClaw escapes it in plugin text — so memory text is made
+ * unable to forge it too, and `<relevant-memories>` is what OpenClaw's recall views hide.
  */
 import crypto from 'node:crypto';
 import type { OpenClawRecallEntry, OpenClawRecallHit } from '../../../shared/types/openclaw-recall';
@@ -49,9 +50,9 @@ export interface RecallResponse {
   entry: OpenClawRecallEntry;
 }
 
-/** OpenClaw's runtime-context delimiters (openclaw dist: internal-runtime-context). */
-export const OPENCLAW_CONTEXT_BEGIN = '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>';
-export const OPENCLAW_CONTEXT_END = '<<<END_OPENCLAW_INTERNAL_CONTEXT>>>';
+/** OpenClaw's runtime-context delimiters (openclaw dist: internal-runtime-context), escaped in memory text. */
+const OPENCLAW_CONTEXT_BEGIN = '<<<BEGIN_OPENCLAW_INTERNAL_CONTEXT>>>';
+const OPENCLAW_CONTEXT_END = '<<<END_OPENCLAW_INTERNAL_CONTEXT>>>';
 
 const HEAD = [
   '<relevant-memories>',
@@ -95,8 +96,8 @@ function alreadyInContext(hit: SearchResult, context: string): boolean {
 
 /** The section for `hits` within `maxChars` (the hits that fit, in order; the first one cut to fit). */
 export function renderSection(hits: readonly SearchResult[], maxChars: number): { text: string; used: SearchResult[] } {
-  const head = `${OPENCLAW_CONTEXT_BEGIN}\n${HEAD.join('\n')}\n`;
-  const tail = `${TAIL}\n${OPENCLAW_CONTEXT_END}`;
+  const head = `${HEAD.join('\n')}\n`;
+  const tail = TAIL;
   let body = '';
   const used: SearchResult[] = [];
   for (const h of hits) {
@@ -129,11 +130,25 @@ function testDelayMs(ctx: EngineContext): number {
   return Number.isFinite(v) && v > 0 ? v : 0;
 }
 
+/** Sleep `ms`, or less when `signal` aborts. */
+function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const t = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(t);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
 /**
  * Recall for one prompt and log it. Never throws for a search failure: that is an `error`
- * outcome with the reason, and the prompt goes on without recall.
+ * outcome with the reason, and the prompt goes on without recall. `signal` is the plugin's
+ * budget running out (its `cancel`): the work stops and a `timeout` is logged at once.
  */
-export async function recallForPrompt(ctx: EngineContext, req: RecallRequest): Promise<RecallResponse> {
+export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, signal?: AbortSignal): Promise<RecallResponse> {
   const started = Date.now();
   const ts = ctx.now().toISOString();
   const query = recallQuery(req.message, req.recent);
@@ -148,11 +163,13 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest): P
   };
   const finish = (context: string, fields: Pick<OpenClawRecallEntry, 'outcome' | 'reason' | 'hits'>): RecallResponse => {
     const tookMs = Date.now() - started;
-    const late = tookMs > req.budgetMs && fields.outcome !== 'skipped';
+    const cut = signal?.aborted === true;
+    const late = (cut || tookMs > req.budgetMs) && fields.outcome !== 'skipped';
+    const why = cut ? `cut off at the ${req.budgetMs} ms budget` : `took ${tookMs} ms, over the ${req.budgetMs} ms budget`;
     const entry: OpenClawRecallEntry = {
       ...base,
       ...fields,
-      ...(late ? { outcome: 'timeout', reason: `took ${tookMs} ms, over the ${req.budgetMs} ms budget: the turn went on without recall` } : {}),
+      ...(late ? { outcome: 'timeout', reason: `${why}: the turn went on without recall` } : {}),
       ...(late ? { hits: [] } : {}),
       tookMs,
       injectedChars: late ? 0 : context.length,
@@ -168,11 +185,13 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest): P
   if (req.skip) return finish('', { outcome: 'skipped', reason: req.skip, hits: [] });
   if (!query) return finish('', { outcome: 'skipped', reason: 'no text in the message', hits: [] });
   const delay = testDelayMs(ctx);
-  if (delay) await new Promise((r) => setTimeout(r, delay));
+  if (delay) await abortableSleep(delay, signal);
+  if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
   let results: SearchResult[];
   try {
-    results = (await ctx.searchBackend().search(req.agentId, { query, maxResults: Math.max(req.maxHits ?? 6, 6) * 2 })).results;
+    results = (await ctx.searchBackend().search(req.agentId, { query, maxResults: Math.max(req.maxHits ?? 6, 6) * 2, signal })).results;
   } catch (err) {
+    if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
     return finish('', { outcome: 'error', reason: err instanceof Error ? err.message : String(err), hits: [] });
   }
   const strong = results.filter((r) => r.score >= req.minScore);
