@@ -11,7 +11,7 @@
  *
  * Prints Markdown tables, with the load (`uptime`) before and after: the machine may be shared.
  */
-import { execFileSync } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { hitsTable, runHits } from './lib/openclaw-hits';
@@ -24,7 +24,8 @@ function flag(name: string, fallback: string): string {
   return i >= 0 && process.argv[i + 1] !== undefined ? (process.argv[i + 1] as string) : fallback;
 }
 
-const uptime = () => execFileSync('uptime', { encoding: 'utf8' }).trim();
+/** What `uptime` prints: the time and the 1, 5 and 15-minute load averages. */
+const uptime = () => `${new Date().toISOString()} load average: ${os.loadavg().map((l) => l.toFixed(2)).join(', ')} (${os.cpus().length} cores)`;
 const log = (l: string) => process.stderr.write(`${l}\n`);
 
 async function main(): Promise<void> {

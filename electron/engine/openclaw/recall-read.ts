@@ -7,7 +7,6 @@
  * wrong kind is reported with its line number and skipped, never failing the whole read.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { z } from 'zod';
 import type { RecallHitView, RecallRecordView, SessionRecallLog } from '../../../shared/contract/openclaw-recall';
 import type { EngineContext } from '../core/context';
