@@ -5,7 +5,7 @@
  *   node --import tsx bench/openclaw-recall.ts latency [--warm N] [--cold N]
  *     added wall time per turn with Cairn's plugin, warm (a Gateway) and cold (`agent
  *     --local`), against the same turns without it, interleaved (bench/lib/openclaw-latency.ts)
- *   node --import tsx bench/openclaw-recall.ts hits [--per-conversation N] [--data DIR]
+ *   node --import tsx bench/openclaw-recall.ts hits [--per-conversation N] [--conversations N] [--data DIR]
  *     auto-recall hit rate on LoCoMo questions (default ../shared/eval/locomo-dev, 7 per
  *     conversation = 35), next to OpenClaw's memory_search (bench/lib/openclaw-hits.ts)
  *
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     });
     console.log(table);
   } else if (what === 'hits') {
-    const rows = await runHits(path.resolve(flag('--data', path.join(repoRoot, '..', 'shared', 'eval', 'locomo-dev'))), Number(flag('--per-conversation', '7')), log);
+    const rows = await runHits(path.resolve(flag('--data', path.join(repoRoot, '..', 'shared', 'eval', 'locomo-dev'))), Number(flag('--per-conversation', '7')), log, Number(flag('--conversations', 'Infinity')));
     console.log(hitsTable(rows));
   } else {
     throw new Error('usage: bench/openclaw-recall.ts latency [--warm N] [--cold N] | hits [--per-conversation N] [--data DIR]');

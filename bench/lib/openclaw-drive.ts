@@ -199,12 +199,6 @@ export function contentText(content: unknown): string {
   return content.map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n');
 }
 
-/** The last user message of a request (where OpenClaw puts the turn's prepended context). */
-export function lastUserText(body: ChatBody): string {
-  const users = body.messages.filter((m) => m.role === 'user');
-  return contentText(users[users.length - 1]?.content);
-}
-
 /** The `<relevant-memories>` section of a text, or '' when there is none. */
 export function relevantSection(text: string): string {
   const m = /<relevant[-_]memories>[\s\S]*?<\/relevant[-_]memories>/i.exec(text);

@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { loadLocomo, type LocomoConversation } from './locomo';
-import { cairnIndex, contentText, lastUserText, makeOpenClawDir, openclawEnv, relevantSection, runOpenClaw, scriptedModel, startGateway, type ChatBody } from './openclaw-drive';
+import { cairnIndex, contentText, makeOpenClawDir, openclawEnv, relevantSection, runOpenClaw, scriptedModel, startGateway, type ChatBody } from './openclaw-drive';
 
 interface Range {
   path: string;
@@ -66,20 +66,29 @@ export interface HitRow {
 }
 
 /** Ask `perConversation` questions of each conversation under `root`; returns per-question rows. */
-export async function runHits(root: string, perConversation: number, log: (l: string) => void): Promise<HitRow[]> {
+export async function runHits(root: string, perConversation: number, log: (l: string) => void, conversations = Infinity): Promise<HitRow[]> {
   const rows: HitRow[] = [];
-  for (const c of loadLocomo(root)) {
+  for (const c of loadLocomo(root).slice(0, conversations)) {
     const qs = c.queries.filter((q) => q.evidence.some((e) => c.map[e])).slice(0, perConversation);
-    let current: { injected?: string; tool?: string } = {};
+    let current: { injected?: string; tool?: string; tools?: string[] } = {};
+    let question = '';
+    let called = false;
     const model = await scriptedModel((body: ChatBody) => {
-      const last = body.messages[body.messages.length - 1];
-      if (last?.role === 'user') {
-        current.injected = relevantSection(lastUserText(body));
-        const q = lastUserText(body).replace(/<relevant[-_]memories>[\s\S]*?<\/relevant[-_]memories>/gi, '').trim();
-        const offered = body.tools?.some((t) => t.function.name === 'memory_search');
-        return offered ? { tool: 'memory_search', args: { query: q.split('\n').pop() ?? q, maxResults: 6 } } : { text: 'No memory tool.' };
+      if (!called) {
+        // The turn's first request: the section may sit in any user message (OpenClaw adds its own context messages).
+        called = true;
+        const users = body.messages.filter((m) => m.role === 'user').map((m) => contentText(m.content));
+        current.injected = users.map(relevantSection).filter(Boolean).join('\n');
+        current.tools = body.tools?.map((t) => t.function.name);
+        const names = new Set(current.tools ?? []);
+        const args = { query: question, maxResults: 6 };
+        // With tool search on (OpenClaw's default), memory_search is reached through tool_call.
+        if (names.has('memory_search')) return { tool: 'memory_search', args };
+        if (names.has('tool_call')) return { tool: 'tool_call', args: { id: 'memory_search', args } };
+        return { text: 'No memory tool.' };
       }
-      if (last?.role === 'tool') current.tool = contentText(last.content);
+      const tool = [...body.messages].reverse().find((m) => m.role === 'tool');
+      if (tool && current.tool === undefined) current.tool = contentText(tool.content);
       return { text: 'Done.' };
     });
     const dir = await makeOpenClawDir({ baseUrl: model.baseUrl, plugin: true, copy: [{ from: path.join(c.dir, 'workspace'), to: 'workspace' }] });
@@ -87,21 +96,25 @@ export async function runHits(root: string, perConversation: number, log: (l: st
     const gw = await startGateway(dir);
     try {
       // OpenClaw indexes its own memory on its first search: a warm-up turn, not counted.
-      await runOpenClaw(['agent', '--session-id', `warm-${c.id}`, '--message', 'What do you remember about me?'], openclawEnv(dir));
+      question = 'What do you remember about me?';
+      await runOpenClaw(['agent', '--session-id', `warm-${c.id}`, '--message', question], openclawEnv(dir));
       for (const q of qs) {
         current = {};
+        question = q.question;
+        called = false;
         const r = await runOpenClaw(['agent', '--session-id', `q-${q.qid}`, '--message', q.question], openclawEnv(dir));
         if (r.code !== 0) throw new Error(`openclaw agent failed for ${q.qid} (${r.code}): ${r.out.slice(-1500)}`);
         const inj = sectionRanges(current.injected ?? '');
         const tool = toolRanges(current.tool ?? '');
         const row: HitRow = { qid: q.qid, injected: inj.length, injectedRecall: turnRecall(c, q.evidence, inj), toolResults: tool.ranges.length, toolRecall: turnRecall(c, q.evidence, tool.ranges.slice(0, 6)), ...(tool.error ? { toolError: tool.error } : {}) };
         rows.push(row);
+        if (process.env.CAIRN_BENCH_DUMP) fs.appendFileSync(process.env.CAIRN_BENCH_DUMP, `${JSON.stringify({ qid: q.qid, evidence: q.evidence.map((e) => c.map[e]), ...current, out: r.out.slice(-2000) })}\n`);
         log(`${q.qid}: injected ${row.injected} (recall ${row.injectedRecall.toFixed(2)}), memory_search ${row.toolResults} (recall ${row.toolRecall.toFixed(2)})${row.toolError ? ` [${row.toolError}]` : ''}`);
       }
     } finally {
       await gw.stop();
       await model.close();
-      fs.rmSync(path.dirname(dir.stateDir), { recursive: true, force: true });
+      if (!process.env.CAIRN_BENCH_KEEP) fs.rmSync(path.dirname(dir.stateDir), { recursive: true, force: true });
     }
   }
   return rows;

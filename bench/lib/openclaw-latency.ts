@@ -47,6 +47,8 @@ interface Arm {
   close: () => Promise<void>;
   ms: number[];
   cliMs: number[];
+  /** Lines of OpenClaw's output (CLI or Gateway) from Cairn's plugin: its warnings. */
+  warnings: string[];
 }
 
 /** `message.timestamp` of the user message `text` in `sessionId` (OpenClaw's SQLite store). */
@@ -68,7 +70,7 @@ async function makeArm(name: Arm['name'], workspace: string): Promise<Arm> {
   const model = await scriptedModel(() => ({ text: 'Noted.' }));
   const dir = await makeOpenClawDir({ baseUrl: model.baseUrl, plugin: name === 'with plugin', copy: [{ from: workspace, to: 'workspace' }] });
   if (name === 'with plugin') await cairnIndex(dir);
-  return { name, dir, requests: model.requests, close: model.close, ms: [], cliMs: [] };
+  return { name, dir, requests: model.requests, close: model.close, ms: [], cliMs: [], warnings: [] };
 }
 
 /** One turn of `arm`; records its pre-model time unless it is a warm-up. */
@@ -81,6 +83,7 @@ async function turn(arm: Arm, sessionId: string, text: string, local: boolean, c
   const stamp = userStamp(arm.dir, sessionId, text);
   if (!first || stamp === undefined) throw new Error(`${arm.name}: no model request or no user message recorded for "${text}"`);
   if (count) {
+    arm.warnings.push(...pluginLines(r.out));
     arm.ms.push(first.at - stamp);
     arm.cliMs.push(r.ms);
   }
@@ -95,11 +98,26 @@ function recallLog(arm: Arm, sessionId: string): { outcomes: Record<string, numb
   return { outcomes, tookMs: log.records.map((r) => r.tookMs) };
 }
 
+/** Lines of OpenClaw's output that Cairn's plugin wrote (they start with or name `cairn:`). */
+function pluginLines(out: string): string[] {
+  return out.split('\n').filter((l) => /\bcairn:/i.test(l)).map((l) => l.trim().slice(0, 300));
+}
+
+/** The distinct warnings, with counts, for the table. */
+function warningsCell(lines: string[]): string {
+  const counts = new Map<string, number>();
+  for (const l of lines) {
+    const k = l.replace(/^.*?\bcairn:/i, 'cairn:').replace(/\d+(\.\d+)? ?ms/g, 'N ms');
+    counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return [...counts].map(([k, n]) => `${n}× ${k.replace(/\|/g, '/')}`).join('; ') || '–';
+}
+
 const fmt = (xs: number[], p: number) => (xs.length ? `${Math.round(quantile(xs, p))}` : '–');
 
 /** Run the warm and cold comparisons; returns the Markdown table. */
 export async function runLatency(o: LatencyOptions): Promise<string> {
-  const rows: string[] = ['| mode | arm | turns | before the model p50 (ms) | p95 | CLI wall p50 (ms) | Cairn recall p50 / p95 (ms) | outcomes |', '|---|---|---:|---:|---:|---:|---:|---|'];
+  const rows: string[] = ['| mode | arm | turns | before the model p50 (ms) | p95 | CLI wall p50 (ms) | Cairn recall p50 / p95 (ms) | outcomes (Cairn’s log) | plugin warnings (OpenClaw’s log) |', '|---|---|---:|---:|---:|---:|---:|---|---|'];
   if (o.warmTurns > 0) {
     const arms = [await makeArm('with plugin', o.workspace), await makeArm('without', o.workspace)];
     const gws = [];
@@ -111,12 +129,13 @@ export async function runLatency(o: LatencyOptions): Promise<string> {
         for (const a of order) await turn(a, 'bench-warm', `${QUESTIONS[i % QUESTIONS.length]} (turn ${i})`, false, true);
         o.log(`warm ${i + 1}/${o.warmTurns}: ${arms.map((a) => `${a.name} ${a.ms.at(-1)} ms`).join(', ')}`);
       }
+      (arms[0] as Arm).warnings.push(...pluginLines((gws[0] as { log: () => string }).log()));
       for (const a of arms) {
         const log = a.name === 'with plugin' ? recallLog(a, 'bench-warm') : undefined;
-        rows.push(`| warm (Gateway) | ${a.name} | ${a.ms.length} | ${fmt(a.ms, 0.5)} | ${fmt(a.ms, 0.95)} | ${fmt(a.cliMs, 0.5)} | ${log ? `${fmt(log.tookMs, 0.5)} / ${fmt(log.tookMs, 0.95)}` : '–'} | ${log ? JSON.stringify(log.outcomes) : '–'} |`);
+        rows.push(`| warm (Gateway) | ${a.name} | ${a.ms.length} | ${fmt(a.ms, 0.5)} | ${fmt(a.ms, 0.95)} | ${fmt(a.cliMs, 0.5)} | ${log ? `${fmt(log.tookMs, 0.5)} / ${fmt(log.tookMs, 0.95)}` : '–'} | ${log ? JSON.stringify(log.outcomes) : '–'} | ${warningsCell(a.warnings)} |`);
       }
       const [p, n] = arms as [Arm, Arm];
-      rows.push(`| warm | **added by the plugin** (p50 with − p50 without) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}** | | | | |`);
+      rows.push(`| warm | **added by the plugin** (p50 with − p50 without) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}** | | | | | |`);
     } finally {
       for (const g of gws) await g.stop();
       for (const a of arms) await a.close();
@@ -137,10 +156,10 @@ export async function runLatency(o: LatencyOptions): Promise<string> {
         const took = logs?.flatMap((l) => l.tookMs) ?? [];
         const outcomes: Record<string, number> = {};
         for (const l of logs ?? []) for (const [k, v] of Object.entries(l.outcomes)) outcomes[k] = (outcomes[k] ?? 0) + v;
-        rows.push(`| cold (\`agent --local\`) | ${a.name} | ${a.ms.length} | ${fmt(a.ms, 0.5)} | ${fmt(a.ms, 0.95)} | ${fmt(a.cliMs, 0.5)} | ${logs ? `${fmt(took, 0.5)} / ${fmt(took, 0.95)}` : '–'} | ${logs ? JSON.stringify(outcomes) : '–'} |`);
+        rows.push(`| cold (\`agent --local\`) | ${a.name} | ${a.ms.length} | ${fmt(a.ms, 0.5)} | ${fmt(a.ms, 0.95)} | ${fmt(a.cliMs, 0.5)} | ${logs ? `${fmt(took, 0.5)} / ${fmt(took, 0.95)}` : '–'} | ${logs ? JSON.stringify(outcomes) : '–'} | ${warningsCell(a.warnings)} |`);
       }
       const [p, n] = arms as [Arm, Arm];
-      rows.push(`| cold | **added by the plugin** (p50 with − p50 without) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}** | | | | |`);
+      rows.push(`| cold | **added by the plugin** (p50 with − p50 without) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}** | | | | | |`);
     } finally {
       for (const a of arms) await a.close();
     }
