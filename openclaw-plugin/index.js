@@ -49,6 +49,34 @@ function budget(envName, configured, fallback) {
   return typeof configured === 'number' && configured > 0 ? configured : fallback;
 }
 
+const BRIDGES = Symbol.for('cairn.openclaw-plugin.bridges');
+
+/**
+ * The one bridge of this OpenClaw process for these options. OpenClaw registers a plugin more
+ * than once per process (discovery and full loads, a config reload replacing the instance),
+ * so the bridge lives on `globalThis`, not in one registration; a bridge for other options of
+ * the same state dir (Cairn moved, connect ran again) is stopped.
+ * @param {import('./bridge-client.js').BridgeOptions} opts
+ * @returns {CairnBridge}
+ */
+function sharedBridge(opts) {
+  const g = /** @type {Record<symbol, Map<string, CairnBridge> | undefined>} */ (/** @type {unknown} */ (globalThis));
+  const bridges = (g[BRIDGES] ??= new Map());
+  const key = JSON.stringify(opts);
+  let bridge = bridges.get(key);
+  if (!bridge) {
+    for (const [k, b] of bridges) {
+      if (b.opts.stateDir === opts.stateDir) {
+        b.dispose();
+        bridges.delete(k);
+      }
+    }
+    bridge = new CairnBridge(opts);
+    bridges.set(key, bridge);
+  }
+  return bridge;
+}
+
 /** Corpus-supplement calls (a tool call the model made) may wait longer than a prompt's recall. */
 const CORPUS_BUDGET_MS = 10_000;
 
@@ -66,7 +94,7 @@ function register(api) {
   // A CLI-metadata load only lists commands. Every other load registers the hooks: they
   // cost nothing until a prompt needs Cairn (the bridge starts on first use).
   if (api.registrationMode === 'cli-metadata') return;
-  const bridge = new CairnBridge({ node: cfg.node, bin: cfg.bin, stateDir: cfg.stateDir, ...(cfg.dataDir ? { dataDir: cfg.dataDir } : {}), ...(cfg.env ? { env: cfg.env } : {}) });
+  const bridge = sharedBridge({ node: cfg.node, bin: cfg.bin, stateDir: cfg.stateDir, ...(cfg.dataDir ? { dataDir: cfg.dataDir } : {}), ...(cfg.env ? { env: cfg.env } : {}) });
   const recallBudgetMs = budget('CAIRN_OPENCLAW_RECALL_BUDGET_MS', cfg.recallBudgetMs, 300);
   const startupBudgetMs = budget('CAIRN_OPENCLAW_STARTUP_BUDGET_MS', cfg.startupBudgetMs, 2000);
   /** @type {Set<string>} */
@@ -99,40 +127,40 @@ function register(api) {
   /** @type {Map<string, { tokens: number | null, at: string }>} session → its compaction's start */
   const compacting = new Map();
 
-  if (cfg.autoRecall !== false) {
-    api.on('before_prompt_build', async (/** @type {any} */ event, /** @type {any} */ ctx) => {
-      const sessionId = ctx?.sessionId || ctx?.sessionKey || 'unknown';
-      const agentId = ctx?.agentId || 'main';
-      if (ctx?.trigger === 'memory') flushes.set(sessionId, new Date().toISOString());
-      const message = typeof event?.currentUserMessage === 'string' ? event.currentUserMessage : textOf(event?.prompt);
-      const skip = recallSkipReason(ctx, message);
-      if (skip) {
-        // Logged on Cairn's side only when Cairn already runs: a heartbeat never starts it.
-        if (bridge.ready) bridge.send('recall', { agentId, sessionId, sessionKey: ctx?.sessionKey, message, skip, budgetMs: recallBudgetMs, maxTokens: 0, minScore: 1 }, recallBudgetMs).catch(() => {});
-        return undefined;
-      }
-      const messages = Array.isArray(event?.messages) ? event.messages : [];
-      const args = {
-        agentId,
-        sessionId,
-        ...(ctx?.sessionKey ? { sessionKey: ctx.sessionKey } : {}),
-        message,
-        recent: recentTexts(messages, 4),
-        inContext: recentTexts(messages, 24).join('\n'),
-        budgetMs: recallBudgetMs,
-        maxTokens: cfg.recallTokens ?? 600,
-        minScore: cfg.minScore ?? 0.3,
-        maxHits: cfg.maxHits ?? 6,
-      };
-      try {
-        const res = /** @type {{ context?: string }} */ (await bridge.request('recall', args, { budgetMs: recallBudgetMs, startupBudgetMs }));
-        return res?.context ? { prependContext: res.context } : undefined;
-      } catch (err) {
-        explain('recall', err);
-        return undefined;
-      }
-    });
-  }
+  api.on('before_prompt_build', async (/** @type {any} */ event, /** @type {any} */ ctx) => {
+    const sessionId = ctx?.sessionId || ctx?.sessionKey || 'unknown';
+    const agentId = ctx?.agentId || 'main';
+    // A memory-flush turn (OpenClaw's pre-compaction flush): remembered for the compaction record.
+    if (ctx?.trigger === 'memory') flushes.set(sessionId, new Date().toISOString());
+    if (cfg.autoRecall === false) return undefined;
+    const message = typeof event?.currentUserMessage === 'string' ? event.currentUserMessage : textOf(event?.prompt);
+    const skip = recallSkipReason(ctx, message);
+    if (skip) {
+      // Logged on Cairn's side only when Cairn already runs: a heartbeat never starts it.
+      if (bridge.ready) bridge.send('recall', { agentId, sessionId, sessionKey: ctx?.sessionKey, message, skip, budgetMs: recallBudgetMs, maxTokens: 0, minScore: 1 }, recallBudgetMs).catch(() => {});
+      return undefined;
+    }
+    const messages = Array.isArray(event?.messages) ? event.messages : [];
+    const args = {
+      agentId,
+      sessionId,
+      ...(ctx?.sessionKey ? { sessionKey: ctx.sessionKey } : {}),
+      message,
+      recent: recentTexts(messages, 4),
+      inContext: recentTexts(messages, 24).join('\n'),
+      budgetMs: recallBudgetMs,
+      maxTokens: cfg.recallTokens ?? 600,
+      minScore: cfg.minScore ?? 0.1,
+      maxHits: cfg.maxHits ?? 6,
+    };
+    try {
+      const res = /** @type {{ context?: string }} */ (await bridge.request('recall', args, { budgetMs: recallBudgetMs, startupBudgetMs }));
+      return res?.context ? { prependContext: res.context } : undefined;
+    } catch (err) {
+      explain('recall', err);
+      return undefined;
+    }
+  });
 
   if (cfg.corpus !== false && typeof api.registerMemoryCorpusSupplement === 'function') {
     const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs: Math.max(startupBudgetMs, CORPUS_BUDGET_MS) };

@@ -1,66 +1,38 @@
 /**
- * `cairn connect openclaw` against the real OpenClaw 2026.9.6 (installed by
- * scripts/fetch-test-openclaw.mjs): connect a temp OpenClaw dir, then a real `openclaw agent
- * --local` turn with a scripted local model (an OpenAI-wire server in this process). The
- * model is offered Cairn's search directly and not OpenClaw's built-in memory_search; its
- * call reaches Cairn, and its next request carries Cairn's result (the citation). Connect
- * changed no file of the OpenClaw dir but openclaw.json, and Cairn wrote none there. A second
- * test connects with the real `openclaw` CLI on PATH (`openclaw config patch`).
+ * Cairn's plugin in the real OpenClaw 2026.9.6 (installed by scripts/fetch-test-openclaw.mjs):
+ * connect a temp OpenClaw dir, then real `openclaw agent --local` turns with a scripted local
+ * model (an OpenAI-wire server in this process). Three turns and one `memory promote` in one
+ * test, because each OpenClaw start costs most of a minute:
+ *
+ * 1. A slow Cairn (the bridge's test delay) is cut off at the recall budget: the turn goes on,
+ *    one warning names why, Cairn logs a `timeout`. In the same turn the model calls
+ *    OpenClaw's own `memory_search` three times with `corpus=all`: Cairn's results come back
+ *    beside memory-core's, and memory-core's recall store counts the recalls (dreaming's
+ *    input), as it does without Cairn. The user's message holds a fact for turn 2.
+ * 2. A turn whose model calls no tool: its request carries Cairn's hits — a memory note's
+ *    fact and turn 1's session fact — with citations, in the `<relevant-memories>` section.
+ * 3. Cairn's Node gone: the turn completes without recall, with one warning.
+ *
+ * Connect changed no file of the OpenClaw dir but openclaw.json; `--undo` restores it byte
+ * for byte; the memory files are as they were.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ensureForeignStateHome, foreignStateHome } from '../../electron/engine/config/data-dir';
+import type { EngineContext } from '../../electron/engine/core/context';
 import { sha256 } from '../../electron/engine/openclaw/backup';
-import { runCairn } from '../helpers/cli';
+import { connectOpenClaw } from '../../electron/engine/openclaw/connect';
+import { recallLogPath } from '../../electron/engine/openclaw/recall-log';
+import type { OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
+import { CAIRN_BIN, runCairn } from '../helpers/cli';
+import { contentText, freshOpenClawDir, realOpenClaw, runOpenClaw, scriptedModel, type ChatBody } from '../helpers/openclaw-real';
 import { OC2026_STATE_DIR, treeOf } from '../helpers/openclaw-state';
-import { realOpenClaw } from '../helpers/openclaw-real';
 import { tmpDir } from '../helpers/tmp';
 
 const openclaw = realOpenClaw();
-
-interface ChatBody {
-  messages: { role: string; content: unknown; tool_call_id?: string }[];
-  tools?: { function: { name: string } }[];
-}
-
-const chunk = (delta: Record<string, unknown>, finish: string | null = null): string =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-/**
- * The scripted model: a request that offers Cairn's search and has no tool result yet gets a
- * call of it; any other request gets a short text answer. Every request is recorded.
- */
-async function scriptedModel(): Promise<{ baseUrl: string; requests: ChatBody[]; close: () => Promise<void> }> {
-  const requests: ChatBody[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      if (!req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
-      const body = JSON.parse(raw) as ChatBody;
-      requests.push(body);
-      const search = body.tools?.map((t) => t.function.name).find((n) => n === 'cairn__memory_search');
-      const answered = body.messages.some((m) => m.role === 'tool');
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if (search && !answered) {
-        const call = { index: 0, id: 'call_cairn_1', type: 'function', function: { name: search, arguments: JSON.stringify({ query: 'Lisbon trip codeword' }) } };
-        res.write(chunk({ role: 'assistant', content: null, tool_calls: [call] }));
-        res.write(chunk({}, 'tool_calls'));
-      } else {
-        res.write(chunk({ role: 'assistant', content: 'The codeword is saffron-kite.' }));
-        res.write(chunk({}, 'stop'));
-      }
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+const PLUGIN_DIR = path.join(path.dirname(path.dirname(CAIRN_BIN)), 'openclaw-plugin');
+const QUERIES = ['Lisbon trip codeword', 'Gamma report budget code', 'favourite fruit quince'];
 
 let closeModel: (() => Promise<void>) | undefined;
 afterEach(async () => {
@@ -68,102 +40,127 @@ afterEach(async () => {
   closeModel = undefined;
 });
 
-/** Run the real openclaw to its end; resolves with its exit code and output. */
-function runOpenClaw(command: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; out: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    // A backstop, not a timing assertion: a hung OpenClaw must not outlive the test.
-    const kill = setTimeout(() => child.kill('SIGKILL'), 840_000);
-    let out = '';
-    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(kill);
-      resolve({ code, out });
-    });
-  });
-}
-
 /** Files that differ between two trees (added, removed or changed). */
 function changed(before: Map<string, string>, after: Map<string, string>): string[] {
   const keys = new Set([...before.keys(), ...after.keys()]);
   return [...keys].filter((k) => before.get(k) !== after.get(k)).sort();
 }
 
-describe.skipIf(!openclaw.command)(`cairn connect openclaw with the real OpenClaw 2026.9.6${openclaw.skip}`, () => {
-  it("makes the agent's recall go to Cairn, changing only openclaw.json", { timeout: 900_000 }, async () => {
+/** The text of the user messages of a request (what the model was asked). */
+const userText = (r: ChatBody | undefined): string => (r?.messages ?? []).filter((m) => m.role === 'user').map((m) => contentText(m.content)).join('\n');
+const systemText = (r: ChatBody | undefined): string => (r?.messages ?? []).filter((m) => m.role === 'system').map((m) => contentText(m.content)).join('\n');
+
+/** The lines of the plugin's warnings in OpenClaw's output. */
+const cairnWarnings = (out: string): string[] => out.split('\n').filter((l) => /cairn: .* went on without Cairn/.test(l));
+
+/** The recall log lines of one session. */
+function recallLog(file: string): OpenClawRecallEntry[] {
+  return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as OpenClawRecallEntry) : [];
+}
+
+describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6${openclaw.skip}`, () => {
+  it('recalls before a no-tool turn, reaches memory_search corpus=all, keeps dreaming fed, never fails a turn, and undoes byte for byte', { timeout: 900_000 }, async () => {
     const command = openclaw.command as string;
-    const model = await scriptedModel();
+    const model = await scriptedModel((body) => {
+      // (Cairn's section may quote turn 1's message: only the user's own words count.)
+      const asked = userText(body).replace(/<relevant-memories>[\s\S]*?<\/relevant-memories>/g, '');
+      const answered = body.messages.some((m) => m.role === 'tool');
+      // Turn 1 searches with OpenClaw's own tool, through its tool-search wrapper.
+      if (asked.includes('SEARCH-THREE') && !answered) return { calls: QUERIES.map((query) => ({ name: 'tool_call', args: { id: 'memory_search', args: { query, corpus: 'all' } } })) };
+      return { text: 'Noted.' };
+    });
     closeModel = model.close;
-    // A fresh OpenClaw dir: the fixture's config and memory files (its session store names
-    // another home's paths, which OpenClaw would ask to repair).
-    const stateDir = path.join(tmpDir('cairn-ocreal-'), '.openclaw');
-    fs.mkdirSync(stateDir);
-    fs.cpSync(path.join(OC2026_STATE_DIR, 'workspace'), path.join(stateDir, 'workspace'), { recursive: true });
-    fs.copyFileSync(path.join(OC2026_STATE_DIR, 'openclaw.json'), path.join(stateDir, 'openclaw.json'));
-    const oc = { stateDir, dataDir: tmpDir('cairn-data-'), tree: () => treeOf(stateDir) };
+    const stateDir = freshOpenClawDir(OC2026_STATE_DIR, model.baseUrl, tmpDir('cairn-ocreal-'));
+    const dataDir = tmpDir('cairn-data-');
     const home = tmpDir('cairn-ochome-');
-    // The dir as its user has it: OpenClaw's config pointing at this run's model and workspace.
-    const cfgFile = path.join(oc.stateDir, 'openclaw.json');
-    const cfg = JSON.parse(fs.readFileSync(cfgFile, 'utf8')) as { models: { providers: { fake: { baseUrl: string } } }; agents: { defaults: { workspace: string } } };
-    cfg.models.providers.fake.baseUrl = model.baseUrl;
-    cfg.agents.defaults.workspace = path.join(oc.stateDir, 'workspace');
-    fs.writeFileSync(cfgFile, `${JSON.stringify(cfg, null, 2)}\n`);
+    const cfgFile = path.join(stateDir, 'openclaw.json');
+    const original = fs.readFileSync(cfgFile, 'utf8');
+    // Cairn's own settings for this dir (in its data dir): index the sessions too.
+    fs.writeFileSync(path.join(ensureForeignStateHome(stateDir, { CAIRN_DATA_DIR: dataDir }), 'cairn.json'), JSON.stringify({ agents: { defaults: { memorySearch: { sources: ['memory', 'sessions'] } } } }));
+    // Cairn's Node, as a path the test can take away later (turn 3).
+    const nodeLink = path.join(tmpDir('cairn-ocnode-'), 'node');
+    fs.writeFileSync(nodeLink, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
+    const deps = { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: CAIRN_BIN, pluginDir: PLUGIN_DIR, env: {} } };
 
-    const before = oc.tree();
-    // No openclaw on PATH: connect takes its own comment-keeping edit (the file is plain JSON anyway).
-    const env = { PATH: path.dirname(process.execPath), HOME: home, CAIRN_DATA_DIR: oc.dataDir };
-    const dry = await runCairn(['connect', 'openclaw', '--state-dir', oc.stateDir, '--dry-run'], { env });
-    expect(dry.code).toBe(0);
-    expect(oc.tree()).toEqual(before);
-    const res = await runCairn(['connect', 'openclaw', '--state-dir', oc.stateDir, '--yes'], { env });
-    expect(res.stderr).toContain('Connected');
-    expect(res.code).toBe(0);
-    expect(res.stdout).toBe(dry.stdout);
-    expect(changed(before, oc.tree())).toEqual(['openclaw.json']);
-    const doctor = await runCairn(['doctor', '--json', '--state-dir', oc.stateDir], { env });
-    const check = (JSON.parse(doctor.stdout) as { checks: { id: string; status: string }[] }).checks.find((c) => c.id === 'openclaw-connection');
-    expect(check?.status).toBe('ok');
-
-    const connected = oc.tree();
-    const ocEnv = { PATH: process.env.PATH, HOME: home, OPENCLAW_STATE_DIR: oc.stateDir, NO_COLOR: '1' };
-    const turn = await runOpenClaw(command, ['agent', '--local', '--session-id', 'cairn-connect', '--message', 'What was the Lisbon trip codeword?'], ocEnv);
-    expect(turn.code, turn.out.slice(-3000)).toBe(0);
-
-    const first = model.requests[0];
-    const offered = first?.tools?.map((t) => t.function.name) ?? [];
-    expect(offered).toContain('cairn__memory_search');
-    expect(offered).not.toContain('memory_search');
-    expect(offered).not.toContain('memory_get');
-    const next = model.requests.find((r) => r.messages.some((m) => m.role === 'tool'));
-    // OpenClaw renames tool call ids (call_cairn_1 → call1): the one tool result of the turn.
-    const text = JSON.stringify(next?.messages.filter((m) => m.role === 'tool').map((m) => m.content) ?? []);
-    expect(text).toContain('saffron-kite');
-    expect(text).toMatch(/memory\/2026-12-01\.md#L\d+/);
-    expect(turn.out).toContain('saffron-kite');
-
-    // OpenClaw wrote its session; the memory files Cairn searched are as they were.
-    // (The whole dir holds OpenClaw's own stores and links by now: the memory files are compared.)
-    const memoryFiles = [...connected.keys()].filter((k) => (k.startsWith('workspace/memory/') && !k.endsWith('/')) || k === 'workspace/MEMORY.md');
+    const before = treeOf(stateDir);
+    const dry = await connectOpenClaw(stateDir, { dryRun: true }, deps);
+    expect(treeOf(stateDir)).toEqual(before);
+    const res = await connectOpenClaw(stateDir, {}, deps);
+    expect(res.diff).toBe(dry.diff);
+    expect(res.diff).not.toContain('deny');
+    expect(changed(before, treeOf(stateDir))).toEqual(['openclaw.json']);
+    const connectedText = fs.readFileSync(cfgFile, 'utf8');
+    const doctor = await runCairn(['doctor', '--json', '--state-dir', stateDir], { env: { CAIRN_DATA_DIR: dataDir, PATH: path.dirname(process.execPath) } });
+    expect((JSON.parse(doctor.stdout) as { checks: { id: string; status: string }[] }).checks.find((c) => c.id === 'openclaw-connection')?.status).toBe('ok');
+    const memoryFiles = [...before.keys()].filter((k) => (k.startsWith('workspace/memory/') && !k.endsWith('/')) || k === 'workspace/MEMORY.md');
     expect(memoryFiles.length).toBeGreaterThan(1);
-    for (const f of memoryFiles) expect(sha256(fs.readFileSync(path.join(oc.stateDir, f), 'utf8')), f).toBe(connected.get(f));
-    expect(fs.readdirSync(path.join(oc.dataDir, 'state-dirs')).length).toBe(1);
-  });
 
-  it('writes through OpenClaw\'s own `openclaw config patch` when that CLI is on PATH', { timeout: 600_000 }, async () => {
-    const stateDir = path.join(tmpDir('cairn-occli-'), '.openclaw');
-    fs.mkdirSync(stateDir);
-    fs.copyFileSync(path.join(OC2026_STATE_DIR, 'openclaw.json'), path.join(stateDir, 'openclaw.json'));
-    const bin = tmpDir('cairn-ocbin-');
-    fs.symlinkSync(openclaw.command as string, path.join(bin, 'openclaw'));
-    const env = { PATH: `${bin}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}/usr/bin:/bin`, HOME: tmpDir('cairn-ochome-'), CAIRN_DATA_DIR: tmpDir('cairn-data-') };
-    const res = await runCairn(['connect', 'openclaw', '--state-dir', stateDir, '--yes'], { env, timeoutMs: 540_000 });
-    expect(res.stderr).toContain(`with ${path.join(bin, 'openclaw')} config patch`);
-    expect(res.code).toBe(0);
-    const cfg = JSON.parse(fs.readFileSync(path.join(stateDir, 'openclaw.json'), 'utf8')) as { mcp: { servers: { cairn: { command: string } } }; tools: { deny: string[]; toolSearch: boolean } };
-    expect(cfg.mcp.servers.cairn.command).toBe(process.execPath);
-    expect(cfg.tools).toEqual({ deny: ['memory_search', 'memory_get'], toolSearch: false });
-    expect(res.stdout).toContain('+    "toolSearch": false');
+    const ocEnv = (extra: Record<string, string>) => ({ PATH: process.env.PATH, HOME: home, OPENCLAW_STATE_DIR: stateDir, NO_COLOR: '1', CAIRN_OPENCLAW_STARTUP_BUDGET_MS: '600000', ...extra });
+    const turn = (session: string, message: string, extra: Record<string, string>) => runOpenClaw(command, ['agent', '--local', '--session-id', session, '--message', message], ocEnv(extra));
+    // Where Cairn keeps this dir's recall logs (its folder in the data dir).
+    const ctxFor = { state: () => ({ cairnDir: foreignStateHome(stateDir, { CAIRN_DATA_DIR: dataDir }) }) } as unknown as EngineContext;
+    const logOf = (session: string) => recallLog(recallLogPath(ctxFor, 'main', session));
+
+    // 1. A slow Cairn, cut off at the 300 ms budget; OpenClaw's own memory_search with corpus=all.
+    const first = model.requests.length;
+    const t1 = await turn('earlier', 'SEARCH-THREE Please remember: my locker code is 4417-heron.', { CAIRN_OPENCLAW_BRIDGE_DELAY_MS: '600000', CAIRN_OPENCLAW_RECALL_BUDGET_MS: '300' });
+    expect(t1.code, t1.out.slice(-3000)).toBe(0);
+    expect(t1.out).toContain('Noted.');
+    expect(cairnWarnings(t1.out)).toEqual([expect.stringContaining('Cairn did not answer recall within 300 ms')]);
+    expect(logOf('earlier')).toEqual([expect.objectContaining({ v: 1, outcome: 'timeout', agentId: 'main', sessionId: 'earlier', hits: [], injectedChars: 0 })]);
+    const asked1 = model.requests[first];
+    expect(userText(asked1)).not.toContain('<relevant-memories>');
+    // OpenClaw still offers its own memory tools (behind its tool search, as before connect).
+    expect(systemText(asked1)).toContain('memory_search (memory-core)');
+    expect(systemText(asked1)).toContain('memory_get (memory-core)');
+    const toolResults = model.requests.slice(first).flatMap((r) => r.messages.filter((m) => m.role === 'tool').map((m) => contentText(m.content)));
+    expect(toolResults).toHaveLength(QUERIES.length);
+    for (const r of toolResults) {
+      expect(r).toContain('\\"corpus\\": \\"memory\\"');
+      expect(r).toContain('\\"corpus\\": \\"cairn\\"');
+    }
+    expect(toolResults.join('\n')).toMatch(/\\"citation\\": \\"memory\/2026-12-01\.md#L\d+-L\d+\\"/);
+    // memory-core recorded the three recalls, as it does without Cairn (dreaming's deep phase reads them).
+    const promote = await runOpenClaw(command, ['memory', 'promote', '--json', '--min-score', '0', '--min-recall-count', '0', '--min-unique-queries', '0'], ocEnv({}));
+    expect(promote.code, promote.out.slice(-2000)).toBe(0);
+    const candidates = (JSON.parse(promote.out.slice(promote.out.indexOf('{'))) as { candidates: { path: string; recallCount: number; uniqueQueries: number }[] }).candidates;
+    expect(candidates.find((c) => c.path === 'memory/2026-12-01.md')).toMatchObject({ recallCount: 3, uniqueQueries: 3 });
+
+    // 2. A turn whose model calls no tool: Cairn's hits are in its request, with citations.
+    const second = model.requests.length;
+    const t2 = await turn('later', 'What was the Lisbon trip codeword, and what is my locker code?', { CAIRN_OPENCLAW_RECALL_BUDGET_MS: '600000' });
+    expect(t2.code, t2.out.slice(-3000)).toBe(0);
+    expect(cairnWarnings(t2.out)).toEqual([]);
+    // The model called no tool in this turn: what it knew came in with the prompt.
+    const turn2 = model.requests.slice(second);
+    expect(turn2.some((r) => r.messages.some((m) => m.role === 'tool'))).toBe(false);
+    const asked2 = userText(turn2.find((r) => userText(r).includes('what is my locker code?')));
+    const section = /<relevant-memories>[\s\S]*<\/relevant-memories>/.exec(asked2)?.[0] ?? '';
+    expect(section).toMatch(/\[memory\/2026-12-01\.md#L\d+-L\d+\][^\n]*saffron-kite/);
+    expect(section).toMatch(/\[sessions\/[^\]]+#L\d+-L\d+\][^\n]*4417-heron/);
+    const injected = logOf('later');
+    expect(injected).toEqual([expect.objectContaining({ outcome: 'injected', injectedChars: section.length, turn: expect.objectContaining({ promptSha256: expect.any(String) }) })]);
+    expect(injected[0]?.hits.map((h) => h.citation)).toEqual(expect.arrayContaining([expect.stringMatching(/^memory\/2026-12-01\.md#L/), expect.stringMatching(/^sessions\//)]));
+    const logFile = recallLogPath(ctxFor, 'main', 'later');
+    expect(fs.statSync(logFile).mode & 0o777).toBe(0o600);
+    expect(fs.statSync(path.dirname(logFile)).mode & 0o777).toBe(0o700);
+
+    // 3. Cairn's Node gone: the turn completes, without recall, with one warning.
+    fs.rmSync(nodeLink);
+    const third = model.requests.length;
+    const t3 = await turn('gone', 'What was the Lisbon trip codeword?', {});
+    expect(t3.code, t3.out.slice(-3000)).toBe(0);
+    expect(t3.out).toContain('Noted.');
+    expect(cairnWarnings(t3.out)).toEqual([expect.stringContaining('which is not running')]);
+    expect(userText(model.requests[third])).not.toContain('<relevant-memories>');
+
+    // The memory files Cairn searched are as they were; --undo restores openclaw.json byte for byte.
+    // (The dir holds OpenClaw's own stores and links by now: the memory files are compared.)
+    for (const f of memoryFiles) expect(sha256(fs.readFileSync(path.join(stateDir, f), 'utf8')), f).toBe(before.get(f));
+    expect(sha256(fs.readFileSync(cfgFile, 'utf8'))).toBe(sha256(connectedText));
+    expect((await connectOpenClaw(stateDir, { undo: true }, deps)).changed).toBe(true);
+    expect(fs.readFileSync(cfgFile, 'utf8')).toBe(original);
+    // Nothing of Cairn's is left in OpenClaw's dir: what else is there is OpenClaw's own state.
+    expect((fs.readdirSync(stateDir, { recursive: true }) as string[]).filter((n) => /cairn/i.test(n))).toEqual([]);
   });
 });

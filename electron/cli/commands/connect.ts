@@ -1,6 +1,7 @@
 /**
- * `cairn connect openclaw`: make an OpenClaw state dir's agent recall through Cairn (the
- * engine's connectOpenClaw, which the app's button calls too). It prints the change to
+ * `cairn connect openclaw`: load Cairn's plugin into an OpenClaw state dir (recall before
+ * every prompt, Cairn's corpus behind OpenClaw's own memory tools; a dir connected the old
+ * way is migrated) — the engine's connectOpenClaw, which the app's button calls too. It prints the change to
  * openclaw.json as a diff first and writes only with consent: y/N on a terminal, `--yes`
  * otherwise (without it a non-interactive run refuses, exit 2). `--undo` restores the backup.
  */
@@ -73,7 +74,7 @@ export function register(program: Command, rt: CliRuntime): void {
   const connect = program.command('connect').description('connect an assistant to Cairn');
   connect
     .command('openclaw')
-    .description("make OpenClaw's agent recall through Cairn (edits openclaw.json after showing the diff; backup kept)")
+    .description("load Cairn's plugin into OpenClaw: recall before every prompt, nothing of OpenClaw's switched off (edits openclaw.json after showing the diff; backup kept)")
     .option('--dry-run', 'print the change to openclaw.json and write nothing')
     .option('--undo', 'restore openclaw.json as it was before connect')
     .option('-y, --yes', 'write without asking')

@@ -10,6 +10,8 @@
  *     index/<agentId>.sqlite          the search index
  *     openclaw-snapshots/<agentId>/   copies of OpenClaw's database while it has a -wal open
  *     openclaw-connect/               openclaw.json as it was before `cairn connect openclaw`
+ *     openclaw-recall/<agent>/<session>.jsonl   what Cairn's OpenClaw plugin recalled per prompt
+ *     openclaw-compactions.jsonl      OpenClaw's compactions, as the plugin's hooks saw them
  *     serve-token                     `cairn serve`'s token
  *   <data>/models/                    downloaded models, shared by every foreign dir
  *   <data>/worker-bundles/            the embed worker bundled from the sources (0700; embed/worker-bundle.ts)

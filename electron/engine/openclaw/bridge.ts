@@ -100,7 +100,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
       if (typeof req.warm === 'string' && req.warm) {
         await ctx
           .searchBackend()
-          .search(req.warm, { query: 'cairn warm-up', maxResults: 1 })
+          .search(req.warm, { query: 'cairn warm-up', maxResults: 1, signal })
           .catch(() => undefined);
       }
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
@@ -116,7 +116,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
         ...(typeof req.skip === 'string' && req.skip ? { skip: req.skip } : {}),
         budgetMs: optNum(req.budgetMs) ?? 300,
         maxTokens: optNum(req.maxTokens) ?? 600,
-        minScore: optNum(req.minScore) ?? 0.3,
+        minScore: optNum(req.minScore) ?? 0.1,
         ...(optNum(req.maxHits) !== undefined ? { maxHits: optNum(req.maxHits) } : {}),
       };
       const res = await recallForPrompt(ctx, r, signal);

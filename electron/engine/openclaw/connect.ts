@@ -1,14 +1,15 @@
 /**
  * Connecting an OpenClaw state dir to Cairn (and undoing it): read its openclaw.json, work
- * out the settings it lacks (plan.ts), show them as a unified diff, and — unless it is a dry
- * run — save a backup and write them: through OpenClaw's own `openclaw config patch` when
- * that CLI is on PATH and the file is plain JSON (OpenClaw's writer drops JSON5 comments),
- * else with a comment-keeping text edit (json5-edit.ts) written atomically. A file changed
- * by someone else between reading and writing is left alone (a `conflict` error).
+ * out the settings it lacks (plan.ts: Cairn's plugin and its entry, and for a dir connected
+ * the old way, taking the MCP server / deny list / tool-search switch away again), show them
+ * as a unified diff, and — unless it is a dry run — save a backup and write exactly that
+ * text: a comment-keeping edit (json5-edit.ts) written atomically. OpenClaw's own
+ * `openclaw config patch` is not used: it adds a `meta` block the diff would not show and
+ * leaves files of its own in the dir (openclaw.json.bak, a journal key, its state database)
+ * that `--undo` could not take back. A file changed by someone else between reading and
+ * writing is left alone (a `conflict` error).
  */
-import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { createTwoFilesPatch, FILE_HEADERS_ONLY } from 'diff';
 import JSON5 from 'json5';
@@ -17,17 +18,15 @@ import { OPENCLAW_CONFIG_FILE } from '../config/load';
 import { EngineError } from '../core/errors';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { dropBackup, readBackup, recordConnect, saveBackup, sha256 } from './backup';
-import { setJson5Path } from './json5-edit';
-import { connectEdits, connectionProblems, currentLaunch, serverEntry, type CairnLaunch, type ConfigEdit } from './plan';
+import { deleteJson5Path, setJson5Path } from './json5-edit';
+import { connectEdits, connectionProblems, currentLaunch, isOldStyle, pluginConfig, type CairnLaunch, type ConfigEdit } from './plan';
 
-/** What connecting needs from outside: the environment, how Cairn starts, OpenClaw's CLI. */
+/** What connecting needs from outside: the environment and how Cairn starts. */
 export interface ConnectDeps {
   env: NodeJS.ProcessEnv;
   now?: () => Date;
-  /** How OpenClaw should start Cairn; default: this process's Node and bin/cairn.mjs. */
+  /** How the plugin should start Cairn; default: this process's Node, bin/cairn.mjs and openclaw-plugin/. */
   launch?: CairnLaunch;
-  /** The `openclaw` executable to write with; default: found on PATH; null: never use it. */
-  openclawCli?: string | null;
 }
 
 interface ReadConfig {
@@ -67,7 +66,10 @@ export function openClawConnection(stateDir: string): OpenClawConnection {
   return {
     stateDir: dir,
     connected: problems.length === 0,
-    detail: problems.length === 0 ? `OpenClaw's agent recalls through Cairn (mcp.servers.cairn in ${read.file})` : `Not connected: ${problems.join('; ')}.`,
+    detail:
+      problems.length === 0
+        ? `Cairn's plugin is on in ${read.file}: recall before every prompt, Cairn's corpus behind memory_search/memory_get (corpus=all); nothing of OpenClaw's is switched off`
+        : `Not connected: ${problems.join('; ')}.`,
     canConnect: writable,
     ...(writable ? {} : { reason: `${read.file} is not writable` }),
   };
@@ -89,45 +91,26 @@ function unifiedDiff(file: string, before: string, after: string): string {
   return createTwoFilesPatch(file, file, before, after, '', '', { context: 3, headerOptions: FILE_HEADERS_ONLY });
 }
 
-/** An executable named `openclaw` on PATH, or null. */
-function findOpenClawCli(env: NodeJS.ProcessEnv): string | null {
-  for (const dir of (env.PATH ?? '').split(path.delimiter)) {
-    if (!dir) continue;
-    const p = path.join(dir, process.platform === 'win32' ? 'openclaw.cmd' : 'openclaw');
-    try {
-      fs.accessSync(p, fs.constants.X_OK);
-      return p;
-    } catch {
-      // not here
-    }
-  }
-  return null;
+/** `text` with `edits` applied (set or remove), keeping every other byte. */
+function applyEdits(text: string, edits: readonly ConfigEdit[]): string {
+  return edits.reduce((t, e) => (e.remove ? deleteJson5Path(t, e.path) : setJson5Path(t, e.path, e.value)), text);
 }
 
-/** The edits as one nested object, the shape `openclaw config patch --file` takes. */
-function patchObject(edits: ConfigEdit[]): Record<string, unknown> {
-  const root: Record<string, unknown> = {};
-  for (const e of edits) {
-    let o = root;
-    for (const k of e.path.slice(0, -1)) o = (o[k] ??= {}) as Record<string, unknown>;
-    o[e.path[e.path.length - 1] as string] = e.value;
-  }
-  return root;
-}
-
-/** Apply `edits` with OpenClaw's own CLI, on exactly this state dir's config file. */
-async function writeWithOpenClaw(cli: string, read: ReadConfig, stateDir: string, edits: ConfigEdit[], env: NodeJS.ProcessEnv): Promise<void> {
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-openclaw-patch-'));
+/**
+ * The text to edit from. For a dir still exactly as the old connect left it, that is the file
+ * from before that connect (its backup): the new set-up then replaces the old one as if it had
+ * never been written, and `--undo` goes back to the user's own file. Otherwise the file itself.
+ */
+function baseText(read: ReadConfig, stateDir: string, env: NodeJS.ProcessEnv): string {
+  if (!isOldStyle(read.config)) return read.text;
+  const rec = readBackup(stateDir, env);
+  if (!rec || rec.afterSha256 !== sha256(read.text)) return read.text;
   try {
-    const patch = path.join(tmp, 'cairn.patch.json5');
-    fs.writeFileSync(patch, `${JSON.stringify(patchObject(edits), null, 2)}\n`);
-    await new Promise<void>((resolve, reject) => {
-      execFile(cli, ['config', 'patch', '--file', patch], { env: { ...env, OPENCLAW_STATE_DIR: stateDir, OPENCLAW_CONFIG_PATH: read.file }, timeout: 120_000 }, (err, _out, stderr) =>
-        err ? reject(new EngineError('internal', `${cli} config patch failed: ${String(stderr).trim().split('\n').slice(-3).join(' ') || err.message}`)) : resolve(),
-      );
-    });
-  } finally {
-    fs.rmSync(tmp, { recursive: true, force: true });
+    const original = fs.readFileSync(rec.copy, 'utf8');
+    JSON5.parse(original);
+    return original;
+  } catch {
+    return read.text;
   }
 }
 
@@ -168,31 +151,33 @@ export async function connectOpenClaw(
   const dir = path.resolve(stateDir);
   if (opts.undo) return undo(dir, deps, opts.dryRun ?? false);
   const read = readConfig(dir);
-  const edits = connectEdits(read.config, serverEntry(dir, deps.launch ?? currentLaunch(), deps.env));
-  if (edits.length === 0) return { changed: false, diff: '', message: `${read.file} is already connected to Cairn.` };
-  const after = edits.reduce((t, e) => setJson5Path(t, e.path, e.value), read.text);
-  if (connectEdits(JSON5.parse(after), serverEntry(dir, deps.launch ?? currentLaunch(), deps.env)).length) {
-    throw new EngineError('internal', `the edit of ${read.file} did not come out as planned: nothing was written`);
+  const launch = deps.launch ?? currentLaunch();
+  const want = pluginConfig(dir, launch, deps.env);
+  const base = baseText(read, dir, deps.env);
+  const edits = connectEdits(base === read.text ? read.config : JSON5.parse(base), launch, want);
+  if (edits.length === 0 && base === read.text) return { changed: false, diff: '', message: `${read.file} is already connected to Cairn.` };
+  let after: string;
+  try {
+    after = applyEdits(base, edits);
+    if (connectEdits(JSON5.parse(after), launch, want).length) throw new Error('edits left over');
+  } catch (err) {
+    throw new EngineError('internal', `the edit of ${read.file} did not come out as planned (${(err as Error).message}): nothing was written`);
   }
   const diff = unifiedDiff(read.file, read.text, after);
-  if (opts.dryRun) return { changed: false, diff, message: `Would change ${edits.map((e) => e.path.join('.')).join(', ')} in ${read.file}.` };
+  const what = [...(base === read.text ? [] : ["the old connect's set-up undone from its backup"]), ...edits.map((e) => `${e.remove ? 'remove ' : ''}${e.path.join('.')}`)].join(', ');
+  if (opts.dryRun) return { changed: false, diff, message: `Would change ${what} in ${read.file}.` };
   if (opts.expectSha256 && opts.expectSha256 !== sha256(read.text)) {
     throw new EngineError('conflict', `${read.file} changed since the diff was shown: nothing was written; run connect again`);
   }
   if (!isWritable(read.file)) throw new EngineError('read_only', `${read.file} is not writable: nothing was changed`);
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
-  const cli = deps.openclawCli === undefined ? findOpenClawCli(deps.env) : deps.openclawCli;
-  let plainJson = true;
-  try {
-    JSON.parse(read.text);
-  } catch {
-    plainJson = false;
-  }
-  if (cli && plainJson) await writeWithOpenClaw(cli, read, dir, edits, deps.env);
-  else writeFileAtomicSync(read.file, after, { mode: fs.statSync(read.file).mode & 0o777 });
-  const written = fs.readFileSync(read.file, 'utf8');
-  recordConnect(dir, deps.env, read.file, written, deps.now?.() ?? new Date());
-  const how = cli && plainJson ? `with ${cli} config patch` : 'keeping its comments and layout';
-  return { changed: true, diff: unifiedDiff(read.file, read.text, written), backupPath, message: `Connected ${read.file} to Cairn (${how}); the previous file is saved at ${backupPath}. Restart a running OpenClaw gateway if it does not pick the change up.` };
+  writeFileAtomicSync(read.file, after, { mode: fs.statSync(read.file).mode & 0o777 });
+  recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date());
+  return {
+    changed: true,
+    diff,
+    backupPath,
+    message: `Connected ${read.file} to Cairn's plugin (keeping its comments and layout); nothing of OpenClaw's is switched off. The previous file is saved at ${backupPath}; "cairn connect openclaw --undo" puts it back. Restart a running OpenClaw gateway if it does not pick the change up.`,
+  };
 }

@@ -1,6 +1,7 @@
 /**
  * Doctor's "OpenClaw connection" check, for a state dir that is an OpenClaw one (it has an
- * openclaw.json): whether its agent's recall goes to Cairn, and the command that connects it.
+ * openclaw.json): whether Cairn's plugin is set up there (and a set-up of the old connect is
+ * gone), and the command that connects it.
  */
 import fs from 'node:fs';
 import path from 'node:path';

@@ -162,3 +162,46 @@ export function setJson5Path(text: string, path: readonly string[], value: unkno
   }
   throw new Error('unreachable');
 }
+
+/**
+ * `text` without the property at `path` (its line, and the comma that separated it, go with
+ * it); `text` unchanged when the property is not there. Comments elsewhere are kept.
+ */
+export function deleteJson5Path(text: string, path: readonly string[]): string {
+  if (path.length === 0) throw new Error('deleteJson5Path needs a key path');
+  const rootOpen = skipSpace(text, 0);
+  if (text[rootOpen] !== '{') throw new Error('the file is not a JSON5 object');
+  let obj = readObject(text, rootOpen);
+  for (let depth = 0; depth < path.length - 1; depth++) {
+    const prop = obj.props.find((p) => p.key === path[depth]);
+    if (!prop || text[prop.valueStart] !== '{') return text;
+    obj = readObject(text, prop.valueStart);
+  }
+  const index = obj.props.findIndex((p) => p.key === path[path.length - 1]);
+  const prop = obj.props[index];
+  if (!prop) return text;
+  // From the start of the key's line (when only indentation precedes it) …
+  const lineStart = text.lastIndexOf('\n', prop.keyStart - 1) + 1;
+  const start = /^[ \t]*$/.test(text.slice(lineStart, prop.keyStart)) ? lineStart : prop.keyStart;
+  // … past the value, its comma and the rest of its line.
+  let end = prop.valueEnd;
+  while (text[end] === ' ' || text[end] === '\t') end++;
+  const hadComma = text[end] === ',';
+  if (hadComma) end++;
+  const rest = /^[ \t]*(\/\/[^\n]*)?\r?\n/.exec(text.slice(end));
+  if (rest && start === lineStart) end += rest[0].length;
+  let out = `${text.slice(0, start)}${text.slice(end)}`;
+  const prev = obj.props[index - 1];
+  if (!hadComma && prev) {
+    // The last property went: the comma after the one before it must go too (plain JSON).
+    const at = skipSpace(out, prev.valueEnd);
+    if (out[at] === ',') out = `${out.slice(0, at)}${out.slice(at + 1)}`;
+  }
+  if (obj.props.length === 1) {
+    // The object is now empty: close it on one line.
+    const open = obj.open;
+    const close = out.indexOf('}', open);
+    if (/^\s*$/.test(out.slice(open + 1, close))) out = `${out.slice(0, open + 1)}${out.slice(close)}`;
+  }
+  return out;
+}
