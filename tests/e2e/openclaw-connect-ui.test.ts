@@ -42,7 +42,10 @@ describe('Status: the OpenClaw connection in plain words', () => {
     await ask.waitFor();
     expect(fs.readFileSync(file, 'utf8')).toBe(CONFIG);
     await ask.getByText('The exact change to openclaw.json').click();
-    expect(await ask.locator('.connect-diff').textContent()).toContain('+');
+    // The change loads Cairn's plugin; it denies nothing and leaves tool search alone.
+    const diff = (await ask.locator('.connect-diff').textContent()) ?? '';
+    expect(diff).toContain('plugins');
+    expect(diff).not.toMatch(/deny|toolSearch/);
     await ask.getByRole('button', { name: 'Connect', exact: true }).click();
     await expect.poll(() => section.getAttribute('data-connected')).toBe('true');
     expect(await page.getByTestId('openclaw-state').textContent()).toMatch(/^Connected: Cairn recalls before every prompt of this OpenClaw, and nothing of OpenClaw is switched off\./);
