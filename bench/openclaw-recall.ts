@@ -8,13 +8,15 @@
  *   node --import tsx bench/openclaw-recall.ts hits [--per-conversation N] [--conversations N] [--data DIR]
  *     auto-recall hit rate on LoCoMo questions (default ../shared/eval/locomo-dev, 7 per
  *     conversation = 35), next to OpenClaw's memory_search (bench/lib/openclaw-hits.ts)
+ *   CAIRN_BENCH_DUMP=FILE … hits   also writes each question's section and tool answer (JSON lines);
+ *   node --import tsx bench/openclaw-recall.ts rescore --dump FILE   scores such a file again
  *
  * Prints Markdown tables, with the load (`uptime`) before and after: the machine may be shared.
  */
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { hitsTable, runHits } from './lib/openclaw-hits';
+import { hitsTable, rescoreDump, runHits } from './lib/openclaw-hits';
 import { runLatency } from './lib/openclaw-latency';
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -42,6 +44,8 @@ async function main(): Promise<void> {
   } else if (what === 'hits') {
     const rows = await runHits(path.resolve(flag('--data', path.join(repoRoot, '..', 'shared', 'eval', 'locomo-dev'))), Number(flag('--per-conversation', '7')), log, Number(flag('--conversations', 'Infinity')));
     console.log(hitsTable(rows));
+  } else if (what === 'rescore') {
+    console.log(hitsTable(rescoreDump(flag('--dump', ''))));
   } else {
     throw new Error('usage: bench/openclaw-recall.ts latency [--warm N] [--cold N] | hits [--per-conversation N] [--data DIR]');
   }

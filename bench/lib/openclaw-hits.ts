@@ -31,29 +31,57 @@ export function sectionRanges(section: string): Range[] {
   return out;
 }
 
-/** The results of a memory_search tool answer (its JSON), in order; [] when it is not one. */
+/**
+ * The results of a memory_search tool answer, in order; [] and the error when it has none.
+ * Called directly the answer is memory_search's JSON; through tool search's `tool_call` it is
+ * wrapped as `{tool, result: {content: [{text: <that JSON>}], details: <that object>}}`.
+ */
 export function toolRanges(text: string): { ranges: Range[]; error?: string } {
-  try {
-    const j = JSON.parse(text) as { results?: { path?: string; startLine?: number; endLine?: number }[]; error?: string; disabled?: boolean };
-    const ranges = (j.results ?? []).filter((r) => typeof r.path === 'string' && typeof r.startLine === 'number').map((r) => ({ path: r.path as string, startLine: r.startLine as number, endLine: (r.endLine ?? r.startLine) as number }));
-    return { ranges, ...(j.error ? { error: j.error } : j.disabled ? { error: 'disabled' } : {}) };
-  } catch {
-    return { ranges: sectionRanges(text), ...(sectionRanges(text).length ? {} : { error: text.slice(0, 200) }) };
+  // OpenClaw cuts a long tool answer ("[... N more characters truncated …]"), so the JSON may
+  // not parse: the results are read in order from the text (escaped or not), each range once.
+  const ranges: Range[] = [];
+  const seen = new Set<string>();
+  const re = /\\?"path\\?":\s*\\?"([^"\\]+)\\?",(?:\s|\\n)*\\?"startLine\\?":\s*(\d+),(?:\s|\\n)*\\?"endLine\\?":\s*(\d+)/g;
+  for (const m of text.matchAll(re)) {
+    const key = `${m[1]}#${m[2]}-${m[3]}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    ranges.push({ path: m[1] as string, startLine: Number(m[2]), endLine: Number(m[3]) });
   }
+  const err = /\\?"error\\?":\s*\\?"([^"\\]+)/.exec(text)?.[1];
+  return { ranges, ...(ranges.length === 0 ? { error: err ?? (text.slice(0, 120) || 'no answer') } : {}) };
 }
 
-/** Turn recall of one question: the share of its evidence turns inside a range. */
-function turnRecall(c: LocomoConversation, evidence: string[], ranges: Range[]): number {
-  const ids = evidence.filter((e) => c.map[e]);
-  if (!ids.length) return 0;
-  let hit = 0;
-  for (const id of ids) {
-    const e = c.map[id];
-    if (!e) continue;
+/** Evidence of one question as map.json places it. */
+type Evidence = { file: string; line: number; jsonl: string; jsonlLine: number };
+
+/** Turn recall: the share of the evidence turns whose line lies in one of the ranges. */
+export function evidenceRecall(evidence: Evidence[], ranges: Range[]): number {
+  if (!evidence.length) return 0;
+  const hit = evidence.filter((e) => {
     const sess = `sessions/${path.basename(e.jsonl)}`;
-    if (ranges.some((r) => (r.path === e.file && e.line >= r.startLine && e.line <= r.endLine) || (r.path === sess && e.jsonlLine >= r.startLine && e.jsonlLine <= r.endLine))) hit++;
-  }
-  return hit / ids.length;
+    return ranges.some((r) => (r.path === e.file && e.line >= r.startLine && e.line <= r.endLine) || (r.path === sess && e.jsonlLine >= r.startLine && e.jsonlLine <= r.endLine));
+  }).length;
+  return hit / evidence.length;
+}
+
+/** Score the questions a run dumped (CAIRN_BENCH_DUMP): one row per question. */
+export function rescoreDump(file: string): HitRow[] {
+  return fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => {
+      const d = JSON.parse(l) as { qid: string; evidence: Evidence[]; injected?: string; tool?: string };
+      const inj = sectionRanges(d.injected ?? '');
+      const tool = toolRanges(d.tool ?? '');
+      return { qid: d.qid, injected: inj.length, injectedRecall: evidenceRecall(d.evidence, inj), toolResults: Math.min(6, tool.ranges.length), toolRecall: evidenceRecall(d.evidence, tool.ranges.slice(0, 6)), ...(tool.error ? { toolError: tool.error } : {}) };
+    });
+}
+
+/** Turn recall of one question of `c`. */
+function turnRecall(c: LocomoConversation, evidence: string[], ranges: Range[]): number {
+  return evidenceRecall(evidence.flatMap((e): Evidence[] => { const m = c.map[e]; return m ? [m] : []; }), ranges);
 }
 
 export interface HitRow {
@@ -106,7 +134,7 @@ export async function runHits(root: string, perConversation: number, log: (l: st
         if (r.code !== 0) throw new Error(`openclaw agent failed for ${q.qid} (${r.code}): ${r.out.slice(-1500)}`);
         const inj = sectionRanges(current.injected ?? '');
         const tool = toolRanges(current.tool ?? '');
-        const row: HitRow = { qid: q.qid, injected: inj.length, injectedRecall: turnRecall(c, q.evidence, inj), toolResults: tool.ranges.length, toolRecall: turnRecall(c, q.evidence, tool.ranges.slice(0, 6)), ...(tool.error ? { toolError: tool.error } : {}) };
+        const row: HitRow = { qid: q.qid, injected: inj.length, injectedRecall: turnRecall(c, q.evidence, inj), toolResults: Math.min(6, tool.ranges.length), toolRecall: turnRecall(c, q.evidence, tool.ranges.slice(0, 6)), ...(tool.error ? { toolError: tool.error } : {}) };
         rows.push(row);
         if (process.env.CAIRN_BENCH_DUMP) fs.appendFileSync(process.env.CAIRN_BENCH_DUMP, `${JSON.stringify({ qid: q.qid, evidence: q.evidence.map((e) => c.map[e]), ...current, out: r.out.slice(-2000) })}\n`);
         log(`${q.qid}: injected ${row.injected} (recall ${row.injectedRecall.toFixed(2)}), memory_search ${row.toolResults} (recall ${row.toolRecall.toFixed(2)})${row.toolError ? ` [${row.toolError}]` : ''}`);
@@ -123,10 +151,11 @@ export async function runHits(root: string, perConversation: number, log: (l: st
 /** The hit-rate table. */
 export function hitsTable(rows: HitRow[]): string {
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, b) => a + b, 0) / xs.length : NaN);
+  const answered = rows.filter((r) => !r.toolError);
   const withSection = rows.filter((r) => r.injected > 0).length;
   return [
-    '| questions | recall injected (turns with a section) | auto-recall turn recall | hits injected / question | memory_search turn recall (k ≤ 6) | memory_search results / question | memory_search errors |',
-    '|---:|---:|---:|---:|---:|---:|---:|',
-    `| ${rows.length} | ${withSection} | **${mean(rows.map((r) => r.injectedRecall)).toFixed(3)}** | ${mean(rows.map((r) => r.injected)).toFixed(1)} | **${mean(rows.map((r) => r.toolRecall)).toFixed(3)}** | ${mean(rows.map((r) => r.toolResults)).toFixed(1)} | ${rows.filter((r) => r.toolError).length} |`,
+    '| questions | turns with Cairn’s section | auto-recall turn recall | hits injected / question | memory_search answered | memory_search turn recall (k ≤ 6), all questions | … answered questions only | auto-recall on those |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${rows.length} | ${withSection} | **${mean(rows.map((r) => r.injectedRecall)).toFixed(3)}** | ${mean(rows.map((r) => r.injected)).toFixed(1)} | ${answered.length} | **${mean(rows.map((r) => r.toolRecall)).toFixed(3)}** | ${mean(answered.map((r) => r.toolRecall)).toFixed(3)} | ${mean(answered.map((r) => r.injectedRecall)).toFixed(3)} |`,
   ].join('\n');
 }
