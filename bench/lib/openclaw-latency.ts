@@ -113,6 +113,11 @@ function warningsCell(lines: string[]): string {
   return [...counts].map(([k, n]) => `${n}× ${k.replace(/\|/g, '/')}`).join('; ') || '–';
 }
 
+/** The median of with − without per round (both arms ran round i back to back), rounded. */
+function pairedMedian(p: Arm, n: Arm): number {
+  return Math.round(quantile(p.ms.map((x, i) => x - (n.ms[i] ?? Number.NaN)).filter(Number.isFinite), 0.5));
+}
+
 const fmt = (xs: number[], p: number) => (xs.length ? `${Math.round(quantile(xs, p))}` : '–');
 
 /** Run the warm and cold comparisons; returns the Markdown table. */
@@ -135,7 +140,7 @@ export async function runLatency(o: LatencyOptions): Promise<string> {
         rows.push(`| warm (Gateway) | ${a.name} | ${a.ms.length} | ${fmt(a.ms, 0.5)} | ${fmt(a.ms, 0.95)} | ${fmt(a.cliMs, 0.5)} | ${log ? `${fmt(log.tookMs, 0.5)} / ${fmt(log.tookMs, 0.95)}` : '–'} | ${log ? JSON.stringify(log.outcomes) : '–'} | ${warningsCell(a.warnings)} |`);
       }
       const [p, n] = arms as [Arm, Arm];
-      rows.push(`| warm | **added by the plugin** (p50 with − p50 without) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}** | | | | | |`);
+      rows.push(`| warm | **added by the plugin** (p50 with − p50 without; median of the rounds' paired differences) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}**; paired ${pairedMedian(p, n)} | | | | | |`);
     } finally {
       for (const g of gws) await g.stop();
       for (const a of arms) await a.close();
@@ -159,7 +164,7 @@ export async function runLatency(o: LatencyOptions): Promise<string> {
         rows.push(`| cold (\`agent --local\`) | ${a.name} | ${a.ms.length} | ${fmt(a.ms, 0.5)} | ${fmt(a.ms, 0.95)} | ${fmt(a.cliMs, 0.5)} | ${logs ? `${fmt(took, 0.5)} / ${fmt(took, 0.95)}` : '–'} | ${logs ? JSON.stringify(outcomes) : '–'} | ${warningsCell(a.warnings)} |`);
       }
       const [p, n] = arms as [Arm, Arm];
-      rows.push(`| cold | **added by the plugin** (p50 with − p50 without) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}** | | | | | |`);
+      rows.push(`| cold | **added by the plugin** (p50 with − p50 without; median of the rounds' paired differences) | | **${Math.round(quantile(p.ms, 0.5) - quantile(n.ms, 0.5))}**; paired ${pairedMedian(p, n)} | | | | | |`);
     } finally {
       for (const a of arms) await a.close();
     }
