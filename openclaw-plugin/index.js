@@ -18,7 +18,7 @@
  * Plain JavaScript with no dependency and nothing native: Cairn itself runs in a child
  * process under the Node that installed it (bridge-client.js).
  */
-import { BridgeError, CairnBridge } from './bridge-client.js';
+import { CairnBridge } from './bridge-client.js';
 import { recallSkipReason, recentTexts, textOf } from './turn.js';
 
 /**
@@ -114,12 +114,15 @@ function register(api) {
    * @param {unknown} err
    */
   const explain = (what, err) => {
-    if (err instanceof BridgeError && err.kind === 'timeout') {
-      warnOnce(`timeout:${what}`, `cairn: ${what} went on without Cairn: ${err.message} (budget: plugins.entries.cairn.config.${what === 'recall' ? 'recallBudgetMs' : 'startupBudgetMs'})`);
-    } else if (err instanceof BridgeError && err.kind === 'unavailable') {
-      warnOnce(`unavailable:${what}`, `cairn: ${what} went on without Cairn, which is not running: ${err.message}. Check "cairn doctor" and run "cairn connect openclaw" again if Cairn moved.`);
+    // By name, not instanceof: the shared bridge may come from another load of this module.
+    const kind = err instanceof Error && err.name === 'BridgeError' ? /** @type {import('./bridge-client.js').BridgeError} */ (err).kind : '';
+    const why = err instanceof Error ? err.message : String(err);
+    if (kind === 'timeout') {
+      warnOnce(`timeout:${what}`, `cairn: ${what} went on without Cairn: ${why} (budget: plugins.entries.cairn.config.${what === 'recall' ? 'recallBudgetMs' : 'startupBudgetMs'})`);
+    } else if (kind === 'unavailable') {
+      warnOnce(`unavailable:${what}`, `cairn: ${what} went on without Cairn, which is not running: ${why}. Check "cairn doctor" and run "cairn connect openclaw" again if Cairn moved.`);
     } else {
-      warnOnce(`error:${what}`, `cairn: ${what} went on without Cairn: ${err instanceof Error ? err.message : String(err)}`);
+      warnOnce(`error:${what}`, `cairn: ${what} went on without Cairn: ${why}`);
     }
   };
   /** @type {Map<string, string>} session → time of its last memory-flush turn (ISO) */

@@ -13,15 +13,16 @@
  *    fact and turn 1's session fact — with citations, in the `<relevant-memories>` section.
  * 3. Cairn's Node gone: the turn completes without recall, with one warning.
  *
- * Connect changed no file of the OpenClaw dir but openclaw.json; `--undo` restores it byte
- * for byte; the memory files are as they were.
+ * The dir starts as the old connect left it (deny list, tool search off, MCP server): connect
+ * migrates it, changing no file of the OpenClaw dir but openclaw.json; `--undo` restores the
+ * user's own file byte for byte; the memory files are as they were.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ensureForeignStateHome, foreignStateHome } from '../../electron/engine/config/data-dir';
 import type { EngineContext } from '../../electron/engine/core/context';
-import { sha256 } from '../../electron/engine/openclaw/backup';
+import { recordConnect, saveBackup, sha256 } from '../../electron/engine/openclaw/backup';
 import { connectOpenClaw } from '../../electron/engine/openclaw/connect';
 import { recallLogPath } from '../../electron/engine/openclaw/recall-log';
 import type { OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
@@ -82,12 +83,22 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     fs.writeFileSync(nodeLink, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
     const deps = { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: CAIRN_BIN, pluginDir: PLUGIN_DIR, env: {} } };
 
+    // The dir as the old connect left it: Cairn's MCP server, OpenClaw's memory tools denied,
+    // tool search off — and its backup of the user's file in Cairn's data dir.
+    const oldCfg = { ...(JSON.parse(original) as Record<string, unknown>), mcp: { servers: { cairn: { command: process.execPath, args: [CAIRN_BIN, 'mcp', '--state-dir', stateDir], env: { CAIRN_DATA_DIR: dataDir } } } }, tools: { deny: ['memory_search', 'memory_get'], toolSearch: false } };
+    const oldText = `${JSON.stringify(oldCfg, null, 2)}\n`;
+    saveBackup(stateDir, deps.env, original);
+    fs.writeFileSync(cfgFile, oldText);
+    recordConnect(stateDir, deps.env, cfgFile, oldText, new Date());
+
     const before = treeOf(stateDir);
     const dry = await connectOpenClaw(stateDir, { dryRun: true }, deps);
     expect(treeOf(stateDir)).toEqual(before);
     const res = await connectOpenClaw(stateDir, {}, deps);
     expect(res.diff).toBe(dry.diff);
-    expect(res.diff).not.toContain('deny');
+    // Migrated: the deny list, the tool-search switch and the MCP server entry go.
+    for (const gone of ['-      "memory_search",', '-    "toolSearch": false', '-  "mcp": {']) expect(res.diff).toContain(gone);
+    expect(JSON.parse(fs.readFileSync(cfgFile, 'utf8'))).not.toHaveProperty('tools');
     expect(changed(before, treeOf(stateDir))).toEqual(['openclaw.json']);
     const connectedText = fs.readFileSync(cfgFile, 'utf8');
     const doctor = await runCairn(['doctor', '--json', '--state-dir', stateDir], { env: { CAIRN_DATA_DIR: dataDir, PATH: path.dirname(process.execPath) } });
