@@ -28,6 +28,7 @@ import { welcomeChannels, welcomeEvents } from './contract/welcome';
 import { llmRecommendedChannels } from './contract/llm-recommended';
 import { dreamingChannels } from './contract/dreaming';
 import { auditChannels } from './contract/audit';
+import { openclawRecallChannels } from './contract/openclaw-recall';
 import type { ChannelDef, EventDef } from './contract/define';
 
 export * from './contract/define';
@@ -63,6 +64,7 @@ export const channels = {
   ...llmRecommendedChannels,
   ...dreamingChannels,
   ...auditChannels,
+  ...openclawRecallChannels,
 } satisfies Record<string, ChannelDef<z.ZodType, unknown>>;
 
 export const events = {

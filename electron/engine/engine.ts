@@ -27,6 +27,7 @@ import { openclawHandlers } from './openclaw/handlers';
 import { welcomeHandlers } from './app/welcome-handlers';
 import { llmRecommendedHandlers } from './llm/recommended';
 import { auditHandlers } from './sessions/audit-handlers';
+import { openclawRecallHandlers } from './openclaw/recall-handlers';
 
 export interface EngineOptions {
   stateDir: string;
@@ -73,6 +74,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...llmRecommendedHandlers(ctx),
     ...dreamingHandlers(ctx),
     ...auditHandlers(ctx),
+    ...openclawRecallHandlers(ctx),
   };
   const dispatcher = createDispatcher(handlers);
   let disposed = false;

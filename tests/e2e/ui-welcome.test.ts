@@ -70,6 +70,8 @@ describe('Welcome on a fresh computer with an OpenClaw dir', () => {
           const ask = page.getByRole('group', { name: 'What connecting changes' });
           await ask.waitFor();
           expect(await ask.getByRole('button', { name: 'Connect', exact: true }).count()).toBe(1);
+          // In plain words: what it adds, that nothing of OpenClaw is switched off, how to undo.
+          expect(await ask.getByTestId('openclaw-words').textContent()).toMatch(/Cairn searches your memory notes and past sessions.*Nothing of OpenClaw is switched off.*Undo puts the file back exactly as it was/);
           await ask.getByRole('button', { name: 'Not now' }).click();
           await ask.waitFor({ state: 'detached' });
           expect(fs.readFileSync(config, 'utf8')).toBe(before);

@@ -3,6 +3,7 @@ import { useEffect } from 'react';
 import { useApp } from '../stores/app';
 import { api } from '../api';
 import { IndexStatusView } from '../components/IndexStatusView';
+import { OpenClawConnectionView } from '../components/OpenClawConnection';
 
 export function StatusPage() {
   const status = useApp((s) => s.status);
@@ -50,6 +51,12 @@ export function StatusPage() {
           </dl>
           <h2>Memory index</h2>
           <IndexStatusView actions={false} />
+          {status.checks.some((c) => c.id === 'openclaw-connection') && (
+            <>
+              <h2>OpenClaw</h2>
+              <OpenClawConnectionView stateDir={status.stateDir} onChanged={() => void loadStatus()} />
+            </>
+          )}
           <h2>Checks</h2>
           {loading && (
             <p className="muted" role="status" data-testid="checks-progress">

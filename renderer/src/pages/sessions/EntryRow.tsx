@@ -4,6 +4,7 @@ import { Collapsible } from './Collapsible';
 import { CompactionCard } from './CompactionCard';
 import { Markdown } from './Markdown';
 import { MessageView } from './MessageView';
+import { TurnRecall } from './TurnRecall';
 import { blocksOf, messageOf, textOf, type RawEntry, type RawMessage } from './entry-types';
 import { num, when } from './format';
 import type { CompactionInfo } from '../../stores/sessions';
@@ -103,6 +104,7 @@ export const EntryRow = memo(function EntryRow({
           <span className="muted mono entry-time">{when(e.timestamp)}</span>
         </div>
         <MessageView m={m} tokens={e.$tokens} entryId={e.id} clipped={e.$clipped} />
+        {m.role === 'user' && <TurnRecall entryId={e.id} />}
       </div>
     );
   }

@@ -13,6 +13,7 @@ import { Markdown } from './Markdown';
 import { Timeline } from './Timeline';
 import { ListToggle, useSessionList } from './ListToggle';
 import { FindInSession } from './FindInSession';
+import { RecallSummary } from './RecallSummary';
 import { ago, bytes, num } from './format';
 import './sessions.css';
 
@@ -124,6 +125,7 @@ function SessionPane() {
               )}
             </>
           )}
+          <RecallSummary />
         </div>
       </header>
       <Tabs />
