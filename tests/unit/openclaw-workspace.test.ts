@@ -56,14 +56,14 @@ describe('per-agent workspace rules', () => {
     const root = tmpDir();
     const ws = path.join(root, 'shared-ws');
     fs.mkdirSync(path.join(ws, 'work'), { recursive: true });
-    const cfg = config({ agents: { defaults: { workspace: ws }, list: [{ id: 'main' }, { id: 'work' }] } });
+    const cfg = config({ agents: { defaults: { workspace: ws }, entries: { main: {}, work: {} } } });
     expect(resolveAgentWorkspace(root, cfg, 'main')).toEqual({ workspace: ws });
     expect(resolveAgentWorkspace(root, cfg, 'work')).toEqual({ workspace: path.join(ws, 'work') });
   });
 
   it('the owner is the default: true agent, else the first listed', () => {
     const root = tmpDir();
-    const cfg = config({ agents: { defaults: { workspace: root }, list: [{ id: 'main' }, { id: 'home', default: true }] } });
+    const cfg = config({ agents: { defaults: { workspace: root }, entries: { main: {}, home: { default: true } } } });
     expect(resolveAgentWorkspace(root, cfg, 'home').workspace).toBe(root);
     expect(resolveAgentWorkspace(root, cfg, 'main').workspace).toBe(path.join(root, 'main'));
   });
@@ -79,14 +79,14 @@ describe('per-agent workspace rules', () => {
     const state = tmpDir();
     const ocHome = writeTree(tmpDir('cairn-ochome-'), { 'notes/MEMORY.md': '# m\n' });
     const cwd = writeTree(tmpDir('cairn-cwd-'), { 'rel-ws/MEMORY.md': '# m\n' });
-    const cfg = config({ agents: { defaults: { workspace: '/nowhere' }, list: [{ id: 'a', workspace: '~/notes' }, { id: 'b', workspace: 'rel-ws' }] } });
+    const cfg = config({ agents: { defaults: { workspace: '/nowhere' }, entries: { a: { workspace: '~/notes' }, b: { workspace: 'rel-ws' } } } });
     expect(resolveAgentWorkspace(state, cfg, 'a', { env: { OPENCLAW_HOME: ocHome } })).toEqual({ workspace: path.join(ocHome, 'notes') });
     expect(resolveAgentWorkspace(state, cfg, 'b', { cwd })).toEqual({ workspace: path.join(cwd, 'rel-ws') });
   });
 
   it('a relative workspace missing from the current directory but present in the state dir is used there, with a warning', () => {
     const state = writeTree(tmpDir(), { 'workspace-work/MEMORY.md': '# w\n' });
-    const cfg = config({ agents: { list: [{ id: 'work', workspace: 'workspace-work' }] } });
+    const cfg = config({ agents: { entries: { work: { workspace: 'workspace-work' } } } });
     const got = resolveAgentWorkspace(state, cfg, 'work', { cwd: tmpDir('cairn-cwd-') });
     expect(got.workspace).toBe(path.join(state, 'workspace-work'));
     expect(got.warning).toContain(path.join(state, 'workspace-work'));
