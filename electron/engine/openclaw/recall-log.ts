@@ -26,7 +26,8 @@ export const COMPACTION_LOG_FILE = 'openclaw-compactions.jsonl';
  */
 function segment(id: string, what: string): string {
   const s = id.replace(/[^A-Za-z0-9._-]/g, '_');
-  if (!s || s === '.' || s === '..') throw new Error(`the ${what} ${JSON.stringify(id)} cannot name a recall log`);
+  // A name of dots only (`.`, `..`) would name this folder or its parent.
+  if (/^\.*$/.test(s)) throw new Error(`the ${what} ${JSON.stringify(id)} cannot name a recall log`);
   return s.slice(0, 200);
 }
 
