@@ -52,8 +52,8 @@ describe('provenance OpenClaw recorded', () => {
     db.prepare('INSERT INTO memory_entry_origins VALUES (?, ?, ?, ?, ?, ?)').run('memory:memory/2026-11-29.md:1:4', 'main', 'd1-backups', 'agent:main:explicit:d1-backups', 'owner', 1796230824283);
     db.close();
     const doc = await api['memory.read']({ path: 'MEMORY.md' });
-    expect(doc.provenance?.find((p) => p.startLine === 10)).toEqual({
-      startLine: 10,
+    expect(doc.provenance?.find((p) => p.provenance.sessions)).toEqual({
+      startLine: 11,
       endLine: 11,
       provenance: { origin: 'owner', sessionKind: 'unknown', observedAt: new Date(1796230824283).toISOString(), sessions: ['d1-backups'] },
     });

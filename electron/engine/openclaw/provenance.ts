@@ -135,7 +135,7 @@ function fileLines(workspace: string, rel: string): string[] | undefined {
   }
 }
 
-/** The entry lines under each promotion marker, with the provenance of the key's origins. */
+/** The entry line under each promotion marker, with the provenance of the key's origins. */
 function markedEntries(lines: string[], origins: Map<string, Origin[]>): LineProvenance[] {
   const out: LineProvenance[] = [];
   if (origins.size === 0) return out;
@@ -146,7 +146,7 @@ function markedEntries(lines: string[], origins: Map<string, Origin[]>): LinePro
     const least = TRUST.find((t) => rows.some((r) => r.origin === t)) ?? 'untrusted';
     const latest = Math.max(...rows.map((r) => r.observedAt));
     const sessions = [...new Set(rows.map((r) => r.sessionId))];
-    out.push({ startLine: i + 1, endLine: i + 2, provenance: { origin: least, sessionKind: 'unknown', observedAt: iso(latest), sessions } });
+    out.push({ startLine: i + 2, endLine: i + 2, provenance: { origin: least, sessionKind: 'unknown', observedAt: iso(latest), sessions } });
   });
   return out;
 }
