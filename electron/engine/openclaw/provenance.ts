@@ -16,6 +16,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileStamp, openForeignSqlite } from '../sessions/store/sqlite-readonly';
 import { openclawDbFile } from '../sessions/store/openclaw-sqlite';
+import { isInside } from '../util/path-inside';
 import type { LineProvenance, MemoryProvenance } from '../../../shared/types/search';
 
 /** At most this many chunks and origin rows are read from one store. */
@@ -119,8 +120,8 @@ export function storeProvenance(stateDir: string, agentId: string, snapshotDir: 
 
 /** The lines of workspace file `rel`, cached by size+mtime; undefined when it is not a readable file inside. */
 function fileLines(workspace: string, rel: string): string[] | undefined {
-  if (path.isAbsolute(rel) || rel.split(/[\\/]/u).includes('..')) return undefined;
-  const file = path.join(workspace, rel);
+  const file = path.resolve(workspace, rel);
+  if (path.isAbsolute(rel) || !isInside(workspace, file)) return undefined;
   try {
     const st = fs.statSync(file);
     if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
