@@ -1,7 +1,7 @@
 /**
  * The provenance OpenClaw 2026.9.6 recorded in its agent store (memory_index_chunk_provenance,
  * memory_entry_origins), on search results and on the lines of a memory file, read from the
- * dreaming fixture the real OpenClaw wrote. OpenClaw's dir is byte-identical after the reads;
+ * dreaming fixture the real OpenClaw wrote, through the engine and `cairn search`. OpenClaw's dir is byte-identical after the reads;
  * a store changed afterwards is read again. Real SQLite, real files, a deterministic embedder.
  */
 import path from 'node:path';
@@ -9,6 +9,8 @@ import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
+import { runCli } from '../../electron/cli/main';
+import { createRuntime } from '../../electron/cli/runtime';
 import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { copyDreamingState } from '../helpers/openclaw-dreaming';
 import { tmpDir } from '../helpers/tmp';
@@ -60,5 +62,20 @@ describe('provenance OpenClaw recorded', () => {
     const res = await api['search.query']({ query: 'NAS snapshots kept 14 days pruned', maxResults: 10, minScore: 0 });
     const nas = res.results.find((r) => r.path === 'MEMORY.md' && r.startLine <= 11 && r.endLine >= 11);
     expect(nas?.provenance?.sessions).toEqual(['d1-backups']);
+  });
+
+  it('is printed by cairn search, and in its --json', async () => {
+    const oc = copyDreamingState();
+    const before = oc.tree();
+    const run = async (args: string[]) => {
+      let stdout = '';
+      const rt = createRuntime({ stdout: (s) => (stdout += s), stderr: () => undefined, isTTY: false, deps: { env: { HOME: tmpDir('cairn-home-') }, createEmbedder: async () => new FakeEmbedder() } });
+      expect(await runCli([...args, '--state-dir', oc.stateDir], rt)).toBe(0);
+      return stdout;
+    };
+    expect(await run(['search', 'coffee order flat white'])).toMatch(/MEMORY\.md#L\d+-L\d+ .*\n(?: {3}.*\n)*? {3}# provenance: agent · observed 2026-/u);
+    const json = JSON.parse(await run(['search', 'coffee order flat white', '--json'])) as { results: { path: string; provenance?: { origin: string } }[] };
+    expect(json.results.find((r) => r.path === 'MEMORY.md')?.provenance?.origin).toBe('agent');
+    expect(oc.tree()).toEqual(before);
   });
 });
