@@ -19,6 +19,11 @@ export function formatResults(res) {
       if (an.projects.length) parts.push(`project: ${an.projects.join(', ')}`);
       lines.push(`   # ${parts.join(' · ')}`);
     }
+    const p = r.provenance;
+    if (p) {
+      const from = p.sessions?.length ? ` · from ${p.sessions.join(', ')}` : '';
+      lines.push(`   # provenance: ${p.origin}${p.sessionKind !== 'unknown' ? ` (${p.sessionKind})` : ''}${p.observedAt ? ` · observed ${p.observedAt.slice(0, 10)}` : ''}${from}`);
+    }
     if (r.explain) {
       const e = r.explain;
       lines.push(`   ↳ vector ${fmt(e.vector)} · text ${fmt(e.text)} · merged ${fmt(e.merged)} · decay ${fmt(e.decay)}${e.mmrRank ? ` · mmr #${e.mmrRank}` : ''}`);

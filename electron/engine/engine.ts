@@ -18,6 +18,7 @@ import { memoryLocateHandlers } from './index/locate-handlers';
 import { dreamingHandlers } from './dreaming/handlers';
 import { chatHandlers } from './chat/handlers';
 import { searchHandlers } from './search/handlers';
+import { withProvenance } from './openclaw/provenance-handlers';
 import { qmdHandlers } from './qmd/handlers';
 import { sessionViewHandlers } from './sessions/overview';
 import { stateInfoHandlers } from './app/state-info';
@@ -62,7 +63,7 @@ export function createEngine(opts: EngineOptions): Engine {
     ...llmLocalHandlers(ctx),
     ...memoryLocateHandlers(ctx),
     ...chatHandlers(ctx),
-    ...searchHandlers(ctx),
+    ...withProvenance(ctx, searchHandlers(ctx)),
     ...qmdHandlers(ctx),
     ...sessionViewHandlers(ctx),
     ...stateInfoHandlers(ctx),

@@ -22,6 +22,7 @@ import { lazyPage } from './lazy-page';
 import { useConnection } from './stores/connection';
 import { useWelcome } from './stores/welcome';
 
+/** Banners: invalid config values, a session store Cairn cannot show whole, a read-only state dir. */
 function Banner() {
   const status = useApp((s) => s.summary);
   const info = useStateInfo((s) => s.info);
@@ -41,6 +42,14 @@ function Banner() {
           </button>
         </div>
       )}
+      {(status.storeWarnings ?? []).map((w) => (
+        <div key={w} className="banner banner-warn" role="status" data-testid="store-schema-banner">
+          {w}.{' '}
+          <button type="button" className="link" onClick={() => go('status')}>
+            Details
+          </button>
+        </div>
+      ))}
       {!writable && (
         <div className="banner" role="status">
           Read-only: Cairn did not create this state directory, so transcripts and memory are not changed.

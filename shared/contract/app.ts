@@ -30,6 +30,11 @@ export interface AppStatus {
   configWarnings: ConfigWarningInfo[];
   /** Non-config warnings raised by the engine since start (e.g. sqlite-vec fallback). */
   warnings: string[];
+  /**
+   * Session stores Cairn cannot show whole, one line per agent: OpenClaw's store has a schema
+   * newer than Cairn knows (shown as a window banner and by doctor, never as an empty list).
+   */
+  storeWarnings?: string[];
   checks: DoctorCheck[];
 }
 

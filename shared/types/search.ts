@@ -36,6 +36,23 @@ export interface MemoryAnnotations {
   projects: string[];
 }
 
+/**
+ * Where OpenClaw 2026.9 recorded an entry came from (its agent store's
+ * `memory_index_chunk_provenance` and `memory_entry_origins`; electron/engine/openclaw/provenance.ts).
+ */
+export interface MemoryProvenance {
+  /** OpenClaw's origin class; the least trusted one when the cited lines differ. */
+  origin: 'owner' | 'agent' | 'untrusted' | 'system';
+  /** The kind of session it came from (`interactive`, `cron`, `heartbeat`, `subagent`, `unknown`). */
+  sessionKind: string;
+  /** When OpenClaw observed it (ISO 8601). */
+  observedAt: string;
+  /** The lineage key newer observations supersede, when recorded. */
+  supersedesKey?: string;
+  /** The sessions the entry was derived from (entry origins), when recorded. */
+  sessions?: string[];
+}
+
 /** One search hit (SPEC §7). */
 export interface SearchResult {
   /** Workspace-relative memory path (`memory/2024-05-08.md`) or `sessions/<file>.jsonl`. */
@@ -52,6 +69,8 @@ export interface SearchResult {
   explain?: SearchExplain;
   /** The cited lines' annotations, when they carry any. */
   annotations?: MemoryAnnotations;
+  /** Where OpenClaw recorded the cited lines came from, when it did. */
+  provenance?: MemoryProvenance;
 }
 
 export interface EmbedderInfo {
@@ -150,6 +169,15 @@ export interface MemoryFileText {
   mtime: number;
   /** The lines (1-based) that carry OpenClaw annotations, and what they say; absent when none. */
   annotations?: LineAnnotations[];
+  /** Line ranges OpenClaw recorded a provenance for (electron/engine/openclaw/provenance.ts); absent when none. */
+  provenance?: LineProvenance[];
+}
+
+/** The provenance of lines `startLine`–`endLine` (1-based) of a memory file. */
+export interface LineProvenance {
+  startLine: number;
+  endLine: number;
+  provenance: MemoryProvenance;
 }
 
 /** One annotated line of a memory file. */

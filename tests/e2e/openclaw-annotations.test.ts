@@ -3,7 +3,8 @@
  * the state dir the real OpenClaw 2026.9.6 wrote (tests/fixtures/openclaw-2026.9.6-dreaming):
  * a trigger chip on a result filters the search to the entries carrying it; USER.md is found
  * by search; a session whose history OpenClaw moved to cold storage shows its messages; the
- * Memory view shows the chips on MEMORY.md's entries. OpenClaw's dir is byte-identical after each.
+ * Memory view shows the chips on MEMORY.md's entries; a result and an entry OpenClaw recorded
+ * a provenance for show it. OpenClaw's dir is byte-identical after each.
  */
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -50,6 +51,24 @@ describe("OpenClaw's annotations, USER.md and cold storage in the window", () =>
     await rendered.getByTestId('annotation-chip').filter({ hasText: 'date format' }).waitFor();
     expect(await rendered.getByTestId('annotation-chip').allTextContents()).toEqual(['⚡ date format', '⚡ calendar', '★ 6']);
     await screenshot(page, 'memory-user-md-chips');
+    expect(errors).toEqual([]);
+    await page.close();
+    expect(treeOf(env.stateDir)).toEqual(env.seeded);
+  });
+
+  it('a result from an entry OpenClaw recorded shows its provenance, and so does the entry in Memory', async () => {
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/search`);
+    await page.getByRole('searchbox', { name: 'Search memory' }).fill('coffee order flat white');
+    const hit = page.getByTestId('search-result').filter({ hasText: 'Coffee order' }).first();
+    await hit.waitFor();
+    const label = hit.getByTestId('provenance-label');
+    expect(await label.textContent()).toBe('◆ agent');
+    expect(await label.getAttribute('title')).toMatch(/^OpenClaw’s provenance: Derived by the agent from the owner’s content · observed 2026-/u);
+    await hit.locator('.result-cite').click();
+    const entry = page.getByTestId('memory-rendered').locator('li', { hasText: 'Coffee order' });
+    await entry.getByTestId('provenance-label').waitFor();
+    expect(await entry.getByTestId('provenance-label').textContent()).toBe('◆ agent');
+    await screenshot(page, 'memory-provenance');
     expect(errors).toEqual([]);
     await page.close();
     expect(treeOf(env.stateDir)).toEqual(env.seeded);

@@ -71,5 +71,8 @@ describe("doctor on OpenClaw's session store", () => {
     const list = await api['sessions.list']({});
     expect(list.sessions.length).toBe(7);
     for (const s of list.sessions) expect(s.notes?.join(' ')).toMatch(/schema version 99/);
+    // The window's banner comes from app.status (the quick status the shell loads).
+    const status = await api['app.status']({ checks: false });
+    expect(status.storeWarnings).toEqual([expect.stringMatching(/^main: OpenClaw's session store has schema version 99, newer than the 23 Cairn knows/u)]);
   });
 });

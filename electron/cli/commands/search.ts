@@ -67,7 +67,8 @@ export function register(program: Command, rt: CliRuntime): void {
       }
       const ctx = await rt.context(o);
       const agentId = ctx.agentId(o.agent);
-      const res = await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal });
+      const { addProvenance } = await import('../../engine/openclaw/provenance-handlers');
+      const res = addProvenance(ctx, agentId, await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal }));
       if (o.json) {
         rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
         return;

@@ -6,6 +6,7 @@ import type { ContextSlot, EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { opCancelHandler } from '../rpc/dispatcher';
 import { runDoctor } from './doctor';
+import { storeSchemaWarnings } from '../sessions/store/doctor';
 import { setConfigKey, validateKey, readOwnConfig } from '../config/edit';
 import { withSecretRefs } from '../config/secrets';
 
@@ -39,6 +40,7 @@ export async function appStatus(ctx: EngineContext, opts: { native?: boolean; ch
     configFiles: loaded.files,
     configWarnings: loaded.warnings,
     warnings: ctx.warnings(),
+    storeWarnings: storeSchemaWarnings(ctx),
     checks: opts.checks === false ? [] : await runDoctor(ctx, opts),
   };
 }

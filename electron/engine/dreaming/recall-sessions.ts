@@ -6,22 +6,20 @@
  * The model reaches the tool directly (`memory_search`) or behind OpenClaw's compact tool
  * surface (`tool_call` with `id: "memory_search"`); both are read. Sessions moved to cold
  * storage (`sessions/cold/<sha256>.jsonl.zst`, listed in `session_transcript_cold_archives`)
- * are read from their archive, decompressed within the size the row declares. Bounded: only
- * uncompressed events that mention memory_search, at most MAX_EVENTS of them; at most
- * MAX_ARCHIVES archives of at most MAX_ARCHIVE_BYTES each once decompressed.
+ * are read through the sessions store's one cold-archive reader (cold-archives.ts, bounded as
+ * zstd rows are). Bounded: only uncompressed events that mention memory_search, at most
+ * MAX_EVENTS of them; at most MAX_ARCHIVES archives.
  */
 import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openForeignSqlite } from '../sessions/store/sqlite-readonly';
 import { openclawDbFile } from '../sessions/store/openclaw-sqlite';
-import { inflateBounded } from '../sessions/store/zstd-bounded';
+import { coldSessionIds, readColdWindow } from '../sessions/store/cold-archives';
 
 export const MAX_EVENTS = 5000;
 const MAX_EVENT_BYTES = 256 * 1024;
 export const MAX_ARCHIVES = 500;
-export const MAX_ARCHIVE_BYTES = 64 * 1024 * 1024;
-const ARCHIVE_NAME = /^[0-9a-f]{64}\.jsonl\.zst$/u;
 
 /** One memory_search call found in a transcript. */
 export interface SearchCall {
@@ -61,56 +59,14 @@ function callsIn(sessionId: string, json: string): SearchCall[] {
   });
 }
 
-interface ArchiveRow {
-  session_id: string;
-  archive_name: string;
-  storage: string;
-  raw_bytes: number;
-  blob: Uint8Array | null;
-}
-
-/** The memory_search calls of the sessions in cold storage (`{kind:"event", row:{event_json}}` lines). */
+/** The memory_search calls of the sessions in cold storage, read by the sessions store's cold-archive reader. */
 function coldCalls(db: Database.Database, stateDir: string, agentId: string): SearchCall[] {
-  const has = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_transcript_cold_archives'").get();
-  if (!has) return [];
-  const rows = db
-    .prepare(
-      `SELECT session_id, archive_name, storage, raw_bytes,
-         CASE WHEN octet_length(archive_blob) <= ? THEN archive_blob END AS blob
-       FROM session_transcript_cold_archives ORDER BY archived_at LIMIT ?`,
-    )
-    .all(MAX_ARCHIVE_BYTES, MAX_ARCHIVES) as ArchiveRow[];
+  const coldDir = path.join(stateDir, 'agents', agentId, 'sessions', 'cold');
   const out: SearchCall[] = [];
-  for (const r of rows) {
-    if (!Number.isInteger(r.raw_bytes) || r.raw_bytes <= 0) continue;
-    let packed: Uint8Array | null = r.blob;
-    if (!packed && ARCHIVE_NAME.test(r.archive_name)) {
-      const file = path.join(stateDir, 'agents', agentId, 'sessions', 'cold', r.archive_name);
-      try {
-        if (fs.statSync(file).size <= MAX_ARCHIVE_BYTES) packed = fs.readFileSync(file);
-      } catch {
-        packed = null; // the archive is missing: its searches cannot be linked
-      }
-    }
-    if (!packed) continue;
-    let text: string;
-    try {
-      // raw_bytes counts the events' own bytes; the archive's lines carry them JSON-escaped
-      // inside `{"kind":"event","row":{…}}` (measured 1.3× on OpenClaw's archives): 3× + 64 KiB.
-      text = new TextDecoder('utf-8', { fatal: true }).decode(inflateBounded(packed, Math.min(MAX_ARCHIVE_BYTES, r.raw_bytes * 3 + 65536)));
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n')) {
-      if (!line.includes('memory_search')) continue;
-      try {
-        const rec: unknown = JSON.parse(line);
-        const row = isRecord(rec) && isRecord(rec.row) ? rec.row : undefined;
-        if (typeof row?.event_json === 'string') out.push(...callsIn(r.session_id, row.event_json));
-      } catch {
-        // a torn line: skipped
-      }
-    }
+  for (const sessionId of coldSessionIds(db, MAX_ARCHIVES)) {
+    const w = readColdWindow(db, coldDir, sessionId);
+    if (!w || 'error' in w) continue; // an unreadable archive: its searches cannot be linked
+    for (const e of w.events) if (e.event_json?.includes('memory_search')) out.push(...callsIn(sessionId, e.event_json));
   }
   return out;
 }

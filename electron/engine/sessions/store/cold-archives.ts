@@ -40,6 +40,13 @@ function hasTable(db: Database.Database): boolean {
   return Boolean(db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'session_transcript_cold_archives'").get());
 }
 
+/** The sessions that have a cold window, oldest archive first, at most `limit` of them. */
+export function coldSessionIds(db: Database.Database, limit: number): string[] {
+  if (!hasTable(db)) return [];
+  const rows = db.prepare('SELECT session_id FROM session_transcript_cold_archives ORDER BY archived_at LIMIT ?').all(limit) as { session_id: string }[];
+  return rows.map((r) => r.session_id);
+}
+
 /** The cold window of `sessionId`, or undefined when it has none. `coldDir` = `agents/<id>/sessions/cold`. */
 export function readColdWindow(db: Database.Database, coldDir: string, sessionId: string): ColdWindow | undefined {
   if (!hasTable(db)) return undefined;

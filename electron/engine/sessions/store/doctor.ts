@@ -24,6 +24,23 @@ function howRead(store: ReturnType<typeof sessionStores>[number]): string {
   return `; ${HOW[info.mode] ?? info.mode}${info.reason ? ` because ${info.reason}` : ''}`;
 }
 
+/** One line per agent whose OpenClaw store has a schema newer than Cairn knows (for the window's banner). */
+export function storeSchemaWarnings(ctx: EngineContext): string[] {
+  const out: string[] = [];
+  for (const agentId of ctx.agents()) {
+    for (const store of sessionStores(ctx, agentId)) {
+      if (!store.schema || !store.present()) continue;
+      try {
+        const newer = newerSchemaNote(store.schema().version);
+        if (newer) out.push(`${agentId}: ${newer}`);
+      } catch {
+        // an unreadable store is named by doctor's check
+      }
+    }
+  }
+  return out;
+}
+
 /** One line per agent and store that exists; warn when a store cannot be read. */
 export function sessionStoresCheck(ctx: EngineContext): Omit<DoctorCheck, 'id' | 'label'> {
   const lines: string[] = [];

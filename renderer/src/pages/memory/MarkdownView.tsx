@@ -5,15 +5,16 @@
  * A big file (a 6 MB note was 60k DOM nodes and hung the window) is shown as
  * source in a virtual list (BigSourceView): only the lines in view are in the DOM.
  * OpenClaw's annotations (HTML comments, which the rendered view skips) show as chips on
- * their block or line.
+ * their block or line, beside the provenance OpenClaw recorded for the lines (ProvenanceLabel).
  */
 import { createElement, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { BigSourceView, isBigText } from './BigSourceView';
 import Markdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
 import type { LineRange } from '../../stores/memory';
-import type { LineAnnotations } from '../../../../shared/types/search';
+import type { LineAnnotations, LineProvenance } from '../../../../shared/types/search';
 import { AnnotationChips } from '../../components/AnnotationChips';
+import { ProvenanceLabel } from '../../components/ProvenanceLabel';
 
 interface Positioned {
   node?: { position?: { start: { line: number }; end: { line: number } } };
@@ -23,7 +24,7 @@ interface Positioned {
 const BLOCKS = ['p', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'li', 'pre', 'blockquote', 'table', 'hr'] as const;
 
 /** Block renderers that carry their source lines and the highlight. */
-function blockComponents(range: LineRange | undefined, notes: LineAnnotations[] = []): Components {
+function blockComponents(range: LineRange | undefined, notes: LineAnnotations[] = [], provs: LineProvenance[] = []): Components {
   const out: Record<string, unknown> = {};
   for (const tag of BLOCKS) {
     out[tag] = ({ node, children, ...rest }: Positioned & Record<string, unknown>) => {
@@ -31,11 +32,17 @@ function blockComponents(range: LineRange | undefined, notes: LineAnnotations[] 
       const end = node?.position?.end.line ?? start;
       const hit = range && start !== undefined && end !== undefined && start <= range.to && end >= range.from;
       // A list item's own lines only: a nested item renders its own chips.
-      const own = start !== undefined && tag !== 'hr' ? notes.filter((n) => n.line >= start && n.line <= (tag === 'li' ? start : (end ?? start))) : [];
+      const last = tag === 'li' ? start : (end ?? start);
+      const own = start !== undefined && last !== undefined && tag !== 'hr' ? notes.filter((n) => n.line >= start && n.line <= last) : [];
+      const from = start !== undefined && last !== undefined && tag !== 'hr' ? provs.filter((p) => p.startLine >= start && p.startLine <= last) : [];
+      const chips = [
+        ...from.map((p) => createElement(ProvenanceLabel, { key: `p${p.startLine}`, p: p.provenance })),
+        ...own.map((n) => createElement(AnnotationChips, { key: `a${n.line}`, a: n.annotations })),
+      ];
       return createElement(
         tag,
         { ...rest, 'data-line': start, 'data-end': end, className: `md-block${hit ? ' md-hl' : ''}` },
-        tag === 'hr' ? undefined : own.length ? [children, ' ', ...own.map((n) => createElement(AnnotationChips, { key: `a${n.line}`, a: n.annotations }))] : children,
+        tag === 'hr' ? undefined : chips.length ? [children, ' ', ...chips] : children,
       );
     };
   }
@@ -44,14 +51,20 @@ function blockComponents(range: LineRange | undefined, notes: LineAnnotations[] 
   return out as Components;
 }
 
-export function RenderedView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
-  if (isBigText(text)) return <BigSourceView text={text} range={range} note />;
-  return <SmallRenderedView text={text} range={range} annotations={annotations} />;
+/** What the views mark on lines: OpenClaw's annotations and recorded provenance. */
+interface LineMarks {
+  annotations?: LineAnnotations[] | undefined;
+  provenance?: LineProvenance[] | undefined;
 }
 
-function SmallRenderedView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
+export function RenderedView({ text, range, annotations, provenance }: { text: string; range: LineRange | undefined } & LineMarks) {
+  if (isBigText(text)) return <BigSourceView text={text} range={range} note />;
+  return <SmallRenderedView text={text} range={range} annotations={annotations} provenance={provenance} />;
+}
+
+function SmallRenderedView({ text, range, annotations, provenance }: { text: string; range: LineRange | undefined } & LineMarks) {
   const ref = useRef<HTMLDivElement>(null);
-  const components = useMemo(() => blockComponents(range, annotations), [range, annotations]);
+  const components = useMemo(() => blockComponents(range, annotations, provenance), [range, annotations, provenance]);
   useEffect(() => {
     ref.current?.querySelector('.md-hl')?.scrollIntoView({ block: 'center' });
   }, [text, range]);
@@ -64,13 +77,14 @@ function SmallRenderedView({ text, range, annotations }: { text: string; range: 
   );
 }
 
-export function SourceView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
+export function SourceView({ text, range, annotations, provenance }: { text: string; range: LineRange | undefined } & LineMarks) {
   if (isBigText(text)) return <BigSourceView text={text} range={range} />;
-  return <SmallSourceView text={text} range={range} annotations={annotations} />;
+  return <SmallSourceView text={text} range={range} annotations={annotations} provenance={provenance} />;
 }
 
-function SmallSourceView({ text, range, annotations }: { text: string; range: LineRange | undefined; annotations?: LineAnnotations[] | undefined }) {
+function SmallSourceView({ text, range, annotations, provenance }: { text: string; range: LineRange | undefined } & LineMarks) {
   const byLine = useMemo(() => new Map((annotations ?? []).map((n) => [n.line, n.annotations])), [annotations]);
+  const provByLine = useMemo(() => new Map((provenance ?? []).map((p) => [p.startLine, p.provenance])), [provenance]);
   const ref = useRef<HTMLOListElement>(null);
   const lines = useMemo(() => text.replace(/\n$/, '').split('\n'), [text]);
   useEffect(() => {
@@ -84,6 +98,7 @@ function SmallSourceView({ text, range, annotations }: { text: string; range: Li
         return (
           <li key={n} value={n} className={hit ? 'src-hl' : undefined} data-line={n}>
             <code>{l || ' '}</code>
+            {provByLine.has(n) && <ProvenanceLabel p={provByLine.get(n)!} />}
             {byLine.has(n) && <AnnotationChips a={byLine.get(n)!} />}
           </li>
         );

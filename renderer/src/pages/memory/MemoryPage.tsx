@@ -89,7 +89,7 @@ export function MemoryPage() {
                   className="mem-view"
                   onClick={(ev) => viewRef.current && setPicked((prev) => pickLines(viewRef.current as HTMLElement, ev, prev))}
                 >
-                  {mode === 'rendered' ? <RenderedView text={doc.text} range={range} annotations={doc.annotations} /> : <SourceView text={doc.text} range={range} annotations={doc.annotations} />}
+                  {mode === 'rendered' ? <RenderedView text={doc.text} range={range} annotations={doc.annotations} provenance={doc.provenance} /> : <SourceView text={doc.text} range={range} annotations={doc.annotations} provenance={doc.provenance} />}
                 </div>
               )}
             </>

@@ -10,6 +10,7 @@ import { highlight } from './highlight';
 import { ScoreBreakdown } from './ScoreBreakdown';
 import { CopyButton } from '../../components/CopyButton';
 import { AnnotationChips } from '../../components/AnnotationChips';
+import { ProvenanceLabel } from '../../components/ProvenanceLabel';
 import { useSearch } from '../../stores/search';
 
 /** Where a citation opens: the memory browser at the lines, or the session's timeline at the cited entry. */
@@ -64,7 +65,12 @@ export function ResultItem({
           </button>
         )}
       </div>
-      {r.annotations && <AnnotationChips a={r.annotations} onFilter={(f) => setFilters(f)} />}
+      {(r.annotations || r.provenance) && (
+        <span className="annotation-chips">
+          {r.provenance && <ProvenanceLabel p={r.provenance} />}
+          {r.annotations && <AnnotationChips a={r.annotations} onFilter={(f) => setFilters(f)} />}
+        </span>
+      )}
       <pre className="result-snippet">{highlight(r.snippet, terms)}</pre>
       {similar.length > 0 && (
         <div className="result-similar">

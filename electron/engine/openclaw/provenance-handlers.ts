@@ -1,0 +1,43 @@
+/**
+ * Search results and memory files with the provenance OpenClaw recorded for them
+ * (provenance.ts): wraps the search handlers' `search.query` and `memory.read`. The agent
+ * store is read once per change (cached by its size/mtime), so a search adds a few stats.
+ */
+import type { SearchResponse } from '../../../shared/types/search';
+import type { EngineContext } from '../core/context';
+import type { Handlers } from '../rpc/dispatcher';
+import { snapshotDirFor } from '../sessions/store';
+import { lineProvenance, rangeProvenance, storeProvenance } from './provenance';
+
+type Wrapped = Pick<Handlers, 'search.query' | 'memory.read'>;
+
+function storeOf(ctx: EngineContext, requested?: string) {
+  const agentId = ctx.agentId(requested);
+  return { workspace: ctx.paths(agentId).workspace, store: storeProvenance(ctx.stateDir, agentId, snapshotDirFor(ctx, agentId)) };
+}
+
+/** `res` with the provenance OpenClaw recorded on each memory result (`cairn search` calls it too). */
+export function addProvenance<R extends SearchResponse>(ctx: EngineContext, agentId: string | undefined, res: R): R {
+  const s = storeOf(ctx, agentId);
+  if (s.store.chunks.size === 0 && s.store.origins.size === 0) return res;
+  const results = res.results.map((r) => {
+    if (r.source !== 'memory') return r;
+    const provenance = rangeProvenance(s.store, s.workspace, r.path, r.startLine, r.endLine);
+    return provenance ? { ...r, provenance } : r;
+  });
+  return { ...res, results };
+}
+
+/** `h` with OpenClaw's recorded provenance added to each result and each memory file read. */
+export function withProvenance<T extends Wrapped>(ctx: EngineContext, h: T): T {
+  return {
+    ...h,
+    'search.query': async (req, hc) => addProvenance(ctx, req.agentId, await h['search.query'](req, hc)),
+    'memory.read': async (req, hc) => {
+      const f = await h['memory.read'](req, hc);
+      const s = storeOf(ctx, req.agentId);
+      const provenance = lineProvenance(s.store, s.workspace, f.path, f.text);
+      return provenance.length ? { ...f, provenance } : f;
+    },
+  };
+}
