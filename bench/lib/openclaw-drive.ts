@@ -8,11 +8,13 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { contentText, scriptedModel as testScriptedModel } from '../../tests/helpers/openclaw-real';
+
+export { contentText };
 
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 /** The plugin folder `cairn connect openclaw` loads (plugins.load.paths). */
@@ -46,38 +48,20 @@ export interface ModelRequest {
 /** What the scripted model answers: a tool call or text. */
 export type ModelReply = { tool: string; args: Record<string, unknown> } | { text: string };
 
-const chunk = (delta: Record<string, unknown>, finish: string | null = null): string =>
-  `data: ${JSON.stringify({ id: 'c1', object: 'chat.completion.chunk', created: 1, model: 'fake-1', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-
-/** The scripted model: `reply` decides each answer; every request is recorded. */
+/**
+ * The scripted model (the tests' own: tests/helpers/openclaw-real.ts): `reply` decides each
+ * answer; every request is recorded with its arrival time.
+ */
 export async function scriptedModel(reply: (body: ChatBody) => ModelReply): Promise<{ baseUrl: string; requests: ModelRequest[]; close: () => Promise<void> }> {
   const requests: ModelRequest[] = [];
-  let calls = 0;
-  const server = http.createServer((req, res) => {
-    const at = Date.now();
-    let raw = '';
-    req.setEncoding('utf8');
-    req.on('data', (c: string) => (raw += c));
-    req.on('end', () => {
-      if (!req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
-      const body = JSON.parse(raw) as ChatBody;
-      requests.push({ at, body });
-      const r = reply(body);
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      if ('tool' in r) {
-        const call = { index: 0, id: `call_${++calls}`, type: 'function', function: { name: r.tool, arguments: JSON.stringify(r.args) } };
-        res.write(chunk({ role: 'assistant', content: null, tool_calls: [call] }));
-        res.write(chunk({}, 'tool_calls'));
-      } else {
-        res.write(chunk({ role: 'assistant', content: r.text }));
-        res.write(chunk({}, 'stop'));
-      }
-      res.end('data: [DONE]\n\n');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as net.AddressInfo;
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, close: () => new Promise<void>((r) => server.close(() => r())) };
+  const m = await testScriptedModel(
+    (body) => {
+      const r = reply(body as ChatBody);
+      return 'tool' in r ? { calls: [{ name: r.tool, args: r.args }] } : r;
+    },
+    (body, at) => requests.push({ at, body: body as ChatBody }),
+  );
+  return { baseUrl: m.baseUrl, requests, close: m.close };
 }
 
 /** A free TCP port on loopback. */
@@ -190,13 +174,6 @@ export async function startGateway(dir: OpenClawDir): Promise<{ child: ChildProc
       await exited;
     },
   };
-}
-
-/** The text of a message's content (string or text blocks). */
-export function contentText(content: unknown): string {
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((b) => (b && typeof b === 'object' && typeof (b as { text?: unknown }).text === 'string' ? (b as { text: string }).text : '')).join('\n');
 }
 
 /** The `<relevant-memories>` section of a text, or '' when there is none. */

@@ -51,9 +51,14 @@ export function contentText(content: unknown): string {
  * A scripted model on the OpenAI wire (streaming chat completions) in this process: `reply`
  * decides each answer from the request; every request is recorded in `requests`.
  */
-export async function scriptedModel(reply: (body: ChatBody) => ScriptedReply): Promise<{ baseUrl: string; requests: ChatBody[]; close: () => Promise<void> }> {
+export async function scriptedModel(
+  reply: (body: ChatBody) => ScriptedReply,
+  /** Called with each request and its arrival time (ms since the epoch): the benchmarks time turns by it. */
+  onRequest?: (body: ChatBody, at: number) => void,
+): Promise<{ baseUrl: string; requests: ChatBody[]; close: () => Promise<void> }> {
   const requests: ChatBody[] = [];
   const server = http.createServer((req, res) => {
+    const at = Date.now();
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (raw += c));
@@ -61,6 +66,7 @@ export async function scriptedModel(reply: (body: ChatBody) => ScriptedReply): P
       if (!req.url?.endsWith('/chat/completions')) return void res.writeHead(404).end();
       const body = JSON.parse(raw) as ChatBody;
       requests.push(body);
+      onRequest?.(body, at);
       const r = reply(body);
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       if ('calls' in r) {
