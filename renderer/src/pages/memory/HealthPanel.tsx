@@ -6,8 +6,8 @@
  * only where writing is on; a read-only dir says so instead.
  */
 import { useCallback, useEffect, useState } from 'react';
-import { diffLines } from 'diff';
 import { api } from '../../api';
+import { LineDiff } from '../../components/LineDiff';
 import { useMemory } from '../../stores/memory';
 import type { HealthItem, MemoryEntryRef, MemoryHealth } from '../../../../shared/types/audit';
 import './health.css';
@@ -25,26 +25,6 @@ function LineLink({ r }: { r: MemoryEntryRef }) {
     <button type="button" className="link mono" onClick={() => void open({ path: r.path, range: { from: r.line, to: r.line } })}>
       {r.path}:{r.line}
     </button>
-  );
-}
-
-/** The change a fix makes, as removed/added lines (only the changed runs). */
-function FixDiff({ before, after }: { before: string; after: string }) {
-  const changes = diffLines(before, after).filter((c) => c.added || c.removed);
-  return (
-    <div className="conflict-diff" data-testid="health-diff" role="group" aria-label="The change: removed (−) and added (+) lines">
-      {changes.flatMap((c, i) =>
-        c.value
-          .replace(/\n$/, '')
-          .split('\n')
-          .map((l, j) => (
-            <div key={`${i}-${j}`} className={c.added ? 'diff-add' : 'diff-del'}>
-              <span aria-hidden="true">{c.added ? '+ ' : '− '}</span>
-              {l}
-            </div>
-          )),
-      )}
-    </div>
   );
 }
 
@@ -91,7 +71,7 @@ function Item({ it, h, reload }: { it: HealthItem; h: MemoryHealth; reload: () =
       )}
       {it.fix && preview !== undefined && (
         <div>
-          <FixDiff before={preview} after={it.fix.text} />
+          <LineDiff before={preview} after={it.fix.text} testId="health-diff" label="The change: removed (−) and added (+) lines" unchanged="none" same="The fix changes nothing." />
           {h.writable ? (
             <button type="button" onClick={() => void apply()} disabled={busy}>
               Apply to {it.fix.path}

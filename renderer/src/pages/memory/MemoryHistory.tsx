@@ -6,8 +6,8 @@
  * queries, days) and, below, the candidates dreaming has not promoted and why.
  */
 import { useEffect, useState } from 'react';
-import { diffLines } from 'diff';
 import { api } from '../../api';
+import { LineDiff } from '../../components/LineDiff';
 import { memoryHref } from '../../stores/memory';
 import type { MemoryHistory as History, MemoryVersion, PromotedEntry } from '../../../../shared/types/dreaming';
 import { Annotations, Evidence } from './DreamingEvidence';
@@ -87,30 +87,8 @@ function VersionView({ version, prev }: { version: MemoryVersion; prev: MemoryVe
         </section>
       )}
       <h3>{prev ? 'Changes since the version before' : 'The earliest version found'}</h3>
-      {prev ? <LineDiff before={prev.text} after={version.text} /> : <pre className="dream-text">{version.text}</pre>}
+      {prev ? <LineDiff before={prev.text} after={version.text} testId="history-diff" label="Differences: earlier version (−) and this version (+)" said={{ removed: 'removed: ', added: 'added: ' }} unchanged="all" same="Same text as the version before." /> : <pre className="dream-text">{version.text}</pre>}
     </>
-  );
-}
-
-function LineDiff({ before, after }: { before: string; after: string }) {
-  const changes = diffLines(before, after);
-  if (!changes.some((c) => c.added || c.removed)) return <p className="muted">Same text as the version before.</p>;
-  return (
-    <div className="conflict-diff" data-testid="history-diff" role="group" aria-label="Differences: earlier version (−) and this version (+)">
-      {changes.flatMap((c, i) =>
-        c.value
-          .replace(/\n$/, '')
-          .split('\n')
-          .map((l, j) => (
-            <div key={`${i}-${j}`} className={c.added ? 'diff-add' : c.removed ? 'diff-del' : 'diff-same'}>
-              <span aria-hidden="true">{c.added ? '+ ' : c.removed ? '− ' : '  '}</span>
-              {c.added && <span className="sr-only">added: </span>}
-              {c.removed && <span className="sr-only">removed: </span>}
-              {l || ' '}
-            </div>
-          )),
-      )}
-    </div>
   );
 }
 
