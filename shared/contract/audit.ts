@@ -1,6 +1,6 @@
 /**
  * Channels of the compaction audit ("what each compaction lost") and the MEMORY.md health
- * list (issue 32). All read only: a health item's fix is applied through `memory.write`.
+ * list. All read only: a health item's fix is applied through `memory.write`.
  */
 import { z } from 'zod';
 import { ch } from './define';

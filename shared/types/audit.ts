@@ -1,6 +1,6 @@
 /**
  * Types of the compaction audit ("what each compaction lost") and the MEMORY.md health list
- * (issue 32), shared by the engine, the CLI (`cairn audit --json`) and the UI. No Node here.
+ *, shared by the engine, the CLI (`cairn audit --json`) and the UI. No Node here.
  */
 
 /** Where something was said: the entry, its line (JSONL line, or seq + 1 in OpenClaw's SQLite store) and a citation `cairn get` opens. */

@@ -1,9 +1,9 @@
 /**
- * "What the flush before this compaction wrote", as far as the files tell (issue 32). Notes
+ * "What the flush before this compaction wrote", as far as the files tell. Notes
  * carry no history of which line was written when, so the rule is deterministic and said in
  * docs/audit.md:
  *
- * - Whether a flush ran, and when: a record of OpenClaw's compactions that issue 30's plugin
+ * - Whether a flush ran, and when: a record of OpenClaw's compactions that Cairn's OpenClaw plugin
  *   writes to `<settingsDir>/openclaw-compactions.jsonl` (`{ts, sessionId, tokensBefore,
  *   flushRan, flushAt}`, matched by session and time or tokensBefore); else the session row's
  *   `memoryFlushAt` when it falls between the previous compaction (or the session start) and
@@ -20,7 +20,7 @@ import path from 'node:path';
 import type { AuditFlush } from '../../../shared/types/audit';
 import type { SessionIndexEntry } from '../transcript/sessions-index';
 
-/** One line of `<settingsDir>/openclaw-compactions.jsonl` (issue 30's plugin). */
+/** One line of `<settingsDir>/openclaw-compactions.jsonl` (Cairn's OpenClaw plugin). */
 export interface CompactionRecord {
   ts: number | string;
   agentId?: string;
@@ -102,7 +102,7 @@ export function flushEvidence(input: FlushEvidenceInput): AuditFlush {
   const threshold = input.flushThreshold;
   const under = threshold !== undefined && input.tokensBefore !== undefined ? threshold - input.tokensBefore : undefined;
   const base = { threshold, underThreshold: under };
-  // 1. issue 30's records: the one nearest in time (within 10 minutes), or with the same tokensBefore.
+  // 1. the plugin's compaction records: the one nearest in time (within 10 minutes), or with the same tokensBefore.
   let rec: CompactionRecord | undefined;
   let best = Infinity;
   for (const r of input.records) {

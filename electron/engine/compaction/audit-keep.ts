@@ -1,5 +1,5 @@
 /**
- * When the compaction audit counts something as kept (issue 32): an identifier is kept when
+ * When the compaction audit counts something as kept: an identifier is kept when
  * the summary, the flushed note lines or the messages kept verbatim contain it exactly, or in
  * the form OpenClaw's own identifier check accepts (its `summaryIncludesIdentifier`: a pure hex
  * id of 8+ digits in any case); a port said as "port 8080" is kept by its number. An ask, a

@@ -1,5 +1,5 @@
 /**
- * The compaction audit (issue 32): for every compaction of a transcript — OpenClaw's or
+ * The compaction audit: for every compaction of a transcript — OpenClaw's or
  * Cairn's, JSONL or OpenClaw's SQLite store, all parsed the same way — what the compacted part
  * said that neither the summary, nor the memory flush before it, nor the messages kept
  * verbatim still hold: identifiers (found by identifiers.ts, as the extract finds them), open

@@ -1,5 +1,5 @@
 /**
- * The health checks of MEMORY.md (issue 32), each deterministic and with its evidence:
+ * The health checks of MEMORY.md, each deterministic and with its evidence:
  * - near-duplicates by normalised text (the same content words, or ≥ 80 % of them shared);
  * - contradictions: an entry and a later daily-note line about the same subject that give the
  *   same kind of key (a port, a version, an address/host, a code) a different value;

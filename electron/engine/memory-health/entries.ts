@@ -1,5 +1,5 @@
 /**
- * MEMORY.md read as a list of entries for the health list (issue 32): each bullet or plain
+ * MEMORY.md read as a list of entries for the health list: each bullet or plain
  * line outside headings, comments and code fences, with its line number, its text without
  * OpenClaw's promotion annotations (`Source: memory/…#L3-L4`, `<!-- trigger: … -->`), and the
  * source it cites, if any. Pure: text in, entries out.

@@ -1,5 +1,5 @@
 /**
- * The MEMORY.md health list (issue 32): near-duplicates, entries citing a source that is gone,
+ * The MEMORY.md health list: near-duplicates, entries citing a source that is gone,
  * entries never recalled since dreaming promoted them (OpenClaw's recall store, when there is
  * one), and entries a later daily note contradicts — each with its evidence and, for
  * duplicates and stale entries, the edit that would fix it (whole-file text: the UI shows it as

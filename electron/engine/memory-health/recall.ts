@@ -1,5 +1,5 @@
 /**
- * OpenClaw's recall store, read only, for "never recalled since it was promoted" (issue 32).
+ * OpenClaw's recall store, read only, for "never recalled since it was promoted".
  * memory-core (`recordShortTermRecalls`) keeps one entry per recalled daily-note snippet in
  * its plugin state — `plugin_state_entries` (plugin `memory-core`, namespace
  * `short-term-recall`) of `<state>/state/openclaw.sqlite`, older builds

@@ -1,5 +1,5 @@
 /**
- * Near-duplicates of MEMORY.md by vector (issue 32), from the vectors the index already
+ * Near-duplicates of MEMORY.md by vector, from the vectors the index already
  * stored — no new embedding pass. An index with line vectors (index/line-vectors.ts) embedded
  * every line unit of MEMORY.md's chunks and keeps each vector in `embedding_cache` under the
  * sha256 of the unit's text; a unit that is one entry gives that entry's vector. Two entries

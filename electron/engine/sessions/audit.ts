@@ -1,5 +1,5 @@
 /**
- * The compaction audit of one session and of a whole agent (issue 32): reads the transcript
+ * The compaction audit of one session and of a whole agent: reads the transcript
  * through the session stores (JSONL files or OpenClaw's SQLite store, read only), the flush
  * evidence from the workspace's notes and Cairn's records (compaction/audit-flush.ts), and
  * hands both to the audit proper (compaction/audit.ts). Nothing here writes.

@@ -1,5 +1,5 @@
 /**
- * The MEMORY.md health list on the Memory page (issue 32): near-duplicates, entries whose
+ * The MEMORY.md health list on the Memory page: near-duplicates, entries whose
  * cited source is gone, entries never recalled since dreaming promoted them, entries a later
  * daily note contradicts — each with its evidence and a link to the line. A fix (remove the
  * entry) is shown as a diff first and applied through `memory.write` (atomic, mtime-checked),

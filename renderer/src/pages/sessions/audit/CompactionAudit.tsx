@@ -1,5 +1,5 @@
 /**
- * "What each compaction lost" in the Compaction tab (issue 32): for the open session, the
+ * "What each compaction lost" in the Compaction tab: for the open session, the
  * engine's audit (`audit.session`) — per compaction, newest first, the identifiers, open asks,
  * TODOs and decisions that neither the summary nor the flush before it kept, each with a link
  * that jumps the timeline to where it was said; whether a flush ran; the summary it replaced.

@@ -1,5 +1,5 @@
 /**
- * The state dir's compaction audit in one line above the session list (issue 32): "4 of 19
+ * The state dir's compaction audit in one line above the session list: "4 of 19
  * compactions lost identifiers; the last one lost `ZX-4471`, `db/pool.ts`", with a link that
  * opens that session's Compaction tab. Shown only when some session was compacted.
  */
