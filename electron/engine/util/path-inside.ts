@@ -1,5 +1,5 @@
 /**
- * The one "is this path inside that folder?" rule of the engine (there were five
+ * The one "is this path inside that folder?" rule of the engine (five
  * copies had drifted — one followed symlinks, one refused them, one took a file named
  * `..notes.md` for an escape). Every confinement of a path to a folder goes through here:
  * the chat tools' workspace (chat/tools/workspace-path.ts), the memory flush's tools
