@@ -23,6 +23,8 @@ export const CORPUS_NOW = new Date('2026-11-27T18:00:00Z');
 export type CorpusSize = '1k' | '10k' | '100k' | '1m';
 /** The sizes the benches run by default; `1m` (1.8 GB of files) only when asked by name. */
 export const CORPUS_SIZES: readonly CorpusSize[] = ['1k', '10k', '100k'];
+/** Every size, `1m` included: what `bench/search.ts` runs by default (its 1M row). */
+export const ALL_CORPUS_SIZES: readonly CorpusSize[] = [...CORPUS_SIZES, '1m'];
 
 interface Plan {
   chunks: number;

@@ -183,7 +183,7 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
 
   const inc = size === '1k' ? null : await incremental(idx, corpus.workspace, 5);
 
-  const rounds = size === '100k' ? 3 : 6;
+  const rounds = size === '100k' || size === '1m' ? 3 : 6;
   // The keyword and vector sides are timed on the one index (one connection, one KNN copy):
   // a second and third index of the same file held their own copies, +~100 MB per 100k chunks.
   const vectorOnly = { ...settings, query: { ...settings.query, hybrid: { ...settings.query.hybrid, enabled: false } } };
