@@ -1,14 +1,17 @@
 /**
- * A memory (Markdown) file chunked as it is read, for files too big to hold whole: the text
- * arrives in pieces (stream-read.ts), is cut into lines, and each line goes through the same
- * chunker (LineChunker) and heading tracker as the whole-text path (prepare.ts), so the
- * chunks are exactly the ones `prepareChunks` gives for the whole text. Memory is the chunk
- * being built plus the current line, whatever the file's size.
+ * A file chunked as it is read, for files too big to hold whole: the text arrives in pieces
+ * (stream-read.ts) and is cut into lines. A memory (Markdown) note's lines go through the same
+ * chunker (LineChunker) and heading tracker as the whole-text path (prepare.ts); a transcript's
+ * lines through the same line parser (transcript/parse.ts) and rendering (session-text.ts)
+ * first. Either way the chunks are exactly the ones `prepareChunks` gives for the whole text,
+ * and memory is the chunk being built plus the current line, whatever the file's size.
  */
 import type { SourceFile } from './sources';
 import { LineChunker, sha256, type ChunkingOptions, type TextChunk } from './chunker';
 import { HeadingTracker } from './chunk-context';
-import { memoryRow, type PreparedChunk } from './prepare';
+import { memoryRow, sessionRow, type PreparedChunk } from './prepare';
+import { entryDay, renderEntry } from './session-text';
+import { TranscriptLineParser } from '../transcript/parse';
 
 /**
  * Cut text pieces into lines the way `chunkMarkdown` splits a whole text: on `\n`, and a final
@@ -51,6 +54,40 @@ export async function* prepareChunksStream(file: SourceFile, pieces: AsyncIterab
     // No later chunk starts before the chunker's window: the headings of earlier lines are done with.
     const start = chunker.windowStart ?? lineNo;
     for (; oldest < start; oldest++) headingAt.delete(oldest);
+  }
+  for (const c of chunker.end()) yield rowOf(c);
+}
+
+/**
+ * The chunks of a transcript (sessions source) read as `pieces`, in order, as prepareChunks
+ * renders and chunks the whole file: each JSONL line parsed as the transcript parser does
+ * (the ids seen are kept to skip a duplicate, as it does; malformed lines are skipped and not
+ * kept), rendered `User: …` / `Assistant: …` / `Summary: …`, and dated by its message.
+ */
+export async function* prepareSessionStream(file: SourceFile, pieces: AsyncIterable<string>, mtime: number, chunking: ChunkingOptions): AsyncGenerator<PreparedChunk> {
+  const parser = new TranscriptLineParser(file.path);
+  const chunker = new LineChunker(chunking);
+  // The message day of each rendered line still in the chunker's window (a chunk takes its start line's).
+  const dayAt = new Map<number, string>();
+  const rowOf = (c: TextChunk): PreparedChunk => {
+    const row = sessionRow(file, mtime, c, dayAt.get(c.startLine) ?? null);
+    return { ...row, bodyHash: sha256(row.body) };
+  };
+  for await (const { raw, lineNo } of linesOf(pieces)) {
+    // Whether the last line is torn only words the malformed-line report, which the index does not keep.
+    const entry = parser.line(raw, lineNo, false);
+    parser.bad.length = 0;
+    if (entry === undefined) continue;
+    const text = renderEntry(entry);
+    if (text === undefined) continue;
+    const day = entryDay(entry);
+    if (day !== undefined) dayAt.set(lineNo, day);
+    for (const c of chunker.push({ text, lineNo })) yield rowOf(c);
+    const start = chunker.windowStart ?? lineNo;
+    for (const k of dayAt.keys()) {
+      if (k >= start) break; // keys are in line order
+      dayAt.delete(k);
+    }
   }
   for (const c of chunker.end()) yield rowOf(c);
 }

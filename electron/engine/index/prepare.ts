@@ -55,14 +55,16 @@ export function memoryRow(file: SourceFile, mtime: number, c: TextChunk, heading
   return chunkRow(file, mtime, c, heading, fileDay ?? dayOf(mtime), fileDay !== null, fileDay === null);
 }
 
+/** A transcript's chunk: dated by the message at its start line (`msgDay`), else the file's mtime; sessions never evergreen. */
+export function sessionRow(file: SourceFile, mtime: number, c: TextChunk, msgDay: string | null): Omit<ChunkRow, 'vector'> {
+  return chunkRow(file, mtime, c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);
+}
+
 /** `lineNumbers`: the transcript line of each line of `text`, for a store session whose lines are not 1, 2, 3… */
 function prepareRows(file: SourceFile, text: string, mtime: number, chunking: ChunkingOptions, lineNumbers?: number[]): Omit<ChunkRow, 'vector'>[] {
   if (file.source === 'sessions') {
     const { lines, dayByLine } = lineNumbers ? renderSessionLines(file.path, text.split('\n'), lineNumbers) : renderSession(text, file.path);
-    return chunkLines(lines, chunking).map((c) => {
-      const msgDay = dayByLine.get(c.startLine) ?? null;
-      return chunkRow(file, mtime, c, null, msgDay ?? dayOf(mtime), msgDay !== null, false);
-    });
+    return chunkLines(lines, chunking).map((c) => sessionRow(file, mtime, c, dayByLine.get(c.startLine) ?? null));
   }
   const headings = headingsByLine(text.split('\n'));
   return chunkMarkdown(text, chunking).map((c) => memoryRow(file, mtime, c, headings[c.startLine] ?? null));

@@ -45,20 +45,32 @@ function labelled(entry: Entry): { label: string; body: string } | undefined {
   return { label: role === 'user' ? 'User' : 'Assistant', body: contentText(e.message.content) };
 }
 
+/** The indexed line of an entry (`User: …`, redacted, on one line), or undefined for an entry that is not indexed. */
+export function renderEntry(entry: Entry): string | undefined {
+  const picked = labelled(entry);
+  if (!picked) return undefined;
+  const text = picked.body.replace(/\s*\n\s*/g, ' ').trim();
+  return text ? `${picked.label}: ${redactSecrets(text)}` : undefined;
+}
+
+/** The YYYY-MM-DD of an entry's timestamp, if it has one. */
+export function entryDay(entry: Entry): string | undefined {
+  const ts = (entry as { timestamp?: unknown }).timestamp;
+  return typeof ts === 'string' && /^\d{4}-\d{2}-\d{2}/.test(ts) ? ts.slice(0, 10) : undefined;
+}
+
 /** Render a parsed transcript's indexed entries. */
 export function renderTranscript(t: Transcript): RenderedSession {
   const lines: SourceLine[] = [];
   const dayByLine = new Map<number, string>();
   for (let i = 0; i < t.entries.length; i++) {
     const entry = t.entries[i]!;
-    const picked = labelled(entry);
-    if (!picked) continue;
-    const text = picked.body.replace(/\s*\n\s*/g, ' ').trim();
-    if (!text) continue;
+    const text = renderEntry(entry);
+    if (text === undefined) continue;
     const lineNo = t.entryLines[i]!;
-    lines.push({ text: `${picked.label}: ${redactSecrets(text)}`, lineNo });
-    const ts = (entry as { timestamp?: unknown }).timestamp;
-    if (typeof ts === 'string' && /^\d{4}-\d{2}-\d{2}/.test(ts)) dayByLine.set(lineNo, ts.slice(0, 10));
+    lines.push({ text, lineNo });
+    const day = entryDay(entry);
+    if (day !== undefined) dayByLine.set(lineNo, day);
   }
   return { lines, dayByLine };
 }

@@ -228,7 +228,7 @@ class SyncRun {
   }
 
   /**
-   * A big memory file, streamed: each part of a batch's worth of chunks is queued like a
+   * A big memory file or transcript, streamed: each part of a batch's worth of chunks is queued like a
    * file of its own (embedded and written in turn), so only a few batches are held at once.
    */
   private async scanStreamed(src: SourceFile, st: { mtimeMs: number; size: number }, prevHash: string | undefined): Promise<void> {

@@ -13,6 +13,63 @@ function malformed(file: string, line: number, error: string, text: string): Mal
   return { file, line, error, preview: text.length > PREVIEW ? `${text.slice(0, PREVIEW)}…` : text };
 }
 
+/**
+ * The parse of one line at a time, with what it needs of the lines before it (the header,
+ * the ids seen): shared by the whole-file parsers below and the index's streamed read of a
+ * big transcript (index/prepare-stream.ts), which never holds the file whole.
+ */
+export class TranscriptLineParser {
+  header: SessionHeader | undefined;
+  /** Lines that are not entries, with why (a streamed reader may empty it as it goes). */
+  readonly bad: MalformedLine[] = [];
+  /** Entry id → its index among the entries parsed so far. */
+  readonly byId = new Map<string, number>();
+
+  constructor(readonly file: string) {}
+
+  /** The entry on line `lineNo`, or undefined (a blank, malformed or header line). `torn`: the file's last line, with no newline after it. */
+  line(raw: string, lineNo: number, torn: boolean): Entry | undefined {
+    const file = this.file;
+    let value: unknown;
+    try {
+      value = JSON.parse(raw);
+    } catch (err) {
+      if (raw.trim() === '') return undefined; // blank lines carry nothing; they stay in rawLines
+      this.bad.push(malformed(file, lineNo, `${torn ? 'torn final line (no newline): ' : ''}${(err as Error).message}`, raw));
+      return undefined;
+    }
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      this.bad.push(malformed(file, lineNo, 'not a JSON object', raw));
+      return undefined;
+    }
+    const obj = value as Record<string, unknown>;
+    if (typeof obj.type !== 'string') {
+      this.bad.push(malformed(file, lineNo, 'no "type" field', raw));
+      return undefined;
+    }
+    if (obj.type === 'session') {
+      if (this.header === undefined && this.byId.size === 0) this.header = obj as SessionHeader;
+      else this.bad.push(malformed(file, lineNo, 'a second session header', raw));
+      return undefined;
+    }
+    if (typeof obj.id !== 'string' || obj.id === '') {
+      this.bad.push(malformed(file, lineNo, `entry of type "${obj.type}" has no "id"`, raw));
+      return undefined;
+    }
+    const problem = entryProblem(obj, raw);
+    if (problem) {
+      this.bad.push(malformed(file, lineNo, `entry "${obj.id}" of type "${obj.type}": ${problem}`, raw));
+      return undefined;
+    }
+    if (this.byId.has(obj.id)) {
+      this.bad.push(malformed(file, lineNo, `duplicate entry id "${obj.id}"`, raw));
+      return undefined;
+    }
+    this.byId.set(obj.id, this.byId.size);
+    return obj as Entry;
+  }
+}
+
 /** The one-pass parser over the lines of `text`, run in one go or in slices. */
 function lineParser(file: string, text: string, bytes: number) {
   const rawLines = text.split('\n');
@@ -29,58 +86,23 @@ function lineParser(file: string, text: string, bytes: number) {
 function linesParser(file: string, rawLines: string[], endsWithNewline: boolean, bytes: number, lineNumbers: number[] | undefined) {
   const entries: Entry[] = [];
   const entryLines: number[] = [];
-  const bad: MalformedLine[] = [];
-  const byId = new Map<string, number>();
-  let header: SessionHeader | undefined;
+  const p = new TranscriptLineParser(file);
+  const bad = p.bad;
+  const byId = p.byId;
 
   /** Parse lines [from, to). */
   const run = (from: number, to: number) => {
     for (let i = from; i < to; i++) {
-      const raw = rawLines[i] as string;
       const lineNo = lineNumbers ? (lineNumbers[i] as number) : i + 1;
-      let value: unknown;
-      try {
-        value = JSON.parse(raw);
-      } catch (err) {
-        if (raw.trim() === '') continue; // blank lines carry nothing; they stay in rawLines
-        const torn = i === rawLines.length - 1 && !endsWithNewline;
-        bad.push(malformed(file, lineNo, `${torn ? 'torn final line (no newline): ' : ''}${(err as Error).message}`, raw));
-        continue;
-      }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-        bad.push(malformed(file, lineNo, 'not a JSON object', raw));
-        continue;
-      }
-      const obj = value as Record<string, unknown>;
-      if (typeof obj.type !== 'string') {
-        bad.push(malformed(file, lineNo, 'no "type" field', raw));
-        continue;
-      }
-      if (obj.type === 'session') {
-        if (header === undefined && entries.length === 0) header = obj as SessionHeader;
-        else bad.push(malformed(file, lineNo, 'a second session header', raw));
-        continue;
-      }
-      if (typeof obj.id !== 'string' || obj.id === '') {
-        bad.push(malformed(file, lineNo, `entry of type "${obj.type}" has no "id"`, raw));
-        continue;
-      }
-      const problem = entryProblem(obj, raw);
-      if (problem) {
-        bad.push(malformed(file, lineNo, `entry "${obj.id}" of type "${obj.type}": ${problem}`, raw));
-        continue;
-      }
-      if (byId.has(obj.id)) {
-        bad.push(malformed(file, lineNo, `duplicate entry id "${obj.id}"`, raw));
-        continue;
-      }
-      byId.set(obj.id, entries.length);
-      entries.push(obj as Entry);
+      const entry = p.line(rawLines[i] as string, lineNo, i === rawLines.length - 1 && !endsWithNewline);
+      if (entry === undefined) continue;
+      entries.push(entry);
       entryLines.push(lineNo);
     }
   };
   const finish = (): Transcript => {
     const first = lineNumbers ? (lineNumbers[0] ?? 1) : 1;
+    const header = p.header;
     if (header === undefined && rawLines.length > 0 && bad[0]?.line !== first) {
       bad.unshift(malformed(file, first, `line ${first} is not a session header ({"type":"session",...})`, rawLines[0] ?? ''));
     }
