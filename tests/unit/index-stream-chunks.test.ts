@@ -9,7 +9,8 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { sha256 } from '../../electron/engine/index/chunker';
 import { prepareChunks, type PreparedChunk } from '../../electron/engine/index/prepare';
-import { prepareChunksStream } from '../../electron/engine/index/prepare-stream';
+import { lineParts, prepareChunksStream, type LinePart } from '../../electron/engine/index/prepare-stream';
+import { LONG_LINE_CHARS } from '../../electron/engine/index/chunk-context';
 import { hashTextFile, readTextPieces } from '../../electron/engine/index/stream-read';
 import { tmpDir } from '../helpers/tmp';
 
@@ -78,6 +79,43 @@ describe('streamed chunking of a memory note', () => {
       }
     }, 60_000);
   }
+
+  // Lines longer than LONG_LINE_CHARS are fed to the chunker in parts as they are read, never held whole.
+  const giant: Record<string, string> = {
+    'a 2.5 M-char heading line with CRLF, then text': `# Big ${'word '.repeat(500_000)}##\r\nafter the giant line\r\n`,
+    'a CJK line of 1.6 M chars, no final newline': `intro\n${'会议记录𠀋'.repeat(320_000)}`,
+    'a giant fence opener: the heading inside stays code': `# Real\n\`\`\`${'x'.repeat(1_200_000)}\n# not a heading\n\`\`\`\nbody\n`,
+    'a giant line of CRs and text': `${'ab\r'.repeat(400_000)}\r\nnext\r\n`,
+  };
+  for (const [name, text] of Object.entries(giant)) {
+    it(`gives the whole-text chunks for a line too long to hold: ${name}`, async () => {
+      expect(text.split('\n').some((l) => l.length > LONG_LINE_CHARS)).toBe(true);
+      const abs = path.join(tmpDir('cairn-stream-'), 'note.md');
+      fs.writeFileSync(abs, text);
+      const file = { abs, path: 'memory/2024-05-08.md', source: 'memory' as const };
+      const expected = prepareChunks(file, text, 1_700_000_000_000, opts);
+      for (const pieceBytes of [999, 1 << 20]) {
+        const got = await collect(prepareChunksStream(file, readTextPieces(abs, 1 << 30, pieceBytes), 1_700_000_000_000, opts));
+        expect(got).toEqual(expected);
+      }
+    }, 120_000);
+  }
+
+  it('hands a long line over in parts, a short one whole', async () => {
+    async function* pieces() {
+      yield 'short\n';
+      for (let i = 0; i < 5; i++) yield 'y'.repeat(40);
+      yield '\nend';
+    }
+    const got: LinePart[] = [];
+    for await (const p of lineParts(pieces(), 100)) got.push(p);
+    expect(got.map((p) => [p.lineNo, p.first, p.end, p.text.length])).toEqual([
+      [1, true, true, 5],
+      [2, true, false, 120],
+      [2, false, true, 80],
+      [3, true, true, 3],
+    ]);
+  });
 
   it('refuses a file past the cap instead of reading on', async () => {
     const abs = path.join(tmpDir('cairn-stream-'), 'big.md');

@@ -28,6 +28,15 @@ export function describeDate(day: string): string {
 const HEADING = /^ {0,3}(#{1,6})\s+(.+?)\s*#*\s*$/;
 
 /**
+ * A line longer than this many chars is judged a heading or a fence by its first
+ * {@link LINE_HEAD_CHARS} only: a streamed file (prepare-stream.ts) never holds such a line
+ * whole, and the whole-text path applies the same rule so both give the same chunks. (It
+ * also spares the heading pattern a 200 MB line.)
+ */
+export const LONG_LINE_CHARS = 1 << 20;
+const LINE_HEAD_CHARS = 4096;
+
+/**
  * The nearest heading at or above each line, fed one line at a time (a streamed file):
  * fenced code blocks are skipped so a `# comment` in a shell snippet is not taken for a heading.
  */
@@ -36,7 +45,8 @@ export class HeadingTracker {
   private fence: string | null = null;
 
   /** The heading in force at `line` (the next line of the file). */
-  next(line: string): string | null {
+  next(whole: string): string | null {
+    const line = whole.length > LONG_LINE_CHARS ? whole.slice(0, LINE_HEAD_CHARS) : whole;
     const f = /^ {0,3}(`{3,}|~{3,})/.exec(line);
     if (f) {
       if (this.fence === null) this.fence = f[1]!.slice(0, 3);

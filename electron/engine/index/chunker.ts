@@ -87,21 +87,52 @@ export class LineChunker {
   /** Add the next line; returns the chunks it completed (usually none, more than one for a long line). */
   push(line: SourceLine): TextChunk[] {
     const out: TextChunk[] = [];
-    for (const segment of line.text.length === 0 ? [''] : hardSplit(line.text, this.maxWeight)) {
-      const weight = weightedLength(segment) + 1;
-      if (this.currentWeight + weight > this.maxWeight && this.current.length > 0) {
-        this.flush(out);
-        this.carryOverlap();
-        // The carried overlap plus this segment must still fit, or the next chunk would be
-        // cut right away and hold nothing but the overlap again.
-        while (this.current.length > 0 && this.currentWeight + weight > this.maxWeight) {
-          this.currentWeight -= this.current.shift()!.weight;
-        }
+    for (const segment of line.text.length === 0 ? [''] : hardSplit(line.text, this.maxWeight)) this.addSegment(segment, line.lineNo, out);
+    return out;
+  }
+
+  /** The line being fed in parts (pushPart): its segment so far, and whether it gave one already. */
+  private part = { text: '', weight: 0, gave: false };
+
+  /**
+   * Add the next part of a line too long to hold whole (`end`: its last part). The line is
+   * cut into the segments `hardSplit` would give the whole line, so the chunks are those of
+   * `push` with the whole line; only the segment being filled is held.
+   */
+  pushPart(text: string, lineNo: number, end: boolean): TextChunk[] {
+    const out: TextChunk[] = [];
+    const p = this.part;
+    for (const ch of text) {
+      const cw = charWeight(ch);
+      if (p.weight + cw > this.maxWeight && p.text) {
+        this.addSegment(p.text, lineNo, out);
+        p.gave = true;
+        p.text = '';
+        p.weight = 0;
       }
-      this.current.push({ text: segment, lineNo: line.lineNo, weight });
-      this.currentWeight += weight;
+      p.text += ch;
+      p.weight += cw;
+    }
+    if (end) {
+      if (p.text || !p.gave) this.addSegment(p.text, lineNo, out);
+      this.part = { text: '', weight: 0, gave: false };
     }
     return out;
+  }
+
+  private addSegment(segment: string, lineNo: number, out: TextChunk[]): void {
+    const weight = weightedLength(segment) + 1;
+    if (this.currentWeight + weight > this.maxWeight && this.current.length > 0) {
+      this.flush(out);
+      this.carryOverlap();
+      // The carried overlap plus this segment must still fit, or the next chunk would be
+      // cut right away and hold nothing but the overlap again.
+      while (this.current.length > 0 && this.currentWeight + weight > this.maxWeight) {
+        this.currentWeight -= this.current.shift()!.weight;
+      }
+    }
+    this.current.push({ text: segment, lineNo, weight });
+    this.currentWeight += weight;
   }
 
   /** The first line of the chunk being built: no later chunk starts before it. */
