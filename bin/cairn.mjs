@@ -2,12 +2,16 @@
 // The `cairn` executable: runs the TypeScript CLI through tsx's loader, so it works right
 // after `npm install` on a fresh clone with no build step. When `npm run build` has made a
 // CLI bundle that is still fresh (no source edited since), that runs instead: it skips
-// tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md).
+// tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md). A search
+// the thin client did not answer runs the same CLI as one code-cached script instead
+// (bin/cli-script.mjs): Node 20 compiles every ES module anew on each start.
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { BUNDLE_DIR, freshCliBundle } from './cli-bundle.mjs';
 import { nativeModuleProblem } from './native-check.mjs';
-import { thinSearch } from './thin-client.mjs';
+import { parseSearch, thinSearch } from './thin-client.mjs';
+import { CLI_SCRIPT, loadCliScript } from './cli-script.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Flushes stdout and stderr, then exits with `code` (see the end of this file for why).
@@ -40,7 +44,10 @@ if (problem) {
   process.stderr.write(`${problem}\n`, () => process.exit(1));
   await new Promise(() => {});
 }
-const { runCli } = bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts');
+// The script is built with the bundle, from the same sources; CAIRN_CLI_SCRIPT=0 keeps to the ES modules.
+const script = bundle && process.env.CAIRN_CLI_SCRIPT !== '0' && parseSearch(process.argv.slice(2)) ? path.join(path.dirname(bundle), CLI_SCRIPT) : null;
+const { runCli } =
+  script && fs.existsSync(script) ? loadCliScript(script).exports : bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts');
 const code = await runCli(process.argv.slice(2));
 // Exit only once stdout and stderr are flushed: to a pipe they are asynchronous, and
 // process.exit() straight away cut `cairn get big.md | wc -c` at 64 KiB. An empty write's

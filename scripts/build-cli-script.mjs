@@ -1,0 +1,147 @@
+// The CLI as one classic CommonJS script with a V8 code cache, beside the ESM bundle
+// (scripts/build-cli.mjs): dist/cli/bundle/cairn-cli.cjs and cairn-cli.cjs.cache. bin/cairn.mjs
+// runs a one-shot `cairn search` through it (bin/cli-script.mjs): Node 20 compiles every ES
+// module anew on each start, while a classic script can take a code cache, and one script
+// skips the ES module loader's resolving and linking of ~45 chunks.
+//
+// Same sources, same entry (electron/cli/main.ts), so the same program: what differs is only
+// `import.meta.url`, which a CommonJS bundle lacks. Each module that reads it gets the URL of
+// the ESM bundle's chunk holding that module, so it finds what it finds there (the renderer,
+// the plugin folder, the shipped model) and a worker it starts runs that chunk, as before.
+//
+// The cache is made by running the script at build time (a child Node, like the vendored
+// packages' caches in scripts/cli-vendor.mjs): two searches on a throwaway state dir, the
+// first indexing, so that what a search runs is compiled in the cache too.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { pathToFileURL } from 'node:url';
+import { build } from 'esbuild';
+import { CLI_SCRIPT, CLI_SCRIPT_CACHE } from '../bin/cli-script.mjs';
+
+const WRAP_START = '(function (exports, require, module, __filename, __dirname) {';
+const WRAP_END = '\n})';
+/** Defined in the wrapper: the file URL of a file of the bundle dir (the script's own dir). */
+const URL_HELPER = "const __cairnUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;";
+
+/**
+ * Replaces `import.meta.url` in each source file with the URL of its ESM chunk (`chunkOf`:
+ * source path relative to `root` → output path relative to the bundle dir).
+ */
+function moduleUrls(root, chunkOf) {
+  return {
+    name: 'cairn-module-urls',
+    setup(b) {
+      b.onLoad({ filter: /\.(ts|mjs)$/ }, (args) => {
+        if (args.path.includes(`${path.sep}node_modules${path.sep}`)) return undefined;
+        const text = fs.readFileSync(args.path, 'utf8');
+        if (!text.includes('import.meta.url')) return undefined;
+        const rel = path.relative(root, args.path).split(path.sep).join('/');
+        const chunk = chunkOf.get(rel);
+        if (!chunk) throw new Error(`${rel} reads import.meta.url but is in no chunk of the ESM bundle`);
+        return { contents: text.replaceAll('import.meta.url', `__cairnUrl(${JSON.stringify(chunk)})`), loader: args.path.endsWith('.ts') ? 'ts' : 'js' };
+      });
+    },
+  };
+}
+
+/** Source file (relative to root) → its ESM output chunk (relative to `outdir`), from a metafile. */
+function chunkMap(root, outdir, metafile) {
+  const map = new Map();
+  for (const [out, info] of Object.entries(metafile.outputs)) {
+    if (!out.endsWith('.js')) continue;
+    const rel = path.relative(outdir, path.resolve(root, out)).split(path.sep).join('/');
+    for (const input of Object.keys(info.inputs)) if (!map.has(input)) map.set(input, rel);
+  }
+  return map;
+}
+
+/**
+ * esbuild's `charset: 'ascii'` escapes strings and identifiers but leaves regular expression
+ * literals as written (`/[“”]/`): those become `\uXXXX` escapes too (the same pattern, with
+ * or without the `u` flag), so that the loader can read the script as latin1, skipping UTF-8
+ * decoding, and V8 keeps it as a one-byte string.
+ */
+function asciiOnly(file) {
+  const text = fs.readFileSync(file, 'utf8');
+  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  if (ascii !== text) fs.writeFileSync(file, ascii);
+}
+
+/** Runs in a child Node: the script, two searches, then its code cache. */
+const WARM_UP = `
+  const [loaderUrl, file, cache, state] = process.argv.slice(1);
+  const { loadCliScript } = await import(loaderUrl);
+  const { exports, script } = loadCliScript(file, { cache: null, produce: true });
+  for (const q of ['router firmware update', 'kayak trip']) {
+    const code = await exports.runCli(['search', q, '--state-dir', state, '--json']);
+    if (code !== 0) throw new Error('warm-up search exited ' + code);
+  }
+  (await import('node:fs')).writeFileSync(cache, script.createCachedData());
+  process.exit(0);`;
+
+/** Notes for the warm-up searches (a state dir with the static embedder, no watcher). */
+function warmUpState(base) {
+  const dir = path.join(base, 'state');
+  const files = {
+    'cairn.json': JSON.stringify({ agents: { defaults: { memorySearch: { provider: 'static', sync: { watch: false } } } } }),
+    'workspace/MEMORY.md': '# Preferences\n\nPrefers dark mode and vim.\n',
+    'workspace/memory/2024-05-08.md': '# Deploy\n\nDeployed the staging server after ECONNREFUSED on the router.\n',
+    'workspace/memory/2024-06-01.md': '# Trip\n\nBooked the kayak trip; the router firmware update can wait.\n',
+  };
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+  return dir;
+}
+
+/** Write the script's code cache (not fatal: without it the script compiles as the bundle did). */
+function writeCache(root, outdir) {
+  const file = path.join(outdir, CLI_SCRIPT);
+  const cache = path.join(outdir, CLI_SCRIPT_CACHE);
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cli-cache-'));
+  try {
+    // The warm-up's index and settings go to a throwaway home, never the user's.
+    const env = { ...process.env, HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CACHE_HOME: path.join(base, 'cache'), XDG_CONFIG_HOME: path.join(base, 'config'), CAIRN_STATE_DIR: '' };
+    const loader = pathToFileURL(path.join(root, 'bin', 'cli-script.mjs')).href;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, loader, file, cache, warmUpState(base)], { encoding: 'utf8', env });
+    if (r.status !== 0) {
+      fs.rmSync(cache, { force: true });
+      console.warn(`cairn: CLI code cache not written: ${(r.stderr || r.error?.message || '').trim().slice(-2000)}`);
+    }
+  } finally {
+    fs.rmSync(base, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Build `<outdir>/cairn-cli.cjs` and its code cache. `esm` is the ESM bundle's metafile
+ * (its chunks give each module its URL); `plugins` are the ESM build's own (zod's locales).
+ */
+export async function buildCliScript(root, outdir, { esm, external, plugins = [] }) {
+  const file = path.join(outdir, CLI_SCRIPT);
+  await build({
+    absWorkingDir: root,
+    entryPoints: [path.join(root, 'electron/cli/main.ts')],
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // ASCII (see asciiOnly) and without comments or indentation: 40 % fewer bytes to read.
+    charset: 'ascii',
+    minifyWhitespace: true,
+    sourcemap: 'linked',
+    external,
+    outfile: file,
+    banner: { js: `${WRAP_START}\n${URL_HELPER}` },
+    footer: { js: WRAP_END },
+    plugins: [...plugins, moduleUrls(root, chunkMap(root, outdir, esm))],
+    // module-worker.ts asks `import.meta.resolve` only from the TypeScript sources.
+    logOverride: { 'empty-import-meta': 'silent' },
+    logLevel: 'warning',
+  });
+  asciiOnly(file);
+  writeCache(root, outdir);
+}
