@@ -13,9 +13,9 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { createRequire } from 'node:module';
 
-/** The script's file name inside the bundle dir, and its code cache's. */
+/** The scripts' file names in the bundle dir: the CLI, and the thin client's rules (each with `<name>.cache`). */
 export const CLI_SCRIPT = 'cairn-cli.cjs';
-export const CLI_SCRIPT_CACHE = 'cairn-cli.cjs.cache';
+export const THIN_RULES_SCRIPT = 'thin-rules.cjs';
 
 /**
  * A `require` for the script: commander requires node:child_process at its top for

@@ -1,8 +1,9 @@
 // The CLI as one classic CommonJS script with a V8 code cache, beside the ESM bundle
-// (scripts/build-cli.mjs): dist/cli/bundle/cairn-cli.cjs and cairn-cli.cjs.cache. bin/cairn.mjs
-// runs a one-shot `cairn search` through it (bin/cli-script.mjs): Node 20 compiles every ES
-// module anew on each start, while a classic script can take a code cache, and one script
-// skips the ES module loader's resolving and linking of ~45 chunks.
+// (scripts/build-cli.mjs): dist/cli/bundle/cairn-cli.cjs and cairn-cli.cjs.cache, and the thin
+// client's rules the same way (thin-rules.cjs). bin/cairn.mjs runs `cairn search` through them
+// (bin/cli-script.mjs): Node 20 compiles every ES module anew on each start, while a classic
+// script can take a code cache, and one script skips the ES module loader's resolving and
+// linking of ~45 chunks.
 //
 // Same sources, same entry (electron/cli/main.ts), so the same program: what differs is only
 // `import.meta.url`, which a CommonJS bundle lacks. Each module that reads it gets the URL of
@@ -18,7 +19,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { CLI_SCRIPT, CLI_SCRIPT_CACHE } from '../bin/cli-script.mjs';
+import { CLI_SCRIPT, THIN_RULES_SCRIPT } from '../bin/cli-script.mjs';
 
 const WRAP_START = '(function (exports, require, module, __filename, __dirname) {';
 const WRAP_END = '\n})';
@@ -57,28 +58,51 @@ function chunkMap(root, outdir, metafile) {
   return map;
 }
 
+/** esbuild's helper that turns a `require`d module into an ES namespace, as it writes it. */
+const TO_ESM = 'var __toESM=(mod,isNodeMode,target)=>';
+
 /**
- * esbuild's `charset: 'ascii'` escapes strings and identifiers but leaves regular expression
- * literals as written (`/[“”]/`): those become `\uXXXX` escapes too (the same pattern, with
- * or without the `u` flag), so that the loader can read the script as latin1, skipping UTF-8
- * decoding, and V8 keeps it as a one-byte string.
+ * Two fixes to esbuild's output, made to its text after the build:
+ *
+ * - `import fs from 'node:fs'` compiles to `__toESM(require('node:fs'), 1)`, which copies
+ *   every property of the module into a new object as a getter, once per importing file: a
+ *   search initialises ~40 modules, each copying fs (100 properties) and path again. The
+ *   helper is memoised per module object (the getters read the module live, so one copy
+ *   serves every importer alike).
+ * - `charset: 'ascii'` escapes strings and identifiers but leaves regular expression literals
+ *   as written (`/[“”]/`): those become `\uXXXX` escapes too (the same pattern, with or
+ *   without the `u` flag), so that the loader can read the script as latin1, skipping UTF-8
+ *   decoding, and V8 keeps it as a one-byte string.
  */
-function asciiOnly(file) {
-  const text = fs.readFileSync(file, 'utf8');
-  const ascii = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  if (ascii !== text) fs.writeFileSync(file, ascii);
+function postProcess(file) {
+  let text = fs.readFileSync(file, 'utf8');
+  if (text.includes(TO_ESM)) {
+    const memo =
+      'var __toESMSeen=new WeakMap;var __toESM=(mod,isNodeMode)=>{if(mod==null||typeof mod!=="object"&&typeof mod!=="function")return __toESMEach(mod,isNodeMode);' +
+      'let m=__toESMSeen.get(mod);if(!m)__toESMSeen.set(mod,m=[]);const k=isNodeMode?1:0;return m[k]??(m[k]=__toESMEach(mod,isNodeMode))};';
+    text = text.replace(TO_ESM, `${memo}var __toESMEach=(mod,isNodeMode,target)=>`);
+  }
+  text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  fs.writeFileSync(file, text);
 }
 
-/** Runs in a child Node: the script, two searches, then its code cache. */
+/**
+ * Runs in a child Node: each script, then its warm-up (two searches for the CLI, the first
+ * indexing; the engine lookup for the thin client's rules), then its code cache.
+ */
 const WARM_UP = `
-  const [loaderUrl, file, cache, state] = process.argv.slice(1);
-  const { loadCliScript } = await import(loaderUrl);
-  const { exports, script } = loadCliScript(file, { cache: null, produce: true });
+  const [loaderUrl, dir, state, version] = process.argv.slice(1);
+  const { loadCliScript, CLI_SCRIPT, THIN_RULES_SCRIPT } = await import(loaderUrl);
+  const { writeFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const rules = loadCliScript(join(dir, THIN_RULES_SCRIPT), { cache: null, produce: true });
+  rules.exports.findServingEngine(state, version, process.env);
+  const cli = loadCliScript(join(dir, CLI_SCRIPT), { cache: null, produce: true });
   for (const q of ['router firmware update', 'kayak trip']) {
-    const code = await exports.runCli(['search', q, '--state-dir', state, '--json']);
+    const code = await cli.exports.runCli(['search', q, '--state-dir', state, '--json']);
     if (code !== 0) throw new Error('warm-up search exited ' + code);
   }
-  (await import('node:fs')).writeFileSync(cache, script.createCachedData());
+  for (const [name, s] of [[THIN_RULES_SCRIPT, rules], [CLI_SCRIPT, cli]]) writeFileSync(join(dir, name + '.cache'), s.script.createCachedData());
   process.exit(0);`;
 
 /** Notes for the warm-up searches (a state dir with the static embedder, no watcher). */
@@ -97,18 +121,17 @@ function warmUpState(base) {
   return dir;
 }
 
-/** Write the script's code cache (not fatal: without it the script compiles as the bundle did). */
-function writeCache(root, outdir) {
-  const file = path.join(outdir, CLI_SCRIPT);
-  const cache = path.join(outdir, CLI_SCRIPT_CACHE);
+/** Write the scripts' code caches (not fatal: without them they compile as the bundle did). */
+function writeCaches(root, outdir) {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-cli-cache-'));
   try {
     // The warm-up's index and settings go to a throwaway home, never the user's.
     const env = { ...process.env, HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CACHE_HOME: path.join(base, 'cache'), XDG_CONFIG_HOME: path.join(base, 'config'), CAIRN_STATE_DIR: '' };
     const loader = pathToFileURL(path.join(root, 'bin', 'cli-script.mjs')).href;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, loader, file, cache, warmUpState(base)], { encoding: 'utf8', env });
+    const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, loader, outdir, warmUpState(base), version], { encoding: 'utf8', env });
     if (r.status !== 0) {
-      fs.rmSync(cache, { force: true });
+      for (const name of Object.keys(SCRIPTS)) fs.rmSync(path.join(outdir, `${name}.cache`), { force: true });
       console.warn(`cairn: CLI code cache not written: ${(r.stderr || r.error?.message || '').trim().slice(-2000)}`);
     }
   } finally {
@@ -116,20 +139,29 @@ function writeCache(root, outdir) {
   }
 }
 
+/** The scripts, by file name in the bundle dir: the CLI, and the thin client's rules. */
+const SCRIPTS = { [CLI_SCRIPT]: 'electron/cli/main.ts', [THIN_RULES_SCRIPT]: 'electron/cli/thin-rules.ts' };
+
 /**
- * Build `<outdir>/cairn-cli.cjs` and its code cache. `esm` is the ESM bundle's metafile
- * (its chunks give each module its URL); `plugins` are the ESM build's own (zod's locales).
+ * Build `<outdir>/cairn-cli.cjs` and `thin-rules.cjs` and their code caches. `esm` is the ESM
+ * bundle's metafile (its chunks give each module its URL); `plugins` are the ESM build's own
+ * (zod's locales).
  */
-export async function buildCliScript(root, outdir, { esm, external, plugins = [] }) {
-  const file = path.join(outdir, CLI_SCRIPT);
+export async function buildCliScripts(root, outdir, { esm, external, plugins = [] }) {
+  for (const [name, entry] of Object.entries(SCRIPTS)) await buildScript(root, outdir, name, entry, { esm, external, plugins });
+  writeCaches(root, outdir);
+}
+
+async function buildScript(root, outdir, name, entry, { esm, external, plugins }) {
+  const file = path.join(outdir, name);
   await build({
     absWorkingDir: root,
-    entryPoints: [path.join(root, 'electron/cli/main.ts')],
+    entryPoints: [path.join(root, entry)],
     bundle: true,
     platform: 'node',
     format: 'cjs',
     target: 'node20',
-    // ASCII (see asciiOnly) and without comments or indentation: 40 % fewer bytes to read.
+    // ASCII (see postProcess) and without comments or indentation: 40 % fewer bytes to read.
     charset: 'ascii',
     minifyWhitespace: true,
     sourcemap: 'linked',
@@ -142,6 +174,5 @@ export async function buildCliScript(root, outdir, { esm, external, plugins = []
     logOverride: { 'empty-import-meta': 'silent' },
     logLevel: 'warning',
   });
-  asciiOnly(file);
-  writeCache(root, outdir);
+  postProcess(file);
 }
