@@ -18,14 +18,35 @@ export const CLI_SCRIPT = 'cairn-cli.cjs';
 export const THIN_RULES_SCRIPT = 'thin-rules.cjs';
 
 /**
- * A `require` for the script: commander requires node:child_process at its top for
- * executable subcommands, which Cairn has none of, and loading that built-in costs 4–9 ms;
- * it gets a stand-in that loads it on first use.
+ * Built-ins the script requires at its top (or a bundled package's) that a search never uses:
+ * commander's node:child_process (for executable subcommands, which Cairn has none of),
+ * readline (interactive commands), assert (signal-exit, under the file lock), crypto (hashes
+ * of what is indexed or written), worker_threads (whose loading brings perf_hooks). Loading
+ * them cost 1–9 ms each; the script gets a stand-in that loads the module on first use.
+ * Values a stand-in knows without loading its module: the worker modules ask at their top
+ * whether they run as a worker, and this script runs on bin/cairn.mjs's main thread only.
  */
+const LAZY = new Map([
+  ['child_process', {}],
+  ['readline', {}],
+  ['assert', {}],
+  ['crypto', {}],
+  ['worker_threads', { isMainThread: true, workerData: null }],
+]);
+
+/** A `require` for the script that loads LAZY modules only when first used. */
 function lazyRequire(file) {
   const req = createRequire(file);
-  const late = (id) => new Proxy({}, { get: (_, key) => req(id)[key] });
-  return (id) => (id === 'node:child_process' || id === 'child_process' ? late(id) : req(id));
+  // A function target, so that a module which is itself a function (assert) can be called.
+  const late = (id, known) =>
+    new Proxy(function lazyModule() {}, {
+      get: (_, key) => (Object.hasOwn(known, key) ? known[key] : req(id)[key]),
+      apply: (_, self, args) => Reflect.apply(req(id), self, args),
+    });
+  return (id) => {
+    const known = LAZY.get(id.startsWith('node:') ? id.slice(5) : id);
+    return known ? late(id, known) : req(id);
+  };
 }
 
 /**
