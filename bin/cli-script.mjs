@@ -5,12 +5,14 @@
 // `vm.Script` takes `cachedData`, and one script skips the ES module loader altogether
 // (docs/benchmarks.md, "CLI start-up without an engine").
 //
-// The cache sits beside the script and is written by the same build, so it belongs to it.
-// V8 refuses a cache from another V8 version, other V8 flags, another source length or with
-// a bad checksum: the script then compiles from its source as usual (same behaviour, slower).
+// The cache sits beside the script and is written by the same build, with checksums of the
+// script and of itself (codeCacheFile). A cache that fails them, or that V8 refuses (another
+// V8 version, other V8 flags), is not used: the script compiles from its source as usual
+// (same behaviour, slower).
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
+import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 
 /** The scripts' file names in the bundle dir: the CLI, and the thin client's rules (each with `<name>.cache`). */
@@ -49,27 +51,57 @@ function lazyRequire(file) {
   };
 }
 
+/** A cache file: magic, CRC-32 of the script it was made from, CRC-32 of V8's data, the data. */
+const MAGIC = 'CAIRNCC1';
+const HEAD = MAGIC.length + 8;
+
 /**
- * Compile and run the script at `file` (with its code cache when there is one) and return
- * its exports; `status` says what V8 did with the cache: 'used', 'rejected' or 'none'.
- * `produce` instead returns the script itself too, for the build to write a cache from.
+ * The code cache file for `source` (the script's bytes) holding V8's `data`. V8 itself checks
+ * only its version, its flags and the source's length: a cache of another build of the same
+ * length would be taken, and V8 (release builds) does not checksum the data, so a flipped
+ * byte crashed Node inside its deserialiser. Hence the two checksums, checked before V8 sees
+ * the data (zlib's native CRC-32: ~0.5 ms for both).
+ */
+export function codeCacheFile(source, data) {
+  const head = Buffer.alloc(HEAD);
+  head.write(MAGIC, 0, 'latin1');
+  head.writeUInt32LE(zlib.crc32(source), MAGIC.length);
+  head.writeUInt32LE(zlib.crc32(data), MAGIC.length + 4);
+  return Buffer.concat([head, data]);
+}
+
+/** V8's data in the cache file `bytes` when it was made from `source` and is intact, else undefined. */
+function cachedDataOf(bytes, source) {
+  if (bytes.length <= HEAD || bytes.toString('latin1', 0, MAGIC.length) !== MAGIC) return undefined;
+  if (bytes.readUInt32LE(MAGIC.length) !== zlib.crc32(source)) return undefined;
+  const data = bytes.subarray(HEAD);
+  return bytes.readUInt32LE(MAGIC.length + 4) === zlib.crc32(data) ? data : undefined;
+}
+
+/**
+ * Compile and run the script at `file` (with its code cache when there is an intact one made
+ * from this very script) and return its exports; `status` says what became of the cache:
+ * 'used', 'rejected' (by our checks or by V8: another Node, other flags) or 'none'.
+ * `produce` returns the script itself too, for the build to write a cache from.
  */
 export function loadCliScript(file, { cache = `${file}.cache`, produce = false } = {}) {
-  let cachedData;
+  const source = fs.readFileSync(file);
+  let bytes;
   try {
-    if (cache) cachedData = fs.readFileSync(cache);
+    if (cache) bytes = fs.readFileSync(cache);
   } catch {
     // No cache: compile from the source.
   }
-  // The build checked that the script is ASCII: latin1 is the same text, read without UTF-8 decoding.
-  const script = new vm.Script(fs.readFileSync(file, 'latin1'), {
+  const cachedData = bytes && cachedDataOf(bytes, source);
+  // The build made the script ASCII: latin1 is the same text, without UTF-8 decoding.
+  const script = new vm.Script(source.toString('latin1'), {
     filename: file,
     cachedData,
     // `import()` in the script (ESM-only packages: node-llama-cpp, the MCP SDK) as in a module.
     importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
-  const status = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'used';
+  const status = bytes === undefined ? 'none' : !cachedData || script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} };
   script.runInThisContext()(module.exports, lazyRequire(file), module, file, path.dirname(file));
-  return produce ? { exports: module.exports, status, script } : { exports: module.exports, status };
+  return produce ? { exports: module.exports, status, script, source } : { exports: module.exports, status };
 }

@@ -87,22 +87,24 @@ function postProcess(file) {
 }
 
 /**
- * Runs in a child Node: each script, then its warm-up (two searches for the CLI, the first
- * indexing; the engine lookup for the thin client's rules), then its code cache.
+ * Runs in a child Node, twice. `index`: a first search, which indexes the notes. `cache`: each
+ * script, its warm-up (a search on the indexed notes for the CLI, the engine lookup for the
+ * thin client's rules), then its code cache. Indexing runs in a process of its own so that
+ * its code stays out of the cache: V8 reads a whole cache on every start, and the functions
+ * a warm search runs are what a one-shot search needs compiled (a first search compiles the
+ * indexing code as it goes, as before).
  */
 const WARM_UP = `
-  const [loaderUrl, dir, state, version] = process.argv.slice(1);
-  const { loadCliScript, CLI_SCRIPT, THIN_RULES_SCRIPT } = await import(loaderUrl);
+  const [loaderUrl, dir, state, version, mode] = process.argv.slice(1);
+  const { loadCliScript, codeCacheFile, CLI_SCRIPT, THIN_RULES_SCRIPT } = await import(loaderUrl);
   const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const rules = loadCliScript(join(dir, THIN_RULES_SCRIPT), { cache: null, produce: true });
   rules.exports.findServingEngine(state, version, process.env);
   const cli = loadCliScript(join(dir, CLI_SCRIPT), { cache: null, produce: true });
-  for (const q of ['router firmware update', 'kayak trip']) {
-    const code = await cli.exports.runCli(['search', q, '--state-dir', state, '--json']);
-    if (code !== 0) throw new Error('warm-up search exited ' + code);
-  }
-  for (const [name, s] of [[THIN_RULES_SCRIPT, rules], [CLI_SCRIPT, cli]]) writeFileSync(join(dir, name + '.cache'), s.script.createCachedData());
+  const code = await cli.exports.runCli(['search', 'router firmware update', '--state-dir', state, '--json']);
+  if (code !== 0) throw new Error('warm-up search exited ' + code);
+  if (mode === 'cache') for (const [name, s] of [[THIN_RULES_SCRIPT, rules], [CLI_SCRIPT, cli]]) writeFileSync(join(dir, name + '.cache'), codeCacheFile(s.source, s.script.createCachedData()));
   process.exit(0);`;
 
 /** Notes for the warm-up searches (a state dir with the static embedder, no watcher). */
@@ -129,7 +131,10 @@ function writeCaches(root, outdir) {
     const env = { ...process.env, HOME: base, XDG_DATA_HOME: path.join(base, 'data'), XDG_CACHE_HOME: path.join(base, 'cache'), XDG_CONFIG_HOME: path.join(base, 'config'), CAIRN_STATE_DIR: '' };
     const loader = pathToFileURL(path.join(root, 'bin', 'cli-script.mjs')).href;
     const { version } = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, loader, outdir, warmUpState(base), version], { encoding: 'utf8', env });
+    const state = warmUpState(base);
+    const run = (mode) => spawnSync(process.execPath, ['--input-type=module', '-e', WARM_UP, loader, outdir, state, version, mode], { encoding: 'utf8', env });
+    let r = run('index');
+    if (r.status === 0) r = run('cache');
     if (r.status !== 0) {
       for (const name of Object.keys(SCRIPTS)) fs.rmSync(path.join(outdir, `${name}.cache`), { force: true });
       console.warn(`cairn: CLI code cache not written: ${(r.stderr || r.error?.message || '').trim().slice(-2000)}`);
