@@ -97,11 +97,11 @@ export function loadCliScript(file, { cache = `${file}.cache`, produce = false }
   const script = new vm.Script(source.toString('latin1'), {
     filename: file,
     cachedData,
-    // `import()` in the script (ESM-only packages: node-llama-cpp, the MCP SDK) as in a module.
-    importModuleDynamically: vm.constants.USE_MAIN_CONTEXT_DEFAULT_LOADER,
   });
   const status = bytes === undefined ? 'none' : !cachedData || script.cachedDataRejected ? 'rejected' : 'used';
   const module = { exports: {} };
-  script.runInThisContext()(module.exports, lazyRequire(file), module, file, path.dirname(file));
+  // The script's `import("pkg")` (an external package; the build rewrote them) is this module's:
+  // vm's own hook for that is experimental in Node 20 and warns on stderr when used.
+  script.runInThisContext()(module.exports, lazyRequire(file), module, file, path.dirname(file), (spec) => import(spec));
   return produce ? { exports: module.exports, status, script, source } : { exports: module.exports, status };
 }

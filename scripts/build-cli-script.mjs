@@ -21,7 +21,7 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { CLI_SCRIPT, THIN_RULES_SCRIPT } from '../bin/cli-script.mjs';
 
-const WRAP_START = '(function (exports, require, module, __filename, __dirname) {';
+const WRAP_START = '(function (exports, require, module, __filename, __dirname, __cairnImport) {';
 const WRAP_END = '\n})';
 /** Defined in the wrapper: the file URL of a file of the bundle dir (the script's own dir). */
 const URL_HELPER = "const __cairnUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;";
@@ -62,7 +62,7 @@ function chunkMap(root, outdir, metafile) {
 const TO_ESM = 'var __toESM=(mod,isNodeMode,target)=>';
 
 /**
- * Two fixes to esbuild's output, made to its text after the build:
+ * Fixes to esbuild's output, made to its text after the build:
  *
  * - `import fs from 'node:fs'` compiles to `__toESM(require('node:fs'), 1)`, which copies
  *   every property of the module into a new object as a getter, once per importing file: a
@@ -82,6 +82,11 @@ function postProcess(file) {
       'let m=__toESMSeen.get(mod);if(!m)__toESMSeen.set(mod,m=[]);const k=isNodeMode?1:0;return m[k]??(m[k]=__toESMEach(mod,isNodeMode))};';
     text = text.replace(TO_ESM, `${memo}var __toESMEach=(mod,isNodeMode,target)=>`);
   }
+  // `import("pkg")` of an external package (node-llama-cpp, chokidar, ESM-only or loaded
+  // late): a classic script has no module to import from, so the loader hands in its own
+  // `import` (bin/cli-script.mjs). Only literal specifiers are dynamic imports in code here;
+  // `import(x)` with a variable is the worker bootstrap's text or the sources-only esbuild import.
+  text = text.replace(/(?<![\w$.])import\("/g, '__cairnImport("');
   text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   fs.writeFileSync(file, text);
 }
