@@ -21,7 +21,9 @@ import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 import { CLI_SCRIPT, THIN_RULES_SCRIPT } from '../bin/cli-script.mjs';
 
-const WRAP_START = '(function (exports, require, module, __filename, __dirname, __cairnImport) {';
+// Strict, as the ES modules it is built from: esbuild's own "use strict" comes after the
+// banner's helper, where it is no directive.
+const WRAP_START = '(function (exports, require, module, __filename, __dirname, __cairnImport) {"use strict";';
 const WRAP_END = '\n})';
 /** Defined in the wrapper: the file URL of a file of the bundle dir (the script's own dir). */
 const URL_HELPER = "const __cairnUrl = (rel) => require('node:url').pathToFileURL(require('node:path').join(__dirname, rel)).href;";
