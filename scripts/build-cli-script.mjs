@@ -89,7 +89,7 @@ function postProcess(file) {
   // `import` (bin/cli-script.mjs). Only literal specifiers are dynamic imports in code here;
   // `import(x)` with a variable is the worker bootstrap's text or the sources-only esbuild import.
   text = text.replace(/(?<![\w$.])import\("/g, '__cairnImport("');
-  text = text.replace(/[^\x00-\x7f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  text = text.replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
   fs.writeFileSync(file, text);
 }
 
