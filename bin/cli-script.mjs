@@ -45,10 +45,12 @@ function lazyRequire(file) {
       get: (_, key) => (Object.hasOwn(known, key) ? known[key] : req(id)[key]),
       apply: (_, self, args) => Reflect.apply(req(id), self, args),
     });
-  return (id) => {
+  const lazy = (id) => {
     const known = LAZY.get(id.startsWith('node:') ? id.slice(5) : id);
     return known ? late(id, known) : req(id);
   };
+  lazy.resolve = req.resolve;
+  return lazy;
 }
 
 /** A cache file: magic, CRC-32 of the script it was made from, CRC-32 of V8's data, the data. */

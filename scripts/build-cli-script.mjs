@@ -49,6 +49,26 @@ function moduleUrls(root, chunkOf) {
   };
 }
 
+/**
+ * better-sqlite3's JavaScript goes into the script (its ~12 files were compiled by Node's
+ * CommonJS loader on every start, with no cache), its addon stays in node_modules: the
+ * `bindings` package that finds the addon works out the package's folder from its caller's
+ * file, which in the script is the script, so the addon is required from the package's own
+ * folder instead (where `bindings` finds it for an npm install: build/Release).
+ */
+const sqliteAddon = {
+  name: 'cairn-sqlite-addon',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]better-sqlite3[\\/]lib[\\/]database\.js$/ }, (args) => {
+      const text = fs.readFileSync(args.path, 'utf8');
+      const call = "require('bindings')('better_sqlite3.node')";
+      if (!text.includes(call)) throw new Error(`${args.path}: no ${call} to replace (better-sqlite3 changed?)`);
+      const addon = "require(require('node:path').join(require('node:path').dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'))";
+      return { contents: text.replace(call, addon), loader: 'js' };
+    });
+  },
+};
+
 /** Source file (relative to root) → its ESM output chunk (relative to `outdir`), from a metafile. */
 function chunkMap(root, outdir, metafile) {
   const map = new Map();
@@ -177,13 +197,13 @@ async function buildScript(root, outdir, name, entry, { esm, external, plugins }
     charset: 'ascii',
     minifyWhitespace: true,
     sourcemap: 'linked',
-    external,
+    external: external.filter((p) => !p.startsWith('better-sqlite3')),
     outfile: file,
     banner: { js: `${WRAP_START}\n${URL_HELPER}` },
     footer: { js: WRAP_END },
-    plugins: [...plugins, moduleUrls(root, chunkMap(root, outdir, esm))],
+    plugins: [...plugins, sqliteAddon, moduleUrls(root, chunkMap(root, outdir, esm))],
     // module-worker.ts asks `import.meta.resolve` only from the TypeScript sources.
-    logOverride: { 'empty-import-meta': 'silent' },
+    logOverride: { 'empty-import-meta': 'silent', 'require-resolve-not-external': 'silent' },
     logLevel: 'warning',
   });
   postProcess(file);
