@@ -10,10 +10,12 @@
  *     the running engine (bin/thin-client.mjs), the in-process one (CAIRN_THIN=0), `qmd
  *     search` and `node -e 0`; plus the engine's own CPU per search (/proc/<pid>/stat).
  *
- *   node --import tsx bench/cli-start.ts [--reps N] [--cairn path/to/bin/cairn.mjs]
+ *   node --import tsx bench/cli-start.ts [--reps N] [--cairn path/to/bin/cairn.mjs] [--before path/to/bin/cairn.mjs]
  *
  * The notes are the first 28 daily notes of bench/eval-data. `--cairn` measures another
- * checkout's CLI (e.g. the previous version) against the same notes.
+ * checkout's CLI (e.g. the previous version) against the same notes; `--before` adds another
+ * checkout's CLI to the warm pairs, alternated with this one (before/after in one run).
+ * CPU is the child's user + sys from its rusage (bash `times`, to the millisecond).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import readline from 'node:readline';
@@ -29,6 +31,8 @@ const argAfter = (name: string): string | undefined => {
 };
 const REPS = Number(argAfter('--reps') ?? 7);
 const CAIRN = path.resolve(argAfter('--cairn') ?? path.join(root, 'bin', 'cairn.mjs'));
+/** Another checkout's CLI (e.g. before a change), alternated with CAIRN in the pairs. */
+const BEFORE = argAfter('--before') ? path.resolve(argAfter('--before') as string) : null;
 const QUERY = 'router firmware update';
 
 interface Took {
@@ -37,12 +41,19 @@ interface Took {
   rssMb: number;
 }
 
-/** Run `cmd` under /usr/bin/time; throws when it fails. */
+/**
+ * Run `cmd` under /usr/bin/time (wall, peak RSS) inside bash, whose `times` gives the
+ * command's user + sys CPU from its rusage to the millisecond (/usr/bin/time rounds to 10 ms,
+ * too coarse for 0.1 s processes); throws when it fails.
+ */
 function timed(cmd: string[], env: NodeJS.ProcessEnv = process.env): Took {
-  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %e %M', ...cmd], { encoding: 'utf8', env });
+  const r = spawnSync('/usr/bin/time', ['-f', 'TIME %U %S %e %M', 'bash', '-c', '"$@" || exit $?; times >&2', 'bash', ...cmd], { encoding: 'utf8', env });
   const m = /TIME ([\d.]+) ([\d.]+) ([\d.]+) (\d+)\s*$/.exec(r.stderr);
-  if (r.status !== 0 || !m) throw new Error(`${cmd.join(' ')} failed (${r.status}): ${r.stderr.slice(-500)}`);
-  return { cpu: Number(m[1]) + Number(m[2]), wall: Number(m[3]), rssMb: Number(m[4]) / 1024 };
+  // `times` prints the shell's own CPU, then its children's: "0m0.123s 0m0.012s".
+  const kids = /\n(\d+)m([\d.]+)s (\d+)m([\d.]+)s\s*\nTIME/.exec(r.stderr);
+  if (r.status !== 0 || !m || !kids) throw new Error(`${cmd.join(' ')} failed (${r.status}): ${r.stderr.slice(-500)}`);
+  const cpu = Number(kids[1]) * 60 + Number(kids[2]) + Number(kids[3]) * 60 + Number(kids[4]);
+  return { cpu, wall: Number(m[3]), rssMb: Number(m[4]) / 1024 };
 }
 
 function notes(): string[] {
@@ -105,7 +116,7 @@ async function main(): Promise<void> {
   const files = notes();
   const env = { ...process.env, HOME: path.join(base, 'home'), XDG_CACHE_HOME: path.join(base, 'cache'), XDG_CONFIG_HOME: path.join(base, 'config'), XDG_DATA_HOME: path.join(base, 'data') };
   fs.mkdirSync(env.HOME, { recursive: true });
-  const search = (dir: string) => [process.execPath, CAIRN, 'search', QUERY, '--state-dir', dir, '--json'];
+  const search = (dir: string, bin = CAIRN) => [process.execPath, bin, 'search', QUERY, '--state-dir', dir, '--json'];
   const loadBefore = os.loadavg();
   try {
     const first: Took[] = [];
@@ -118,7 +129,7 @@ async function main(): Promise<void> {
       last = dir;
     }
     const qmd = qmdCommand();
-    const pairs: { cairn: Took[]; qmd: Took[]; node: Took[] } = { cairn: [], qmd: [], node: [] };
+    const pairs: { cairn: Took[]; before: Took[]; qmd: Took[]; node: Took[] } = { cairn: [], before: [], qmd: [], node: [] };
     if (qmd) {
       const notesDir = path.join(last, 'workspace', 'memory');
       timed([qmd, 'collection', 'add', notesDir, '--name', 'notes'], env);
@@ -126,6 +137,7 @@ async function main(): Promise<void> {
     }
     for (let i = 0; i < REPS; i++) {
       pairs.cairn.push(timed(search(last), env));
+      if (BEFORE) pairs.before.push(timed(search(last, BEFORE), env));
       if (qmd) pairs.qmd.push(timed([qmd, 'search', QUERY, '--json'], env));
       pairs.node.push(timed([process.execPath, '-e', '0'], env));
     }
@@ -152,10 +164,12 @@ async function main(): Promise<void> {
     console.log(row('first `cairn search` on a new state dir', first));
     console.log(row('next `cairn search`, same dir (warm)', warm));
     console.log(row('`cairn search` (warm, paired)', pairs.cairn));
+    if (BEFORE) console.log(row(`\`cairn search\` of ${path.relative(root, BEFORE) || BEFORE} (warm, paired)`, pairs.before));
     if (qmd) console.log(row('`qmd search` (paired)', pairs.qmd));
     console.log(row('`node -e 0`', pairs.node));
     const ratio = (a: Took[], b: Took[]) => (median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu))).toFixed(2);
     console.log(`\nfirst / warm CPU: ${ratio(first, warm)}×${qmd ? `; cairn / qmd CPU: ${ratio(pairs.cairn, pairs.qmd)}×; node -e 0 / qmd: ${ratio(pairs.node, pairs.qmd)}×` : ' (qmd not installed: run scripts/fetch-test-qmd.mjs)'}`);
+    if (BEFORE && qmd) console.log(`before / qmd CPU: ${ratio(pairs.before, pairs.qmd)}×; cairn / before: ${ratio(pairs.cairn, pairs.before)}×`);
     console.log('\nWith `cairn serve` running on the same dir, alternated:\n');
     console.log('| process | CPU user+sys (s) | wall (s) | peak RSS (MB) |\n|---|---|---|---|');
     console.log(row('`cairn search`, answered by the running engine', served.thin));

@@ -2,12 +2,16 @@
 // The `cairn` executable: runs the TypeScript CLI through tsx's loader, so it works right
 // after `npm install` on a fresh clone with no build step. When `npm run build` has made a
 // CLI bundle that is still fresh (no source edited since), that runs instead: it skips
-// tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md).
+// tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md). A search
+// the thin client did not answer runs the same CLI as one code-cached script instead
+// (bin/cli-script.mjs): Node 20 compiles every ES module anew on each start.
+import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { BUNDLE_DIR, freshCliBundle } from './cli-bundle.mjs';
 import { nativeModuleProblem } from './native-check.mjs';
-import { thinSearch } from './thin-client.mjs';
+import { parseSearch, thinSearch } from './thin-client.mjs';
+import { CLI_SCRIPT, loadCliScript, THIN_RULES_SCRIPT } from './cli-script.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Flushes stdout and stderr, then exits with `code` (see the end of this file for why).
@@ -30,7 +34,13 @@ const fromSources = async (rel) => {
   return import(rel);
 };
 // The thin client's rules are the engine's (electron/cli/thin-rules.ts), built into the bundle.
-const loadThinRules = () => (bundle ? import(pathToFileURL(path.join(root, BUNDLE_DIR, 'thin-rules.js')).href) : fromSources('../electron/cli/thin-rules.ts'));
+// As a code-cached script when the build made one (bin/cli-script.mjs), else its ES module.
+const scriptIn = (name) => (bundle && process.env.CAIRN_CLI_SCRIPT !== '0' && fs.existsSync(path.join(root, BUNDLE_DIR, name)) ? path.join(root, BUNDLE_DIR, name) : null);
+const loadThinRules = async () => {
+  const script = scriptIn(THIN_RULES_SCRIPT);
+  if (script) return loadCliScript(script).exports;
+  return bundle ? import(pathToFileURL(path.join(root, BUNDLE_DIR, 'thin-rules.js')).href) : fromSources('../electron/cli/thin-rules.ts');
+};
 // `cairn search` when an engine is running for the state dir: asked there, nothing else loaded.
 const thin = await thinSearch(process.argv.slice(2), root, loadThinRules);
 if (thin !== null) await exitFlushed(thin);
@@ -40,7 +50,9 @@ if (problem) {
   process.stderr.write(`${problem}\n`, () => process.exit(1));
   await new Promise(() => {});
 }
-const { runCli } = bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts');
+// The script is built with the bundle, from the same sources; CAIRN_CLI_SCRIPT=0 keeps to the ES modules.
+const script = parseSearch(process.argv.slice(2)) ? scriptIn(CLI_SCRIPT) : null;
+const { runCli } = script ? loadCliScript(script).exports : bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts');
 const code = await runCli(process.argv.slice(2));
 // Exit only once stdout and stderr are flushed: to a pipe they are asynchronous, and
 // process.exit() straight away cut `cairn get big.md | wc -c` at 64 KiB. An empty write's

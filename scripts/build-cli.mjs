@@ -11,6 +11,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { BUNDLE_DIR, MANIFEST } from '../bin/cli-bundle.mjs';
 import { buildVendor, vendorPlugin } from './cli-vendor.mjs';
+import { buildCliScripts } from './build-cli-script.mjs';
 
 /**
  * Packages left to node_modules: native addons, packages found by path at run time (tsx
@@ -94,6 +95,8 @@ export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = 
   });
   await buildVendor(root, outdir, [zodWithoutLocales]);
   linkModels(root, outdir);
+  // The same CLI as one code-cached script, for a one-shot `cairn search` (build-cli-script.mjs).
+  await buildCliScripts(root, outdir, { esm: result.metafile, external: EXTERNAL.flatMap((p) => [p, `${p}/*`]), plugins: [zodWithoutLocales] });
   // Source files only: not npm packages, not plugins' virtual modules ("namespace:name").
   const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules') && !/^[\w-]+:/.test(f));
   fs.writeFileSync(path.join(outdir, path.relative(BUNDLE_DIR, MANIFEST)), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);

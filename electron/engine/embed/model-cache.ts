@@ -1,5 +1,5 @@
 /**
- * Static models loaded whole, shared by the embedders of one engine: every agent's index
+ * Static models, shared by the embedders of one engine: every agent's index
  * (and a settings change that reopens one) asks for the same file, and each copy held
  * its whole model (8 MB for potion). The engine holds one cache as a context member
  * (`STATIC_MODELS` in index/registry.ts), so the models go with the engine's `dispose`;
@@ -17,21 +17,24 @@ export class StaticModelCache {
     return `${st.mtimeMs}:${st.size}`;
   }
 
-  /** The whole model of `file`: the cached one, else one async read. */
+  /**
+   * The model of `file`: the cached one, else opened (StaticModel.open: all but the vectors,
+   * 0.7 MB for potion, read now; each row when first used).
+   */
   load(file: string): Promise<StaticModel> {
     const key = StaticModelCache.stamp(file);
     const hit = this.models.get(file);
     if (hit && hit.key === key) return hit.model;
-    const model = fs.promises.readFile(file).then((buf) => new StaticModel(buf, file));
+    const model = new Promise<StaticModel>((resolve) => resolve(StaticModel.open(file)));
     // A failed read is not remembered: the next caller tries again.
     model.catch(() => this.models.get(file)?.model === model && this.models.delete(file));
     this.models.set(file, { key, model });
     return model;
   }
 
-  /** The same, synchronously (for a caller that cannot wait): one read, cached for the next caller. */
+  /** The same, synchronously (for a caller that cannot wait), cached for the next caller. */
   loadSync(file: string): StaticModel {
-    const model = new StaticModel(fs.readFileSync(file), file);
+    const model = StaticModel.open(file);
     this.models.set(file, { key: StaticModelCache.stamp(file), model: Promise.resolve(model) });
     return model;
   }

@@ -1,8 +1,8 @@
 /**
  * The compact binary format of the static embedder's model (the shipped
  * `resources/models/potion-base-8M.int8.bin`, written by scripts/build-potion-model.ts):
- * one file, read with a single read, used in place through typed-array views — no
- * parsing, no per-word objects, so loading costs one disk read (a few ms for 8 MB).
+ * one file, used in place through typed-array views — no parsing, no per-word objects.
+ * Loading reads all but the vectors (`StaticModel.open`); rows are read as first used.
  *
  * Layout (little-endian; every section starts on a 4-byte boundary):
  *   header   32 bytes: magic "CAIRNSV1", u32 formatVersion, dims, count, tableSize,
@@ -18,12 +18,24 @@
  * of the size.
  */
 
+import fs from 'node:fs';
+
 export const STATIC_MAGIC = 'CAIRNSV1';
 export const STATIC_FORMAT_VERSION = 1;
 /** Size of the fixed header at the start of the file. */
 const HEADER_BYTES = 32;
 
 const align4 = (n: number): number => (n + 3) & ~3;
+
+/** Read `into.length` bytes of `fd` at `pos`; a short read means the file changed under us. */
+function readFully(fd: number, into: Uint8Array, pos: number, what: string): void {
+  let done = 0;
+  while (done < into.length) {
+    const n = fs.readSync(fd, into, done, into.length - done, pos + done);
+    if (n === 0) throw new Error(`${what}: truncated while reading (at byte ${pos + done})`);
+    done += n;
+  }
+}
 
 /** FNV-1a over bytes `[start, end)` of `bytes`. */
 function fnv1a(bytes: Uint8Array, start: number, end: number): number {
@@ -106,13 +118,10 @@ interface StaticHeader {
 }
 
 /**
- * Check the header of the whole file `head` against its size, then its offsets and hash
- * table, so that no lookup can read outside the file or probe a table without an empty
- * slot for ever; throws a clear error naming `what` for a foreign, outdated, truncated or
- * corrupt file.
+ * Check the 32-byte header `head` against the file's `size`; throws a clear error naming
+ * `what` for a foreign, outdated, truncated or corrupt file.
  */
-function parseStaticFile(head: Buffer, what: string): StaticHeader {
-  const size = head.length;
+function parseHeader(head: Buffer, size: number, what: string): StaticHeader {
   if (head.length < HEADER_BYTES || head.toString('latin1', 0, 8) !== STATIC_MAGIC) {
     throw new Error(`${what}: not a Cairn static word-vector file (bad magic)`);
   }
@@ -128,24 +137,62 @@ function parseStaticFile(head: Buffer, what: string): StaticHeader {
   if (dims === 0 || tableSize <= count || (tableSize & (tableSize - 1)) !== 0) {
     throw new Error(`${what}: corrupt header (dims ${dims}, ${count} words, hash table of ${tableSize} slots)`);
   }
-  const at = (pos: number) => head.readUInt32LE(pos);
+  return { dims, count, tableSize, stringBytes, layout };
+}
+
+/**
+ * Check the word offsets and the hash table, so that no lookup can read outside the file or
+ * probe a table without an empty slot for ever. Over typed views: ~100k entries, checked on
+ * every load (with Buffer reads it was ~8 ms of a one-shot `cairn search`).
+ */
+function checkSections(h: StaticHeader, offsets: Uint32Array, table: Uint32Array, what: string): void {
+  const { count, stringBytes } = h;
+  if (offsets[0] !== 0) throw new Error(`${what}: corrupt word offsets (word 0)`);
   let prev = 0;
   for (let i = 0; i <= count; i++) {
-    const off = at(layout.offsets + i * 4);
-    if (off < prev || off > stringBytes || (i === 0 && off !== 0)) throw new Error(`${what}: corrupt word offsets (word ${i})`);
+    const off = offsets[i] as number;
+    if (off < prev || off > stringBytes) throw new Error(`${what}: corrupt word offsets (word ${i})`);
     prev = off;
   }
   let empty = false;
-  for (let i = 0; i < tableSize; i++) {
-    const entry = at(layout.table + i * 4);
+  for (let i = 0; i < table.length; i++) {
+    const entry = table[i] as number;
     if (entry > count) throw new Error(`${what}: corrupt hash table (slot ${i} names row ${entry - 1} of ${count})`);
     if (entry === 0) empty = true;
   }
   if (!empty) throw new Error(`${what}: corrupt hash table (no empty slot)`);
-  return { dims, count, tableSize, stringBytes, layout };
 }
 
-/** A loaded model: typed-array views over one Buffer, plus word lookup. */
+/**
+ * Vectors not read yet (`StaticModel.open`): rows are read from the open file as they are
+ * first used, until so many were needed (an indexing run) that the whole section is read.
+ */
+interface PendingRows {
+  fd: number;
+  /** File offset of the vectors section. */
+  at: number;
+  /** 1 for each row already read. */
+  read: Uint8Array;
+  misses: number;
+}
+
+/** A model's sections as typed views (the whole file's, or what `StaticModel.open` read). */
+interface OpenedSections {
+  h: StaticHeader;
+  scales: Float32Array;
+  vectors: Int8Array;
+  offsets: Uint32Array;
+  strings: Uint8Array;
+  table: Uint32Array;
+  pending: PendingRows | null;
+}
+
+/** Rows read one by one before the whole vectors section is read instead. */
+const ROWS_BEFORE_WHOLE = 64;
+/** Closes the file of a model collected before it read all its rows. */
+const openFiles = new FinalizationRegistry<number>((fd) => fs.close(fd, () => undefined));
+
+/** A loaded model: typed-array views over its sections, plus word lookup. */
 export class StaticModel {
   readonly dims: number;
   readonly count: number;
@@ -157,21 +204,93 @@ export class StaticModel {
   private readonly mask: number;
   private scratch = new Uint8Array(256);
   private readonly encoder = new TextEncoder();
+  private pending: PendingRows | null = null;
 
-  constructor(input: Buffer, what = 'static model') {
-    // Typed views need 4-byte aligned offsets; a pooled small Buffer might not be.
-    const buf = input.byteOffset % 4 === 0 ? input : Buffer.from(input);
-    const { dims, count, tableSize, stringBytes, layout: L } = parseStaticFile(buf, what);
-    this.dims = dims;
-    this.count = count;
-    const ab = buf.buffer;
-    const o = buf.byteOffset;
-    this.scales = new Float32Array(ab, o + L.scales, this.count);
-    this.vectors = new Int8Array(ab, o + L.vectors, this.count * this.dims);
-    this.offsets = new Uint32Array(ab, o + L.offsets, this.count + 1);
-    this.strings = new Uint8Array(ab, o + L.strings, stringBytes);
-    this.table = new Uint32Array(ab, o + L.table, tableSize);
-    this.mask = tableSize - 1;
+  /** The model in `input`: a whole file read into memory, or the sections `open` read. */
+  constructor(input: Buffer | OpenedSections, what = 'static model') {
+    if (Buffer.isBuffer(input)) {
+      // Typed views need 4-byte aligned offsets; a pooled small Buffer might not be.
+      const buf = input.byteOffset % 4 === 0 ? input : Buffer.from(input);
+      const h = parseHeader(buf, buf.length, what);
+      const { count, dims, stringBytes, tableSize, layout: L } = h;
+      const ab = buf.buffer;
+      const o = buf.byteOffset;
+      input = {
+        h,
+        scales: new Float32Array(ab, o + L.scales, count),
+        vectors: new Int8Array(ab, o + L.vectors, count * dims),
+        offsets: new Uint32Array(ab, o + L.offsets, count + 1),
+        strings: new Uint8Array(ab, o + L.strings, stringBytes),
+        table: new Uint32Array(ab, o + L.table, tableSize),
+        pending: null,
+      };
+    }
+    const { h } = input;
+    this.dims = h.dims;
+    this.count = h.count;
+    this.scales = input.scales;
+    this.vectors = input.vectors;
+    this.offsets = input.offsets;
+    this.strings = input.strings;
+    this.table = input.table;
+    this.mask = h.tableSize - 1;
+    checkSections(h, this.offsets, this.table, what);
+    this.pending = input.pending;
+  }
+
+  /**
+   * The model in `file`, reading all but its vectors (0.7 of 8 MB for potion): rows are read
+   * as they are first used. A one-shot `cairn search` embeds one query, a handful of rows,
+   * and read the whole file before. The file stays open until every row needed is in memory.
+   */
+  static open(file: string, what = file): StaticModel {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const size = fs.fstatSync(fd).size;
+      const head = Buffer.alloc(Math.min(size, HEADER_BYTES));
+      readFully(fd, head, 0, what);
+      const h = parseHeader(head, size, what);
+      const L = h.layout;
+      // Two reads: the scales, then offsets + strings + table (contiguous, to the end).
+      const scales = Buffer.alloc(h.count * 4);
+      readFully(fd, scales, L.scales, what);
+      const rest = Buffer.alloc(L.total - L.offsets);
+      readFully(fd, rest, L.offsets, what);
+      const model = new StaticModel(
+        {
+          h,
+          scales: new Float32Array(scales.buffer, scales.byteOffset, h.count),
+          // Zero-filled and written row by row: pages never touched are never committed.
+          vectors: new Int8Array(h.count * h.dims),
+          offsets: new Uint32Array(rest.buffer, rest.byteOffset, h.count + 1),
+          strings: new Uint8Array(rest.buffer, rest.byteOffset + L.strings - L.offsets, h.stringBytes),
+          table: new Uint32Array(rest.buffer, rest.byteOffset + L.table - L.offsets, h.tableSize),
+          pending: { fd, at: L.vectors, read: new Uint8Array(h.count), misses: 0 },
+        },
+        what,
+      );
+      openFiles.register(model, fd, model);
+      return model;
+    } catch (err) {
+      fs.closeSync(fd);
+      throw err;
+    }
+  }
+
+  /** Make sure `row`'s vector is in memory (a model from `open`). */
+  private need(row: number): void {
+    const p = this.pending as PendingRows;
+    if (p.read[row] === 1) return;
+    const bytes = new Uint8Array(this.vectors.buffer, this.vectors.byteOffset, this.vectors.length);
+    if (++p.misses <= ROWS_BEFORE_WHOLE) {
+      readFully(p.fd, bytes.subarray(row * this.dims, (row + 1) * this.dims), p.at + row * this.dims, 'static model');
+      p.read[row] = 1;
+      return;
+    }
+    readFully(p.fd, bytes, p.at, 'static model');
+    this.pending = null;
+    openFiles.unregister(this);
+    fs.closeSync(p.fd);
   }
 
   /** Row of `word` (its frequency rank), or -1 when it is not in the vocabulary. */
@@ -209,6 +328,7 @@ export class StaticModel {
 
   /** `out += weight × vector(row)` (dequantised). */
   addTo(out: Float32Array, row: number, weight = 1): void {
+    if (this.pending) this.need(row);
     const d = this.dims;
     const vectors = this.vectors;
     const base = row * d;

@@ -32,7 +32,6 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import lockfile from 'proper-lockfile';
 import { EngineError } from '../base/errors';
 import { abortError } from './abort';
 import { processExists, procStat } from './process-alive';
@@ -111,22 +110,29 @@ async function takeOverDead(file: string): Promise<boolean> {
   return false;
 }
 
-/** proper-lockfile removes its directory with rmdir; ours holds owner.json, so remove it whole. */
-const lockFs = {
-  ...fs,
-  rmdir: (p: string, cb: (err: NodeJS.ErrnoException | null) => void): void => fs.rm(p, { recursive: true, force: true }, cb),
-};
+/**
+ * proper-lockfile and the fs it is handed, made on the first lock: loading the package
+ * (graceful-fs, signal-exit) and copying fs cost a few ms of every `cairn search`, which takes
+ * no lock. proper-lockfile removes its directory with rmdir; ours holds owner.json, so remove it whole.
+ */
+let locking: Promise<{ lock: typeof import('proper-lockfile').lock; fs: typeof fs }> | undefined;
+const lockLib = () =>
+  (locking ??= import('proper-lockfile').then((m) => ({
+    lock: (m.default ?? m).lock,
+    fs: { ...fs, rmdir: (p: string, cb: (err: NodeJS.ErrnoException | null) => void): void => fs.rm(p, { recursive: true, force: true }, cb) } as typeof fs,
+  })));
 
 /** One attempt: the release function, or null while another live process holds the lock. */
 async function tryLock(file: string): Promise<(() => Promise<void>) | null> {
   let release: () => Promise<void>;
+  const lib = await lockLib();
   try {
-    release = await lockfile.lock(file, {
+    release = await lib.lock(file, {
       realpath: false,
       lockfilePath: lockPathOf(file),
       stale: LOCK_STALE_MS,
       retries: 0,
-      fs: lockFs,
+      fs: lib.fs,
       // A holder whose lock went stale (its event loop was blocked for 10 s) must not crash
       // the process from a timer: its write has either finished or will be re-checked.
       onCompromised: () => undefined,
