@@ -16,13 +16,15 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
-import { LINE_UNIT_RULES, MIN_LINE_CHARS, MIN_UNIT_CHARS, lineUnits, type LineUnitRules } from '../electron/engine/index/line-vectors';
+import { LINE_UNIT_RULES, MIN_LINE_CHARS, lineUnits, type LineUnitRules } from '../electron/engine/index/line-vectors';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_FILE = path.join(os.tmpdir(), 'cairn-embed-texts-10k.json');
 
 /** Today's rules before this change, and the candidates measured. */
-const OLD: LineUnitRules = { mergeBelow: MIN_UNIT_CHARS, dropBelow: 0, maxChars: 0, maxShare: 1 };
+/** Before `lineUnits` version 2, a unit shorter than this (chars) was merged with the next line. */
+const OLD_MERGE_CHARS = 48;
+const OLD: LineUnitRules = { mergeBelow: OLD_MERGE_CHARS, dropBelow: 0, maxChars: 0, maxShare: 1 };
 const RULE_SETS: [string, Partial<LineUnitRules>][] = [
   ['before (every unit, short lines merged to 48 chars)', {}],
   ['short lines merged to 96 chars', { mergeBelow: 96 }],

@@ -27,7 +27,9 @@ export type LineVectorsSetting = 'auto' | 'on' | 'off';
  * Per-embedder-provider default for `auto` (docs/benchmarks.md, "Search quality on LoCoMo",
  * line vectors): on where they measurably helped. Local GGUF models (all-MiniLM-L6-v2):
  * LoCoMo turn recall 0.846 → 0.852, multi-hop 0.526 → 0.548, vector side alone 0.596 →
- * 0.682, for ≈ 2× the indexing CPU. The static embedder (potion-base-8M, weight 0.5):
+ * 0.682, for ≈ 2× the indexing CPU at first; since the chunk vector is the mean of its
+ * lines' (`chunkVectorFromLines`), an index with line vectors embeds fewer tokens than one
+ * without (2.3 M against 2.7 M on the 10k corpus). The static embedder (potion-base-8M, weight 0.5):
  * 0.872 → 0.873 for 62.2 → 63.5 lines per answer (the averaged GloVe it replaced: 0.845 →
  * 0.843), and ~8× the vectors to scan at 100k chunks, so off. Remote models: unmeasured, off (every line is a paid request).
  */
@@ -44,8 +46,6 @@ export function lineVectorsFor(setting: LineVectorsSetting | undefined, provider
   return DEFAULT_LINE_VECTORS[provider] ?? false;
 }
 
-/** Before version 2, a line unit shorter than this (chars) was merged with the next line. */
-export const MIN_UNIT_CHARS = 48;
 /** A line whose words (after a speaker label or list marker) are shorter than this (chars) says nothing alone ("Great.", "**Ann:** Hi!"): it gets no unit. */
 export const MIN_LINE_CHARS = 16;
 
