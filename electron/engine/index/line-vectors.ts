@@ -1,8 +1,8 @@
 /**
  * Line-level vectors ("turn isolation"): besides one vector per ~1,600-char chunk,
  * the index may keep one vector per line unit of the chunk (a dialogue turn, a bullet, a
- * paragraph line; lines too short to mean anything alone left out), so that the vector side scores a chunk
- * by its *best line* (max-sim) instead of one averaged vector in which the one line that
+ * paragraph line; lines too short to mean anything alone left out), so that the vector side
+ * scores a chunk by its *best line* (max-sim) instead of one averaged vector in which the one line that
  * answers is diluted by fifteen that do not (arXiv 2606.04194 reports +11 points over BM25
  * on LoCoMo this way).
  *
@@ -29,7 +29,8 @@ export type LineVectorsSetting = 'auto' | 'on' | 'off';
  * LoCoMo turn recall 0.846 → 0.852, multi-hop 0.526 → 0.548, vector side alone 0.596 →
  * 0.682, for ≈ 2× the indexing CPU at first; since the chunk vector is the mean of its
  * lines' (`chunkVectorFromLines`), an index with line vectors embeds fewer tokens than one
- * without (2.3 M against 2.7 M on the 10k corpus). The static embedder (potion-base-8M, weight 0.5):
+ * without (2.3 M against 2.7 M on the 10k corpus). The static embedder (potion-base-8M,
+ * weight 0.5):
  * 0.872 → 0.873 for 62.2 → 63.5 lines per answer (the averaged GloVe it replaced: 0.845 →
  * 0.843), and ~8× the vectors to scan at 100k chunks, so off. Remote models: unmeasured, off (every line is a paid request).
  */
@@ -91,8 +92,9 @@ function head(text: string, max: number): string {
 /**
  * A chunk's text → the texts of its line units: non-empty lines, Markdown heading lines
  * left out (a chunk's heading is in its context line already, and "## Session 3" alone
- * matches nothing), short lines left out (or merged with the next, by `rules`). A chunk with no such line (only headings or short lines) gives its
- * whole text as one unit, so that every chunk has one.
+ * matches nothing), each line its own unit, lines that say nothing alone left out (`rules`
+ * can merge short lines or cut long ones instead: bench/line-units.ts). A chunk with no such
+ * line (only headings or short lines) gives its whole text as one unit, so every chunk has one.
  */
 export function lineUnits(text: string, rules: LineUnitRules = LINE_UNIT_RULES): string[] {
   const out: string[] = [];
@@ -119,8 +121,9 @@ export function lineUnits(text: string, rules: LineUnitRules = LINE_UNIT_RULES):
 
 /**
  * A chunk's vector in an index with line vectors: the normalised mean of its line units'
- * vectors, so its body is not embedded at all (LoCoMo turn recall with MiniLM 0.868 → 0.870
- * for 53 % fewer tokens on the 10k corpus; docs/benchmarks.md). The store normalises it.
+ * vectors, so its body is not embedded at all (with the units of version 2: LoCoMo turn
+ * recall with MiniLM 0.868 → 0.869 for 55 % fewer tokens on the 10k corpus;
+ * docs/benchmarks.md). The store normalises it.
  */
 export function chunkVectorFromLines(vectors: readonly Float32Array[], dims: number): Float32Array {
   const m = new Float32Array(dims);
