@@ -58,8 +58,8 @@ class Recording implements Embedder {
 }
 
 interface Dump {
-  /** Each chunk's embedded body and its line units, in index order. */
-  chunks: { body: string; lines: string[] }[];
+  /** Each chunk's embedded body, its line units and (for `units`) its raw text, in index order. */
+  chunks: { body: string; lines: string[]; text?: string }[];
   /** Texts the index embedded (unique: the pipeline dedupes by hash). */
   embedded: number;
 }
@@ -79,7 +79,7 @@ async function dump(size: CorpusSize, out: string): Promise<void> {
   const rows = db.prepare('SELECT text, heading, day, dated FROM chunks ORDER BY id').all() as { text: string; heading: string | null; day: string | null; dated: number }[];
   db.close();
   fs.rmSync(dir, { recursive: true, force: true });
-  const d: Dump = { chunks: rows.map((r) => ({ body: chunkBody(r.day, r.dated === 1, r.heading, r.text), lines: lineUnits(r.text) })), embedded: emb.texts.length };
+  const d: Dump = { chunks: rows.map((r) => ({ body: chunkBody(r.day, r.dated === 1, r.heading, r.text), lines: lineUnits(r.text), text: r.text })), embedded: emb.texts.length };
   fs.writeFileSync(out, JSON.stringify(d));
   const lines = d.chunks.reduce((n, c) => n + c.lines.length, 0);
   console.log(`${res.chunks} chunks, ${lines} line units; ${emb.texts.length} texts embedded (unique) → ${out}`);

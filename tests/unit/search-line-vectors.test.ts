@@ -130,15 +130,15 @@ describe('line vectors (max-sim per chunk)', () => {
     const { fx, emb, idx } = open('on');
     const first = await idx.sync();
     const units = Object.values(notes).reduce((n, t) => n + new Set(lineUnits(t)).size, 0);
-    // Two chunk bodies plus every line unit.
-    expect(first.embedded).toBe(2 + units);
+    // Every line unit, no chunk body (a chunk's vector is the mean of its lines').
+    expect(first.embedded).toBe(units);
     expect(count(fx.indexFile, 'chunk_lines')).toBe(units);
     const before = emb.textsEmbedded;
     fs.appendFileSync(path.join(fx.workspace, 'memory/2024-03-02.md'), 'The automobile club meets on Fridays at the garage.\n');
     const second = await idx.sync();
-    // The changed chunk's body and its one new line; its two old lines came from the cache.
-    expect(second).toMatchObject({ full: false, embedded: 2 });
-    expect(emb.textsEmbedded - before).toBe(2);
+    // The changed chunk's one new line; its two old lines came from the cache.
+    expect(second).toMatchObject({ full: false, embedded: 1 });
+    expect(emb.textsEmbedded - before).toBe(1);
     expect(count(fx.indexFile, 'chunk_lines')).toBe(units + 1);
     // A forced rebuild carries every cached vector over: nothing is embedded again.
     expect(await idx.sync({ force: true })).toMatchObject({ full: true, embedded: 0 });
@@ -187,9 +187,9 @@ describe('line vectors (max-sim per chunk)', () => {
     }
   });
 
-  it('makes line units of dialogue turns, leaving headings out and merging short lines', () => {
+  it('makes line units of dialogue turns, leaving headings and turns that say nothing alone out', () => {
     expect(lineUnits('# 2024-03-01\n\n## Session 1\n**Ann:** Hi!\n**Bob:** Hey, how was the trip to the coast last week?\n**Ann:** Great.')).toEqual([
-      '**Ann:** Hi!\n**Bob:** Hey, how was the trip to the coast last week?\n**Ann:** Great.',
+      '**Bob:** Hey, how was the trip to the coast last week?',
     ]);
     expect(lineUnits('## Only a heading')).toEqual(['## Only a heading']);
   });

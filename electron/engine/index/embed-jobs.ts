@@ -14,7 +14,7 @@ import { startEmbedWorker, workerSpecOf, type EmbedWorker } from '../embed/embed
 import type { Db } from './db';
 import type { PreparedChunk } from './prepare';
 import type { Store } from './store';
-import { hashedLineUnits } from './line-vectors';
+import { chunkVectorFromLines, hashedLineUnits } from './line-vectors';
 import { abortError } from '../util/abort';
 
 /** Texts per call for an embedder that computes synchronously on this thread. */
@@ -170,16 +170,17 @@ export class VectorPipeline {
     const emb = this.o.embedder;
     const job: VectorJob = { hits: new Map(), own: [], borrowed: [], vectors: Promise.resolve([]) };
     if (!emb || chunks.length === 0) return job;
-    // Line units ride along as more texts of the same job: cached, deduplicated and
-    // embedded exactly like chunk bodies (the cache key is the text's hash either way).
-    const texts = chunks.map((c) => ({ hash: c.bodyHash, body: c.body }));
+    // With line vectors a chunk's vector is the mean of its units' (line-vectors.ts): only
+    // the units are embedded. Line units are cached, deduplicated and embedded like chunk
+    // bodies (the cache key is the text's hash either way).
+    const texts: { hash: string; body: string }[] = [];
     if (this.o.store.lineVectors) {
       job.lines = chunks.map((c) => {
         const units = hashedLineUnits(c.text);
         for (const u of units) texts.push({ hash: u.hash, body: u.text });
         return { chunk: c, hashes: units.map((u) => u.hash) };
       });
-    }
+    } else for (const c of chunks) texts.push({ hash: c.bodyHash, body: c.body });
     job.hits = this.o.store.cacheGet(emb.provider, emb.model, [...new Set(texts.map((t) => t.hash))]);
     const seen = new Set<string>();
     for (const c of texts) {
@@ -259,8 +260,10 @@ export class VectorPipeline {
       byHash.set(b.hash, v);
     }
     if (this.o.cacheWrite && fresh.length) await this.cacheWrite(emb, fresh);
-    // The writer spreads each prepared chunk into its row, so the line vectors go with it.
+    // The writer spreads each prepared chunk into its row, so the line vectors go with it;
+    // the chunk's own vector (by body hash) is their mean, never written to the cache.
     for (const l of job.lines ?? []) l.chunk.lineVectors = l.hashes.map((h) => byHash.get(h)!);
+    for (const l of job.lines ?? []) byHash.set(l.chunk.bodyHash, chunkVectorFromLines(l.chunk.lineVectors!, emb.dims));
     for (const m of job.own) if (this.owner.get(m.hash) === job) this.owner.delete(m.hash);
     this.embedded += job.own.length;
     if (job.inWorker) this.embeddedInWorker += job.own.length;

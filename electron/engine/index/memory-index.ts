@@ -14,7 +14,7 @@ import { openDatabase, type Db, type OpenedDatabase } from './db';
 import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
 import { listSourceFiles, type SourceRoots } from './sources';
 import { createStore } from './store';
-import { lineVectorsFor } from './line-vectors';
+import { LINE_UNITS_VERSION, lineVectorsFor } from './line-vectors';
 import { filesDiffer, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
 import { prestartEmbedWorker } from './embed-jobs';
@@ -148,7 +148,7 @@ export class MemoryIndex {
       sources: [...this.opts.roots.sources].sort(),
       extraPaths: [...this.opts.roots.extraPaths],
       vector: this.vectorKind(),
-      ...(lineVectorsFor(s.query.hybrid.lineVectors, e?.provider ?? null) && { lines: true as const }),
+      ...(lineVectorsFor(s.query.hybrid.lineVectors, e?.provider ?? null) && { lines: true as const, lineUnits: LINE_UNITS_VERSION }),
     };
   }
 

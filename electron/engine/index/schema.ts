@@ -26,6 +26,8 @@ export interface IndexIdentity {
   vector: 'vec0' | 'fallback' | 'none';
   /** Line vectors kept beside the chunk vectors (line-vectors.ts); absent = none. */
   lines?: true | undefined;
+  /** Version of the rules deciding which line units are embedded (line-vectors.ts `LINE_UNITS_VERSION`). */
+  lineUnits?: number | undefined;
 }
 
 /** Create every table except the vector table (whose dims depend on the embedder). */
