@@ -169,6 +169,15 @@ export function ftsNewest(db: Db, table: FtsTable, match: string, tier: number, 
 }
 
 /**
+ * Whether a MATCH expression finds more than `n` chunks, walking at most `n + 1` of its
+ * matches (a bounded count: FTS5 stops at the LIMIT, unscored).
+ */
+export function ftsMatchesMoreThan(db: Db, table: FtsTable, match: string, n: number): boolean {
+  const found = db.prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).pluck().get(match, n + 1) as number;
+  return found > n;
+}
+
+/**
  * BM25 of the chunks among `ids` that a MATCH expression finds (any order). One statement:
  * FTS5 computes a term's IDF by walking its doclist once per query, so a lookup per id
  * (`rowid IN (…)` is one FTS5 query per value) would walk it once per id. The `+` keeps the

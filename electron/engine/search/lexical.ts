@@ -10,7 +10,7 @@
  */
 import type { Db } from '../index/db';
 import { hasTable } from '../index/schema';
-import { ftsCandidates, ftsNewest, ftsScoreIds, keywordPlan, type Candidate, type CandidateFilter, type FtsTable, type KeywordPlan } from './candidates';
+import { ftsCandidates, ftsMatchesMoreThan, ftsNewest, ftsScoreIds, keywordPlan, type Candidate, type CandidateFilter, type FtsTable, type KeywordPlan } from './candidates';
 import { POSTINGS_BUDGET } from './fts-query';
 import { bm25RankToScore, relativeBm25 } from './score';
 
@@ -18,10 +18,12 @@ import { bm25RankToScore, relativeBm25 } from './score';
 export const STEM_POSTINGS_BUDGET = POSTINGS_BUDGET / 4;
 
 /**
- * When a table's MATCH holds more postings than `postings` (only when even its rarest term
- * has more: pruneTerms keeps other terms only within the budget), it is not ranked over all
- * of them: BM25 scores its newest `tier` matches (ftsNewest) and, in a hybrid search, the
- * vector side's candidates (KeywordSide.rescore). Below it every match is ranked as before.
+ * When a table's MATCH finds more than `postings` chunks (then even its rarest kept term is
+ * in more: pruneTerms keeps other terms only within the budget), it is not ranked over all
+ * of them. The exact table ranks its newest `tier` matches (ftsNewest) and, in a hybrid
+ * search, the vector side's candidates (KeywordSide.rescore). The stemmed table, which only
+ * re-ranks exact matches beside vectors, is left out then — unless the exact table found
+ * nothing, when its newest tier answers. Up to `postings` every match is ranked as before.
  */
 export interface EarlyStop {
   postings: number;
@@ -68,10 +70,21 @@ interface TableHits {
   stopped: boolean;
 }
 
-function tableHits(db: Db, table: FtsTable, plan: KeywordPlan, limit: number, filter: CandidateFilter, stop: EarlyStop): TableHits {
-  if (plan.postings <= stop.postings) return { table, plan, hits: ftsCandidates(db, table, plan.match, limit, filter), stopped: false };
-  const newest = ftsNewest(db, table, plan.match, stop.tier, filter);
-  return { table, plan, hits: byRank(newest).slice(0, limit), stopped: true };
+/**
+ * Whether a table's MATCH must stop early. The exact table's postings (document counts of
+ * its kept terms) bound its matches, so only a plan above the budget is counted; a stem's
+ * matches are not bounded by its word's ("deploy" is in 1,165 chunks of the 1M bench
+ * corpus, its stem in 849,718), so the stemmed table is always counted — a bounded count,
+ * at most `postings + 1` matches walked.
+ */
+function mustStop(db: Db, table: FtsTable, plan: KeywordPlan, stop: EarlyStop): boolean {
+  if (!Number.isFinite(stop.postings) || (table === 'chunks_fts' && plan.postings <= stop.postings)) return false;
+  return ftsMatchesMoreThan(db, table, plan.match, stop.postings);
+}
+
+function tableHits(db: Db, table: FtsTable, plan: KeywordPlan, limit: number, filter: CandidateFilter, stopped: boolean, tier: number): TableHits {
+  if (!stopped) return { table, plan, hits: ftsCandidates(db, table, plan.match, limit, filter), stopped };
+  return { table, plan, hits: byRank(ftsNewest(db, table, plan.match, tier, filter)).slice(0, limit), stopped };
 }
 
 /** Best BM25 first (more negative is better), then by id as the merge does. */
@@ -118,8 +131,8 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
   const stop = o.earlyStop ?? EARLY_STOP;
   const plan = keywordPlan(db, query);
   if (!plan) return { candidates: [] };
-  const exact = tableHits(db, 'chunks_fts', plan, limit, filter, stop);
-  const stemOn = o.stemWeight > 0 && hasTable(db, 'chunks_fts_stem');
+  const exact = tableHits(db, 'chunks_fts', plan, limit, filter, mustStop(db, 'chunks_fts', plan, stop), stop.tier);
+  let stemOn = o.stemWeight > 0 && hasTable(db, 'chunks_fts_stem');
   let stem: TableHits | null = null;
   if (stemOn) {
     // FTS5 stems the MATCH terms itself, so the same expression serves both tables.
@@ -127,12 +140,19 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
     // the exact table's counts: a quarter of the exact side's postings budget keeps the stem
     // query's cost near the exact one's at 100k chunks (docs/benchmarks.md).
     const stemPlan = keywordPlan(db, query, STEM_POSTINGS_BUDGET);
-    if (stemPlan) stem = tableHits(db, 'chunks_fts_stem', stemPlan, limit, filter, stop);
+    const stemStops = stemPlan !== null && mustStop(db, 'chunks_fts_stem', stemPlan, stop);
+    // A stopped stem table's BM25 alone walks its whole doclist for the IDF (≈ 25 ms for
+    // 850k postings): beside exact matches it is skipped, and they score as with stems off
+    // (an exact match's stem score is close to its exact one: its word matches both).
+    if (stemStops && exact.hits.length > 0) stemOn = false;
+    else if (stemPlan) stem = tableHits(db, 'chunks_fts_stem', stemPlan, limit, filter, stemStops, stop.tier);
   }
   const stemOf = (hits: (t: TableHits) => Candidate[]) => (stem ? hits(stem) : stemOn ? [] : null);
   const candidates = combine(exact.hits, stemOf((t) => t.hits), o);
-  if (!exact.stopped && !stem?.stopped) return { candidates };
-  return { candidates, rescore: (ids) => combine(withIds(db, exact, ids), stemOf((t) => withIds(db, t, ids)), o) };
+  if (!exact.stopped) return { candidates };
+  // Only the exact table is scored on the given chunks: a stopped stemmed table's doclist is
+  // the longest (≈ 40–75 ms to walk at 1M), and its stem-only matches do not enter a hybrid answer.
+  return { candidates, rescore: (ids) => combine(withIds(db, exact, ids), stemOf((t) => t.hits), o) };
 }
 
 /** The keyword side's candidates alone (see {@link keywordSide}). */
