@@ -91,6 +91,8 @@ function docCounts(db: Db): (term: string) => number {
 export interface KeywordPlan {
   match: string;
   postings: number;
+  /** Whether a kept term is a phrase of several words (FTS5 then checks positions). */
+  phrase: boolean;
 }
 
 /**
@@ -123,7 +125,7 @@ export function keywordPlan(db: Db, query: string, budget?: number): KeywordPlan
     return kept;
   });
   if (match === null) return null;
-  return { match, postings: kept.reduce((sum, t) => sum + df(t), 0) };
+  return { match, postings: kept.reduce((sum, t) => sum + df(t), 0), phrase: kept.some((t) => t.length > 1) };
 }
 
 /** The keyword side's MATCH expression for `query` (common terms pruned), or null. */
