@@ -74,7 +74,12 @@ async function main(): Promise<void> {
     const loaded = await knnCopyLoaded(idx);
     const sides = { old: { wall: [] as number[], cpu: [] as number[] }, new: { wall: [] as number[], cpu: [] as number[] } };
     const tops = new Map<string, { old: string[]; new: string[] }>();
-    for (const q of LATENCY_QUERIES) for (const s of [OLD, NEW]) use(s), await search(q); // warm-up
+    for (const q of LATENCY_QUERIES) {
+      for (const s of [OLD, NEW]) {
+        use(s);
+        await search(q); // warm-up
+      }
+    }
     for (let r = 0; r < rounds; r++) {
       for (const [i, q] of LATENCY_QUERIES.entries()) {
         const order = (r + i) % 2 === 0 ? (['old', 'new'] as const) : (['new', 'old'] as const);

@@ -128,11 +128,6 @@ export function keywordPlan(db: Db, query: string, budget?: number): KeywordPlan
   return { match, postings: kept.reduce((sum, t) => sum + df(t), 0), phrase: kept.some((t) => t.length > 1) };
 }
 
-/** The keyword side's MATCH expression for `query` (common terms pruned), or null. */
-export function keywordMatch(db: Db, query: string, budget?: number): string | null {
-  return keywordPlan(db, query, budget)?.match ?? null;
-}
-
 /** BM25 candidates of one FTS5 table (`chunks_fts`, or `chunks_fts_stem`) for a MATCH expression. */
 export function ftsCandidates(db: Db, table: FtsTable, match: string, limit: number, filter: CandidateFilter): Candidate[] {
   const f = filterSql(filter, 'c');

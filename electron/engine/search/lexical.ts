@@ -157,7 +157,11 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
   return { candidates, rescore: (ids) => combine(withIds(db, exact, ids), stemOf((t) => t.hits), o) };
 }
 
-/** The keyword side's candidates alone (see {@link keywordSide}). */
+/**
+ * The keyword side's candidates alone, no second stage (see {@link keywordSide}). For the
+ * tests and benchmarks that time or check the keyword side by itself.
+ * @internal
+ */
 export function lexicalCandidates(db: Db, query: string, limit: number, filter: CandidateFilter, o: LexicalOptions): KeywordCandidate[] {
   return keywordSide(db, query, limit, filter, o).candidates;
 }
