@@ -57,6 +57,15 @@ describe('keyword side that stops early', () => {
     db.close();
   });
 
+  it('answers by stems from the newest tier when the exact word is nowhere', async () => {
+    const { db, day } = await indexed();
+    // "backups" is in no note; its stem "backup" is in all six, over the budget of 3.
+    const side = keywordSide(db, 'backups', 10, { sources: ['memory'] }, { ...lexical, earlyStop: stop });
+    expect(side.candidates.every((c) => c.stemOnly)).toBe(true);
+    expect(side.candidates.map((c) => day(c.id))).toEqual(['2024-01-04', '2024-01-05', '2024-01-06']);
+    db.close();
+  });
+
   it('leaves a query under the budget as it was (no second stage)', async () => {
     const { db } = await indexed();
     const side = keywordSide(db, 'tomatoes backup', 10, { sources: ['memory'] }, { ...lexical, earlyStop: { postings: 7, tier: 1 } });

@@ -51,9 +51,9 @@ export interface KeywordCandidate extends Candidate {
 export interface KeywordSide {
   candidates: KeywordCandidate[];
   /**
-   * Present when a table stopped early: the candidates again, with the chunks among `ids`
-   * (the vector side's) that its MATCH finds scored too, so a relevant chunk older than the
-   * newest tier still gets its keyword score.
+   * Present when the exact table stopped early (and its MATCH has no phrase): the candidates
+   * again, with the chunks among `ids` (the vector side's) that its MATCH finds scored too,
+   * so a relevant chunk older than the newest tier still gets its keyword score.
    */
   rescore?: ((ids: readonly number[]) => KeywordCandidate[]) | undefined;
 }
