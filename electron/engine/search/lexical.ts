@@ -92,13 +92,16 @@ function byRank(cands: Candidate[]): Candidate[] {
   return cands.sort((a, b) => a.raw - b.raw || a.id - b.id);
 }
 
-/** Both tables' hits calibrated and merged by chunk, best first. */
-function combine(exact: readonly Candidate[], stem: readonly Candidate[] | null, o: LexicalOptions): KeywordCandidate[] {
+/**
+ * Both tables' hits calibrated and merged by chunk, best first. A chunk in `stemAsExact`
+ * without a stem score takes its exact one as its stem score (see the second stage).
+ */
+function combine(exact: readonly Candidate[], stem: readonly Candidate[] | null, o: LexicalOptions, stemAsExact?: ReadonlySet<number>): KeywordCandidate[] {
   const exactScored = calibrate(exact, o.calibration);
   if (stem === null) return exactScored;
   const stemScored = calibrate(stem, o.calibration);
   const byId = new Map<number, { exact: Candidate | null; stem: number }>();
-  for (const c of exactScored) byId.set(c.id, { exact: c, stem: 0 });
+  for (const c of exactScored) byId.set(c.id, { exact: c, stem: stemAsExact?.has(c.id) ? c.score : 0 });
   for (const c of stemScored) {
     const e = byId.get(c.id);
     if (e) e.stem = c.score;
@@ -113,12 +116,11 @@ function combine(exact: readonly Candidate[], stem: readonly Candidate[] | null,
   return out.sort((a, b) => b.score - a.score || a.id - b.id);
 }
 
-/** A stopped table's tier hits plus the given chunks' scores (each chunk once). */
-function withIds(db: Db, t: TableHits, ids: readonly number[]): Candidate[] {
-  if (!t.stopped) return t.hits;
+/** A stopped table's tier hits plus the given chunks' scores (each chunk once), and which were added. */
+function withIds(db: Db, t: TableHits, ids: readonly number[]): { hits: Candidate[]; added: Set<number> } {
   const have = new Set(t.hits.map((c) => c.id));
   const more = ftsScoreIds(db, t.table, t.plan.match, ids.filter((id) => !have.has(id)));
-  return byRank([...t.hits, ...more]);
+  return { hits: byRank([...t.hits, ...more]), added: new Set(more.map((c) => c.id)) };
 }
 
 /**
@@ -141,10 +143,10 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
     // query's cost near the exact one's at 100k chunks (docs/benchmarks.md).
     const stemPlan = keywordPlan(db, query, STEM_POSTINGS_BUDGET);
     const stemStops = stemPlan !== null && mustStop(db, 'chunks_fts_stem', stemPlan, stop);
-    // A stopped stem table's BM25 alone walks its whole doclist for the IDF (≈ 25 ms for
-    // 850k postings): beside exact matches it is skipped, and they score as with stems off
-    // (an exact match's stem score is close to its exact one: its word matches both).
-    if (stemStops && exact.hits.length > 0) stemOn = false;
+    // A stopped stemmed table ranks its newest tier too. For a phrase beside exact matches it
+    // is skipped (its BM25 walks every word's doclist for the IDF: ≈ 45 ms at 1M), and they
+    // score as with stems off (an exact match's stem score is close to its exact one).
+    if (stemStops && exact.hits.length > 0 && stemPlan.phrase) stemOn = false;
     else if (stemPlan) stem = tableHits(db, 'chunks_fts_stem', stemPlan, limit, filter, stemStops, stop.tier);
   }
   const stemOf = (hits: (t: TableHits) => Candidate[]) => (stem ? hits(stem) : stemOn ? [] : null);
@@ -154,7 +156,15 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
   if (!exact.stopped || plan.phrase) return { candidates };
   // Only the exact table is scored on the given chunks: a stopped stemmed table's doclist is
   // the longest (≈ 40–75 ms to walk at 1M), and its stem-only matches do not enter a hybrid answer.
-  return { candidates, rescore: (ids) => combine(withIds(db, exact, ids), stemOf((t) => t.hits), o) };
+  // A chunk added here matches the exact word, so its stem too, but outside the stemmed
+  // table's tier: its exact score stands in for its stem score.
+  return {
+    candidates,
+    rescore: (ids) => {
+      const added = withIds(db, exact, ids);
+      return combine(added.hits, stemOf((t) => t.hits), o, stem?.stopped ? added.added : undefined);
+    },
+  };
 }
 
 /**
