@@ -21,9 +21,8 @@ export const STEM_POSTINGS_BUDGET = POSTINGS_BUDGET / 4;
  * When a table's MATCH finds more than `postings` chunks (then even its rarest kept term is
  * in more: pruneTerms keeps other terms only within the budget), it is not ranked over all
  * of them. The exact table ranks its newest `tier` matches (ftsNewest) and, in a hybrid
- * search, the vector side's candidates (KeywordSide.rescore). The stemmed table, which only
- * re-ranks exact matches beside vectors, is left out then — unless the exact table found
- * nothing, when its newest tier answers. Up to `postings` every match is ranked as before.
+ * search, the vector side's candidates (KeywordSide.rescore); the stemmed table ranks its
+ * newest `tier` only. Up to `postings` every match is ranked as before.
  */
 export interface EarlyStop {
   postings: number;
