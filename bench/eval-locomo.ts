@@ -22,6 +22,10 @@
  *                                        on a loaded machine a second thread costs ~6× CPU)
  *   --sweep                              also sweep the merge weight 0..1
  *   --dump FILE                          write each question's evidence and results (JSON)
+ *   --early-stop P,T                     the keyword side stops early above P postings and
+ *                                        ranks the newest T matches (search/lexical.ts
+ *                                        EARLY_STOP; ~20k,2k by default, which a LoCoMo
+ *                                        conversation never reaches: this simulates a big memory)
  *   --knn-copy                           the vector side from the KNN worker's in-memory copy
  *                                        (what the app and `cairn serve` answer from) instead
  *                                        of vec0 in-process
@@ -32,6 +36,7 @@ import { createGgufEmbedder } from '../electron/engine/embed/gguf';
 import { createPotionEmbedder } from '../electron/engine/embed/potion';
 import type { Embedder } from '../electron/engine/embed/types';
 import type { MemorySearchSettings } from '../electron/engine/config/schema';
+import { EARLY_STOP } from '../electron/engine/search/lexical';
 import { loadLocomo, locomoHeader, locomoRow, locomoSettings, runLocomo } from './lib/locomo';
 
 function flag(argv: readonly string[], name: string): string | undefined {
@@ -109,6 +114,13 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const calibration = flag(argv, '--calibration') as 'relative' | 'absolute' | undefined;
   const lineVectors = flag(argv, '--line-vectors') as 'auto' | 'on' | 'off' | undefined;
   if (lineVectors && !['auto', 'on', 'off'].includes(lineVectors)) throw new Error(`--line-vectors: expected auto, on or off, got ${lineVectors}`);
+  const stop = flag(argv, '--early-stop');
+  if (stop) {
+    const [postings, tier] = stop.split(',').map(Number);
+    if (!(postings! >= 0 && tier! >= 1)) throw new Error(`--early-stop: expected P,T (postings, tier), got ${stop}`);
+    EARLY_STOP.postings = postings!;
+    EARLY_STOP.tier = tier!;
+  }
   const base = (s: MemorySearchSettings) => {
     if (tokens !== undefined) s.chunking.tokens = tokens;
     if (overlap !== undefined) s.chunking.overlap = overlap;

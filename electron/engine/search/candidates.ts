@@ -87,26 +87,49 @@ function docCounts(db: Db): (term: string) => number {
   };
 }
 
-/** The keyword side's MATCH expression for `query` (common terms pruned), or null. */
-export function keywordMatch(db: Db, query: string, budget?: number): string | null {
-  return buildFtsQuery(query, (terms) => {
-    if (terms.length <= 1) return terms;
+/** A keyword MATCH expression and the postings its kept terms hold (their document counts summed). */
+export interface KeywordPlan {
+  match: string;
+  postings: number;
+  /** Whether a kept term is a phrase of several words (FTS5 then checks positions). */
+  phrase: boolean;
+}
+
+/**
+ * The keyword side's MATCH expression for `query` (common terms pruned, see pruneTerms) and
+ * its kept terms' postings, or null when the query has no searchable term. The postings are
+ * an upper bound of the chunks the expression matches (a phrase counts as its rarest word);
+ * 0 when the index has no vocabulary view.
+ */
+export function keywordPlan(db: Db, query: string, budget?: number): KeywordPlan | null {
+  let docs: ((term: string) => number) | null = null;
+  try {
+    docs = docCounts(db);
+  } catch {
+    docs = null; // an index without the vocab view: search every term
+  }
+  // A phrase matches at most as many chunks as its rarest word.
+  const df = (t: string[]) => (docs ? Math.min(...t.map(docs)) : 0);
+  let kept: string[][] = [];
+  const match = buildFtsQuery(query, (terms) => {
+    kept = terms;
+    if (terms.length <= 1 || !docs) return terms;
     try {
       // The chunk count is kept in meta by each sync (COUNT(*) would scan 100k rows per query).
       const stored = db.prepare("SELECT value FROM meta WHERE key = 'chunkCount'").pluck().get() as string | undefined;
       const total = stored !== undefined ? Number(stored) : (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number);
-      const docs = docCounts(db);
-      // A phrase matches at most as many chunks as its rarest word.
-      const df = (t: string[]) => Math.min(...t.map(docs));
-      return pruneTerms(terms, df, total, budget);
+      kept = pruneTerms(terms, df, total, budget);
     } catch {
-      return terms; // an index without the vocab view: search every term
+      docs = null; // counts unreadable: search every term
     }
+    return kept;
   });
+  if (match === null) return null;
+  return { match, postings: kept.reduce((sum, t) => sum + df(t), 0), phrase: kept.some((t) => t.length > 1) };
 }
 
 /** BM25 candidates of one FTS5 table (`chunks_fts`, or `chunks_fts_stem`) for a MATCH expression. */
-export function ftsCandidates(db: Db, table: 'chunks_fts' | 'chunks_fts_stem', match: string, limit: number, filter: CandidateFilter): Candidate[] {
+export function ftsCandidates(db: Db, table: FtsTable, match: string, limit: number, filter: CandidateFilter): Candidate[] {
   const f = filterSql(filter, 'c');
   // Without a filter the FTS table alone answers. With one, every match is joined to its
   // source and day through the covering index chunks_filter(id, source, day): SQLite would
@@ -120,6 +143,48 @@ export function ftsCandidates(db: Db, table: 'chunks_fts' | 'chunks_fts_stem', m
   else if (hasTable(db, 'chunks_filter')) stmt = db.prepare(joined(' INDEXED BY chunks_filter'));
   else stmt = db.prepare(joined('')); // an index built before chunks_filter existed
   const rows = stmt.all(match, ...f.params, limit) as { id: number; rank: number }[];
+  return rows.map((r) => ({ id: r.id, score: bm25RankToScore(r.rank), raw: r.rank }));
+}
+
+/** The two FTS5 tables of the keyword side. */
+export type FtsTable = 'chunks_fts' | 'chunks_fts_stem';
+
+/**
+ * BM25 of the newest `tier` chunks (highest ids) a MATCH expression finds, in id order
+ * (newest first), not ranked. FTS5 walks a doclist in rowid order and stops at the LIMIT, so
+ * this costs `tier` postings whatever the term's document count — `ORDER BY rank` would score
+ * every posting first (≈ 175k for a common word at 1M chunks).
+ */
+export function ftsNewest(db: Db, table: FtsTable, match: string, tier: number, filter: CandidateFilter): Candidate[] {
+  const f = filterSql(filter, 'c');
+  const sql = f.sql
+    ? `SELECT c.id AS id, bm25(${table}) AS rank FROM ${table} JOIN chunks c${hasTable(db, 'chunks_filter') ? ' INDEXED BY chunks_filter' : ''} ON c.id = ${table}.rowid
+       WHERE ${table} MATCH ?${f.sql} ORDER BY ${table}.rowid DESC LIMIT ?`
+    : `SELECT rowid AS id, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ? ORDER BY rowid DESC LIMIT ?`;
+  const rows = db.prepare(sql).all(match, ...f.params, tier) as { id: number; rank: number }[];
+  return rows.map((r) => ({ id: r.id, score: bm25RankToScore(r.rank), raw: r.rank }));
+}
+
+/**
+ * Whether a MATCH expression finds more than `n` chunks, walking at most `n + 1` of its
+ * matches (a bounded count: FTS5 stops at the LIMIT, unscored).
+ */
+export function ftsMatchesMoreThan(db: Db, table: FtsTable, match: string, n: number): boolean {
+  const found = db.prepare(`SELECT COUNT(*) FROM (SELECT 1 FROM ${table} WHERE ${table} MATCH ? LIMIT ?)`).pluck().get(match, n + 1) as number;
+  return found > n;
+}
+
+/**
+ * BM25 of the chunks among `ids` that a MATCH expression finds (any order). One statement:
+ * FTS5 computes a term's IDF by walking its doclist once per query, so a lookup per id
+ * (`rowid IN (…)` is one FTS5 query per value) would walk it once per id. The `+` keeps the
+ * id test out of FTS5: it walks the matches without scoring them and scores only these.
+ */
+export function ftsScoreIds(db: Db, table: FtsTable, match: string, ids: readonly number[]): Candidate[] {
+  if (ids.length === 0) return [];
+  const rows = db
+    .prepare(`SELECT rowid AS id, bm25(${table}) AS rank FROM ${table} WHERE ${table} MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`)
+    .all(match, JSON.stringify(ids)) as { id: number; rank: number }[];
   return rows.map((r) => ({ id: r.id, score: bm25RankToScore(r.rank), raw: r.rank }));
 }
 

@@ -9,7 +9,7 @@ import type { Db } from '../index/db';
 import type { Embedder } from '../embed/types';
 import type { MemorySource, SearchMode, SearchResult } from '../../../shared/types/search';
 import { scanCandidates, vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
-import { lexicalCandidates, type KeywordCandidate } from './lexical';
+import { keywordSide, type EarlyStop, type KeywordCandidate, type KeywordSide } from './lexical';
 import { decayMultiplier } from './decay';
 import { mmrOrder } from './mmr';
 import { spreadOrder } from './spread';
@@ -58,6 +58,8 @@ export interface HybridOptions {
   signal?: AbortSignal | undefined;
   /** Only entries whose annotations pass (index/annotations.ts); the candidate pool is widened. */
   annotations?: AnnotationFilter | undefined;
+  /** Where the keyword side stops ranking every match (lexical.ts; tests lower it). */
+  earlyStop?: EarlyStop | undefined;
 }
 
 export interface HybridOutcome {
@@ -167,6 +169,16 @@ async function runSides(
       }
     }
     return { vector: null, text };
+  }
+}
+
+/** The early-stopped keyword side with the vector candidates' keyword scores added (lexical.ts). */
+function rescoreKeywords(rescore: NonNullable<KeywordSide['rescore']>, vector: Candidate[], text: KeywordCandidate[], warnings: string[]): KeywordCandidate[] {
+  try {
+    return rescore(vector.map((c) => c.id));
+  } catch (err) {
+    warnings.push(`keyword scores of the vector results could not be read (${(err as Error).message})`);
+    return text;
   }
 }
 
@@ -289,10 +301,21 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   // (line-candidates.ts); the chunk KNN then fetches a deeper pool for it.
   const lines = identity?.lines === true;
   const vectorStart = await startVectorSide(backend, o, filter, lines ? Math.min(MAX_K, limit * LINE_POOL) : limit);
-  const keyword = () => lexicalCandidates(backend.db, o.query, limit, filter, { calibration: o.calibration ?? 'absolute', stemWeight: o.stemWeight ?? 0 });
+  let rescore: KeywordSide['rescore'];
+  const keyword = () => {
+    const side = keywordSide(backend.db, o.query, limit, filter, {
+      calibration: o.calibration ?? 'absolute',
+      stemWeight: o.stemWeight ?? 0,
+      earlyStop: o.earlyStop,
+    });
+    rescore = side.rescore;
+    return side.candidates;
+  };
   const sides = await runSides(vectorStart, keyword, vectorStart.kind === 'off' || o.hybrid, warnings);
-  let { vector } = sides;
-  const { text } = sides;
+  let { vector, text } = sides;
+  // A keyword side that stopped early (a word in a large share of the chunks) scored only
+  // its newest matches: the vector side's candidates get their keyword scores now.
+  if (rescore && vector && vector.length > 0 && text) text = rescoreKeywords(rescore, vector, text, warnings);
   if (lines && vector && vector.length > 0 && vectorStart.kind === 'started') vector = rescoreLines(backend.db, vectorStart.queryVec, vector, text, limit, warnings);
   const mode: SearchMode = vector && text ? 'hybrid' : vector ? 'vector-only' : 'fts-only';
 
