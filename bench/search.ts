@@ -157,7 +157,8 @@ function report(results: ChildResult[], cli: CliTiming | null): void {
   console.log('|---|---|---|---|');
   const v = (okWall: boolean, okCpu: boolean) => `${okWall ? 'met' : '**missed**'} / ${okCpu ? 'met' : '**missed**'}`;
   const by = (s: CorpusSize) => results.find((r) => r.size === s);
-  const big = by('100k') ?? results[results.length - 1]!;
+  // The 100k targets are judged on the largest size up to 100k (the 1m row has its own below).
+  const big = by('100k') ?? results.filter((r) => r.size !== '1m').pop();
   const slow = results.reduce((a, b) => (b.chunksPerSec < a.chunksPerSec ? b : a));
   // Embedding runs on a worker thread beside the main thread's chunking and writing: the
   // main thread is the critical path, so its CPU time (not the process's, which counts
@@ -168,16 +169,18 @@ function report(results: ChildResult[], cli: CliTiming | null): void {
   if (inc) console.log(`| one changed file among 10k ≤ 100 ms | ${ms(inc.medianMs)} ms | ${ms(inc.cpuMedianMs)} ms | ${v(inc.medianMs <= 100, inc.cpuMedianMs <= 100)} |`);
   const f = results.reduce((a, b) => (b.latency.fts.p50 > a.latency.fts.p50 ? b : a));
   console.log(`| FTS-only p50 ≤ 10 ms (worst size: ${f.size}) | ${ms(f.latency.fts.p50)} ms | ${ms(f.latency.fts.cpuP50)} ms | ${v(f.latency.fts.p50 <= 10, f.latency.fts.cpuP50 <= 10)} |`);
-  const h = big.latency.hybrid;
-  // Hybrid CPU counts both threads when the KNN worker runs beside the keyword side.
-  console.log(`| hybrid at ${big.size} p50 ≤ 25 ms | ${ms(h.p50)} ms | ${ms(h.cpuP50)} ms | ${v(h.p50 <= 25, h.cpuP50 <= 25)} |`);
-  console.log(`| hybrid at ${big.size} p95 ≤ 60 ms | ${ms(h.p95)} ms | ${ms(h.cpuP95)} ms | ${v(h.p95 <= 60, h.cpuP95 <= 60)} |`);
+  if (big) {
+    const h = big.latency.hybrid;
+    // Hybrid CPU counts both threads when the KNN worker runs beside the keyword side.
+    console.log(`| hybrid at ${big.size} p50 ≤ 25 ms | ${ms(h.p50)} ms | ${ms(h.cpuP50)} ms | ${v(h.p50 <= 25, h.cpuP50 <= 25)} |`);
+    console.log(`| hybrid at ${big.size} p95 ≤ 60 ms | ${ms(h.p95)} ms | ${ms(h.cpuP95)} ms | ${v(h.p95 <= 60, h.cpuP95 <= 60)} |`);
+  }
   if (cli) {
     for (const [name, c] of [['tsx: from the sources, the fallback while the bundle is stale', cli.tsx], ['bundle: what `npm install` builds and `cairn` runs', cli.bundle]] as const) {
       console.log(`| \`cairn search\` on 10k ≤ 400 ms (${name}) | ${ms(c.p50)} ms | ${ms(c.cpuP50)} ms | ${v(c.p50 <= 400, c.cpuP50 <= 400)} |`);
     }
   }
-  console.log(`| peak RSS at ${big.size} ≤ 400 MB | ${Math.round(big.peakRssMb)} MB | — | ${big.peakRssMb <= 400 ? 'met' : '**missed**'} |`);
+  if (big) console.log(`| peak RSS at ${big.size} ≤ 400 MB | ${Math.round(big.peakRssMb)} MB | — | ${big.peakRssMb <= 400 ? 'met' : '**missed**'} |`);
   const m = by('1m');
   if (m) {
     const mh = m.latency.hybrid;
