@@ -61,7 +61,9 @@ function holder(): { buf: SharedArrayBuffer; held: () => Promise<void>; release:
   return {
     buf,
     held: async () => {
-      await Atomics.waitAsync(a, 1, 0).value;
+      // Node 20 has Atomics.waitAsync; the compiler's lib (ES2022) does not know it yet.
+      const waitAsync = (Atomics as unknown as { waitAsync(a: Int32Array, i: number, v: number): { value: unknown } }).waitAsync;
+      await waitAsync(a, 1, 0).value;
     },
     release: () => {
       Atomics.store(a, 0, 1);
