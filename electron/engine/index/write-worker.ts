@@ -109,105 +109,116 @@ interface Session {
   rebuild: RebuildFile | null;
 }
 
-/** Worker side: serve WriteRequests in order; `{abort: true}` (no seq) cancels the running sync. */
-function serve(fault: WriteFault | null): void {
-  const port = parentPort!;
-  let session: Session | null = null;
-  let controller = new AbortController();
-  const calls = new Map<string, number>();
-  const current = (): Session => {
-    if (!session) throw new Error('internal: no sync is open in the write worker');
-    return session;
-  };
-  const newWrites = (db: Db, store: Store, vectors: boolean) =>
-    new LocalWrites({ db, store, vectors, yieldNow: workerYielder(), signal: controller.signal });
+/** The worker's state: the open sync's connection, its cancel switch, the calls made so far. */
+class WriterState {
+  private session: Session | null = null;
+  controller = new AbortController();
+  private readonly calls = new Map<string, number>();
 
-  const handle = async (m: WriteRequest): Promise<{ result: unknown; transfer?: ArrayBuffer[] }> => {
-    const n = (calls.get(m.op) ?? 0) + 1;
-    calls.set(m.op, n);
-    if (fault && fault.op === m.op && (fault.nth ?? 1) === n) {
-      if (fault.hold) holdAt(fault.hold);
-      if (fault.message !== undefined) throw Object.assign(new Error(fault.message), { code: 'SQLITE_IOERR' });
+  constructor(private readonly fault: WriteFault | null) {}
+
+  private current(): Session {
+    if (!this.session) throw new Error('internal: no sync is open in the write worker');
+    return this.session;
+  }
+
+  private newWrites(db: Db, store: Store, vectors: boolean): LocalWrites {
+    return new LocalWrites({ db, store, vectors, yieldNow: workerYielder(), signal: this.controller.signal });
+  }
+
+  /** Make one call; its result, and the buffers to transfer with it. */
+  async handle(m: WriteRequest): Promise<{ result: unknown; transfer?: ArrayBuffer[] }> {
+    const n = (this.calls.get(m.op) ?? 0) + 1;
+    this.calls.set(m.op, n);
+    if (this.fault && this.fault.op === m.op && (this.fault.nth ?? 1) === n) {
+      if (this.fault.hold) holdAt(this.fault.hold);
+      if (this.fault.message !== undefined) throw Object.assign(new Error(this.fault.message), { code: 'SQLITE_IOERR' });
     }
     switch (m.op) {
       case 'openRebuild': {
-        controller = new AbortController();
-        const rb = await RebuildFile.open({ indexFile: m.indexFile, identity: m.identity, embedder: m.embedder, signal: controller.signal });
-        session = { db: rb.db, writes: newWrites(rb.db, rb.store, m.vectors), rebuild: rb };
+        this.controller = new AbortController();
+        const rb = await RebuildFile.open({ indexFile: m.indexFile, identity: m.identity, embedder: m.embedder, signal: this.controller.signal });
+        this.session = { db: rb.db, writes: this.newWrites(rb.db, rb.store, m.vectors), rebuild: rb };
         return { result: { lineVectors: rb.store.lineVectors, tmp: rb.tmp } };
       }
       case 'openIndex': {
-        controller = new AbortController();
+        this.controller = new AbortController();
         const opened = openDatabase(m.indexFile, { mustExist: true, loadVec: m.vector === 'vec0' ? undefined : false });
         if (m.vector === 'vec0' && !opened.vecLoaded) {
           opened.db.close();
           throw new Error(opened.vecError ?? 'sqlite-vec did not load in the write worker');
         }
         const store = createStore(opened.db, { model: m.model, vectors: m.vector });
-        session = { db: opened.db, writes: newWrites(opened.db, store, m.vectors), rebuild: null };
+        this.session = { db: opened.db, writes: this.newWrites(opened.db, store, m.vectors), rebuild: null };
         return { result: { lineVectors: store.lineVectors } };
       }
       case 'existing':
-        return { result: await current().writes.existing() };
+        return { result: await this.current().writes.existing() };
       case 'removeFiles':
-        return { result: await current().writes.removeFiles(m.paths) };
+        return { result: await this.current().writes.removeFiles(m.paths) };
       case 'begin':
-        return { result: await current().writes.begin(m.bulk) };
+        return { result: await this.current().writes.begin(m.bulk) };
       case 'cacheGet': {
-        const found = await current().writes.cacheGet(m.provider, m.model, m.hashes);
+        const found = await this.current().writes.cacheGet(m.provider, m.model, m.hashes);
         const wire = encodeVectors([...found]);
         return { result: wire, transfer: [wire.vectors.buf.buffer as ArrayBuffer] };
       }
       case 'cachePut': {
         const entries = [...decodeVectors(m.entries)].map(([hash, vector]) => ({ hash, vector }));
-        return { result: await current().writes.cachePut(m.provider, m.model, entries, m.now) };
+        return { result: await this.current().writes.cachePut(m.provider, m.model, entries, m.now) };
       }
       case 'writeBatch': {
-        if (controller.signal.aborted) throw abortError(undefined, 'indexing cancelled');
+        if (this.controller.signal.aborted) throw abortError(undefined, 'indexing cancelled');
         const b = decodeBatch(m.batch);
-        return { result: await current().writes.writeBatch(b.files, b.byHash, b.chunks) };
+        return { result: await this.current().writes.writeBatch(b.files, b.byHash, b.chunks) };
       }
       case 'touchFiles':
-        return { result: await current().writes.touchFiles(m.rows) };
+        return { result: await this.current().writes.touchFiles(m.rows) };
       case 'finish':
-        return { result: await current().writes.finish() };
+        return { result: await this.current().writes.finish() };
       case 'finalize': {
-        const s = current();
+        const s = this.current();
         s.rebuild!.finalize(m.now, m.meta);
         pruneEmbeddingCache(s.db, m.pruneMax);
         return { result: null };
       }
       case 'afterSync': {
-        const { db } = current();
+        const { db } = this.current();
         for (const [k, v] of Object.entries(m.meta)) writeMeta(db, k, v);
         pruneEmbeddingCache(db, m.pruneMax);
         return { result: null };
       }
-      case 'backupOrFlush':
-        return { result: await current().rebuild!.backupOrFlush() };
+      case 'backupOrFlush': {
+        const done = await this.current().rebuild!.backupOrFlush();
+        if (done) this.session = null; // the backup closed the temp file: nothing left to write there
+        return { result: done };
+      }
       case 'renameIn':
-        current().rebuild!.renameIn();
-        session = null;
+        this.current().rebuild!.renameIn();
+        this.session = null;
         return { result: null };
       case 'abandon':
-        session?.rebuild?.abandon();
-        session = null;
+        this.session?.rebuild?.abandon();
+        this.session = null;
         return { result: null };
       case 'close':
-        if (session && !session.rebuild) session.db.close();
-        session = null;
+        if (this.session && !this.session.rebuild) this.session.db.close();
+        this.session = null;
         return { result: null };
     }
-  };
+  }
+}
 
+/** Worker side: serve WriteRequests in order; `{abort: true}` (no seq) cancels the running sync. */
+function serve(fault: WriteFault | null): void {
+  const port = parentPort!;
+  const state = new WriterState(fault);
   let queue = Promise.resolve();
   port.on('message', (m: (WriteRequest & { seq: number }) | { abort: true }) => {
-    if ('abort' in m) return void controller.abort();
+    if ('abort' in m) return void state.controller.abort();
     queue = queue.then(async () => {
       try {
-        const { result, transfer } = await handle(m);
-        // A finished backup closed the session: nothing left to write there.
-        if (m.op === 'backupOrFlush' && result === true) session = null;
+        const { result, transfer } = await state.handle(m);
         port.postMessage({ type: 'done', seq: m.seq, result } satisfies WriteReply, transfer ?? []);
       } catch (err) {
         const e = err as Error & { code?: unknown };
