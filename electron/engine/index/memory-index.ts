@@ -20,7 +20,7 @@ import { rebuildIndex } from './reindex';
 import { prestartEmbedWorker } from './embed-jobs';
 import { CHUNKER_VERSION } from './chunker';
 import { removeStaleIndexTemps } from '../util/stale-temps';
-import { pruneEmbeddingCache } from './write-side';
+import { pruneEmbeddingCache, WRITE_WORKER_MIN_FILES } from './write-side';
 import type { WriteFault } from './write-worker';
 import type { WriteWorker, WriteWorkerMode, WriterThread } from './write-client';
 import { EngineError } from '../core/errors';
@@ -306,6 +306,8 @@ export class MemoryIndex {
     const mode = this.opts.writeWorker ?? (env === 'on' || env === 'off' ? env : 'auto');
     const loadVec = this.opts.loadVec;
     if (mode === 'off' || this.disposed) return null;
+    // `auto` and no worker yet: only a big rebuild loads the worker's module (a one-shot CLI sync never does).
+    if (mode === 'auto' && !this.writer && !(full && files >= WRITE_WORKER_MIN_FILES)) return null;
     this.writer ??= import('./write-client').then((m) => new m.WriterThread(mode, this.opts.writeWorkerFault));
     return (await this.writer).forSync(full, files, loadVec === undefined || loadVec === false || !this.opts.embedder);
   }

@@ -12,7 +12,7 @@ import type { SyncOutcome, SyncWithInput } from './sync';
 import { syncWith } from './sync';
 import type { FileRow } from './store';
 import type { PendingFile } from './sync-write';
-import type { CacheEntry, FileState, IndexWrites } from './write-side';
+import { WRITE_WORKER_MIN_FILES, type CacheEntry, type FileState, type IndexWrites } from './write-side';
 import { decodeVectors, encodeBatch, encodeVectors, type WireVectors } from './write-wire';
 import { removeDbFiles, swapIn, type RebuildInput } from './reindex';
 import { startWriteWorkerThread, type AfterSync, type WireError, type WriteFault, type WriteReply, type WriteRequest } from './write-worker';
@@ -240,13 +240,6 @@ export function syncInWorker(w: WriteWorker, input: Omit<SyncWithInput, 'writes'
  * Wherever no worker can start, on the engine's thread.
  */
 export type WriteWorkerMode = 'auto' | 'on' | 'off';
-
-/**
- * Files from which a full rebuild pays for a write worker's start-up (≈ 0.1 s of the
- * worker's own CPU from a bundle, 0.3–0.5 s through tsx): a state dir of a few notes is
- * rebuilt in less.
- */
-export const WRITE_WORKER_MIN_FILES = 100;
 
 /** One index's write worker, started on demand and kept for its later syncs. */
 export class WriterThread {

@@ -167,6 +167,13 @@ export class LocalWrites implements IndexWrites {
   }
 }
 
+/**
+ * Files from which a full rebuild pays for a write worker's start-up (write-client.ts; ≈ 0.1 s
+ * of the worker's own CPU from a bundle, 0.3–0.5 s through tsx): a state dir of a few notes
+ * is rebuilt in less.
+ */
+export const WRITE_WORKER_MIN_FILES = 100;
+
 /** Keep the embedding cache under `max` entries (the oldest go first); 0 keeps all. */
 export function pruneEmbeddingCache(db: Db, max: number): void {
   if (!max) return;
