@@ -45,7 +45,8 @@ async function answers(idx: Index): Promise<unknown[]> {
 function counts(file: string): Record<string, number> {
   const { db } = openDatabase(file, { readonly: true });
   try {
-    const n = (t: string) => db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).pluck().get() as number;
+    const has = (t: string) => db.prepare('SELECT 1 FROM sqlite_master WHERE name = ?').get(t) !== undefined;
+    const n = (t: string) => (has(t) ? (db.prepare(`SELECT COUNT(*) AS n FROM ${t}`).pluck().get() as number) : -1);
     return { files: n('files'), chunks: n('chunks'), fts: n('chunks_fts'), vec: n('chunks_vec'), lines: n('chunk_lines'), cache: n('embedding_cache') };
   } finally {
     db.close();
@@ -114,6 +115,23 @@ describe('index write worker', () => {
     expect(await b.isDirty()).toBe(false);
     await a.dispose();
     await b.dispose();
+  });
+
+  it('a note big enough to be streamed is written part by part by the worker, as on the engine thread', async () => {
+    // Past STREAM_FROM_BYTES (4 MB): read, chunked and written in parts inside one savepoint.
+    const big = Array.from({ length: 90_000 }, (_, i) => `- entry ${i}: ${i === 89_999 ? 'the narwhal came back' : 'ordinary filler text for a very long memory file'}`).join('\n');
+    const out: Record<string, number>[] = [];
+    for (const writeWorker of ['off', 'on'] as const) {
+      const fx = memoryFixture({ 'workspace/MEMORY.md': `${big}\n` });
+      const idx = fx.open({ writeWorker, embedder: new FakeEmbedder() });
+      const r = await idx.sync();
+      expect(r.unreadable).toEqual([]);
+      expect((await idx.search({ query: 'narwhal' })).results[0]).toMatchObject({ path: 'MEMORY.md', endLine: 90_000 });
+      out.push(counts(fx.indexFile));
+      await idx.dispose();
+    }
+    expect(out[1]).toEqual(out[0]);
+    expect(out[0]!.chunks).toBeGreaterThan(1000);
   });
 
   it('answers a search from the old index while the worker is stuck inside a rebuild write', async () => {
