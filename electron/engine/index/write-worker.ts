@@ -13,6 +13,8 @@
  * client is write-client.ts. Loading follows the KNN worker (util/module-worker.ts): this
  * module's own URL in the sources and the CLI bundle, its own build in the Electron app.
  */
+import fs from 'node:fs';
+import os from 'node:os';
 import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
 import { openDatabase, type Db } from './db';
 import { writeMeta, type IndexIdentity } from './schema';
@@ -209,9 +211,28 @@ class WriterState {
   }
 }
 
+/**
+ * The worker thread's nice value on Linux: when it and the engine thread want the same core,
+ * the engine thread (nice 0) gets ~3× the worker's share, so a search or the window is not
+ * queued behind a write; an idle core still runs the worker at full speed.
+ */
+const WORKER_NICE = 5;
+
+/** Lower this thread's priority (Linux: a thread's own nice value, set by its id); best effort. */
+function lowerPriority(): void {
+  if (process.platform !== 'linux') return;
+  try {
+    const tid = Number(fs.readlinkSync('/proc/thread-self').split('/').pop());
+    if (tid > 0 && tid !== process.pid) os.setPriority(tid, Math.max(os.getPriority(tid), WORKER_NICE));
+  } catch {
+    // not allowed or not there: the worker runs at the engine's priority
+  }
+}
+
 /** Worker side: serve WriteRequests in order; `{abort: true}` (no seq) cancels the running sync. */
 function serve(fault: WriteFault | null): void {
   const port = parentPort!;
+  lowerPriority();
   const state = new WriterState(fault);
   let queue = Promise.resolve();
   port.on('message', (m: (WriteRequest & { seq: number }) | { abort: true }) => {
