@@ -6,6 +6,8 @@
  *
  *   node --import tsx bench/index-stall.ts [1k|10k] [perTextMs=3] [contexts=2] [busy=0] [gapMs=20]
  *   node --trace-gc --import tsx bench/index-stall.ts 1k      (GC pauses on stderr)
+ *   CAIRN_WRITE_WORKER=off node --import tsx bench/index-stall.ts 10k   (SQLite writes on the engine
+ *   thread; `on` = in the write worker, which a rebuild of ≥ 100 files uses by default)
  *
  * The embedder stands in for GgufEmbedder as the pipeline sees it: provider `local` (so line
  * vectors are on by default, the in-process path with one embed call per batch, and a resume
@@ -30,6 +32,7 @@ import type { EmbedOptions, Embedder } from '../electron/engine/embed/types';
 import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { FakeEmbedder } from '../testkit/fake-embedder';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from './corpus';
+import { threadCpuMs } from './lib/search-child';
 
 /**
  * A lane: a worker thread that burns `ms` of CPU per text, as one llama.cpp context's native
@@ -129,16 +132,24 @@ function instrumentSqlite(): { ops: Op[]; totals: Map<string, { ms: number; n: n
   return { ops, totals };
 }
 
-/** Gaps of the event loop over `minMs`, each with its end time. */
-function watchGaps(minMs: number): { gaps: { end: number; ms: number }[]; stop: () => void } {
+/**
+ * Gaps of the event loop over `minMs`, each with its end time; and the most CPU this thread
+ * used between two ticks (its longest synchronous stretch, whatever the machine's load).
+ */
+function watchGaps(minMs: number): { gaps: { end: number; ms: number }[]; cpuMax: () => number; stop: () => void } {
   const gaps: { end: number; ms: number }[] = [];
   let last = performance.now();
+  let lastCpu = threadCpuMs();
+  let cpuMax = 0;
   const timer = setInterval(() => {
     const now = performance.now();
+    const cpu = threadCpuMs();
     if (now - last > minMs) gaps.push({ end: now, ms: now - last });
+    cpuMax = Math.max(cpuMax, cpu - lastCpu);
     last = now;
+    lastCpu = cpu;
   }, 1);
-  return { gaps, stop: () => clearInterval(timer) };
+  return { gaps, cpuMax: () => cpuMax, stop: () => clearInterval(timer) };
 }
 
 const f = (x: number): string => x.toFixed(x < 10 ? 1 : 0);
@@ -169,7 +180,7 @@ async function main(): Promise<void> {
     hist.disable();
     watch.stop();
     console.log(`### index-stall ${size}: ${res.chunks} chunks, ${emb.texts} texts embedded (perTextMs ${perTextMs}, ${lanes} lanes, ${busy.length} busy threads), load ${load0}\n`);
-    console.log(`wall ${f(wall / 1000)} s, event loop busy ${f(elu.active)} ms, longest stall ${f(hist.max / 1e6)} ms, p99 ${f(hist.percentile(99) / 1e6)} ms, gaps > ${gapMs} ms: ${watch.gaps.length}\n`);
+    console.log(`wall ${f(wall / 1000)} s, event loop busy ${f(elu.active)} ms, longest stall ${f(hist.max / 1e6)} ms (engine-thread CPU between ticks ${f(watch.cpuMax())} ms), p99 ${f(hist.percentile(99) / 1e6)} ms, gaps > ${gapMs} ms: ${watch.gaps.length}\n`);
     console.log('| gap | ends at | SQL in it | top SQL in it |\n|---|---|---|---|');
     for (const g of [...watch.gaps].sort((a, b) => b.ms - a.ms).slice(0, 12)) {
       const inside = new Map<string, number>();

@@ -1,4 +1,4 @@
-// The engine's worker modules (the KNN worker, the embed worker) as ES modules of their own,
+// The engine's worker modules (the KNN worker, the embed worker, the index's write worker) as ES modules of their own,
 // for the Electron main process: its bundle is CommonJS, where a module has no URL to start
 // a worker from, so main.ts registers these files instead (util/module-worker.ts
 // registerWorkerModule). Native packages stay external (unpacked from the asar next to
@@ -10,6 +10,7 @@ import { build } from 'esbuild';
 export const WORKER_ENTRIES = {
   'knn-worker': 'electron/engine/search/knn-worker.ts',
   'embed-worker': 'electron/engine/embed/embed-worker.ts',
+  'write-worker': 'electron/engine/index/write-worker.ts',
 };
 
 /** Build the worker modules into `outdir`. */

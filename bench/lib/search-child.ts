@@ -76,7 +76,7 @@ export interface ChildResult {
  * at scheduler ticks: a few ms of granularity). Elsewhere the process's CPU time, which
  * also counts worker threads.
  */
-const threadCpuMs: () => number = (() => {
+export const threadCpuMs: () => number = (() => {
   const file = '/proc/thread-self/schedstat';
   const read = () => Number(fs.readFileSync(file, 'utf8').split(' ')[0]) / 1e6;
   try {

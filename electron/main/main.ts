@@ -14,6 +14,7 @@ import { CSP } from '../server/security';
 import { registerWorkerModule } from '../engine/util/module-worker';
 import { KNN_WORKER_MARK } from '../engine/search/knn-worker';
 import { EMBED_WORKER_MARK } from '../engine/embed/embed-worker';
+import { WRITE_WORKER_MARK } from '../engine/index/write-worker';
 import { cairnDataDir } from '../engine/config/data-dir';
 import { relativeInside } from '../engine/util/path-inside';
 import { boundsTracker, initialBounds } from './window-bounds';
@@ -29,6 +30,7 @@ function registerWorkers(): void {
   const dir = path.join(__dirname, 'workers').replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
   registerWorkerModule(KNN_WORKER_MARK, pathToFileURL(path.join(dir, 'knn-worker.mjs')).href);
   registerWorkerModule(EMBED_WORKER_MARK, pathToFileURL(path.join(dir, 'embed-worker.mjs')).href);
+  registerWorkerModule(WRITE_WORKER_MARK, pathToFileURL(path.join(dir, 'write-worker.mjs')).href);
 }
 
 protocol.registerSchemesAsPrivileged([{ scheme: APP_SCHEME, privileges: { standard: true, secure: true, supportFetchAPI: true } }]);

@@ -14,6 +14,7 @@ import { createPotionEmbedder, shippedPotionModel } from '../../electron/engine/
 import { openDatabase } from '../../electron/engine/index/db';
 import { vec0Candidates, type Candidate } from '../../electron/engine/search/candidates';
 import { KNN_WORKER_MARK } from '../../electron/engine/search/knn-worker';
+import { WRITE_WORKER_MARK, type WriteRequest } from '../../electron/engine/index/write-worker';
 import { connectWorker, registerWorkerModule, startModuleWorker } from '../../electron/engine/util/module-worker';
 import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
@@ -31,6 +32,7 @@ beforeAll(async () => {
   await buildWorkers(root, outdir);
   registerWorkerModule(KNN_WORKER_MARK, pathToFileURL(path.join(outdir, 'knn-worker.mjs')).href);
   registerWorkerModule(EMBED_WORKER_MARK, pathToFileURL(path.join(outdir, 'embed-worker.mjs')).href);
+  registerWorkerModule(WRITE_WORKER_MARK, pathToFileURL(path.join(outdir, 'write-worker.mjs')).href);
 }, 60_000);
 
 afterAll(() => {
@@ -83,6 +85,30 @@ describe('worker modules built for the Electron main process', () => {
     } finally {
       await client.close();
       await local.dispose();
+    }
+  });
+
+  it('with no module URL, the registered write worker build opens the index with sqlite-vec and writes to it', async () => {
+    const fx = memoryFixture({
+      'workspace/MEMORY.md': '# Preferences\n\nThe user prefers dark mode and vim keybindings.\n',
+      'workspace/memory/2024-01-10.md': '# Deploy\n\nDeployed commit a1b2c3d to production.\n',
+    });
+    const emb = new FakeEmbedder();
+    const idx = fx.open({ embedder: emb, writeWorker: 'off' });
+    await idx.sync();
+    const worker = await startModuleWorker(undefined, WRITE_WORKER_MARK, {});
+    expect(worker).not.toBeNull();
+    const client = await connectWorker<WriteRequest, unknown>(worker!, 'write worker');
+    try {
+      expect(await client.call({ op: 'openIndex', indexFile: fx.indexFile, model: emb.model, vector: 'vec0', vectors: true })).toEqual({ lineVectors: false });
+      const files = (await client.call({ op: 'existing' })) as { path: string }[];
+      expect(files.map((f) => f.path).sort()).toEqual(['MEMORY.md', 'memory/2024-01-10.md']);
+      await client.call({ op: 'removeFiles', paths: ['MEMORY.md'] });
+      await client.call({ op: 'close' });
+      expect((await idx.search({ query: 'dark mode vim', minScore: 0 })).results.map((r) => r.path)).not.toContain('MEMORY.md');
+    } finally {
+      await client.close();
+      await idx.dispose();
     }
   });
 });

@@ -11,9 +11,8 @@
  */
 import type { Embedder } from '../embed/types';
 import { startEmbedWorker, workerSpecOf, type EmbedWorker } from '../embed/embed-worker';
-import type { Db } from './db';
 import type { PreparedChunk } from './prepare';
-import type { Store } from './store';
+import type { VectorCache } from './write-side';
 import { chunkVectorFromLines, hashedLineUnits } from './line-vectors';
 import { abortError } from '../util/abort';
 
@@ -25,16 +24,9 @@ const WORKER_MIN_TEXTS = 256;
 const IN_FLIGHT_WORKER = 3;
 /** Batches chunked ahead while the worker starts up. */
 const IN_FLIGHT_STARTING = 24;
-/**
- * Vectors written to the embedding cache (and the resume file) per step between yields: a
- * batch with line vectors has ~700 new vectors, ≈ 10 ms of inserts plus the resume file's
- * commit in one piece otherwise — several times longer on a loaded machine.
- */
-const CACHE_PUT_STEP = 128;
-
 export interface VectorPipelineOptions {
-  db: Db;
-  store: Store;
+  /** The embedding cache, on the sync's write side (write-side.ts: here or in a write worker). */
+  cache: VectorCache;
   embedder: Embedder | null;
   /** Write new vectors to the embedding cache. */
   cacheWrite: boolean;
@@ -50,8 +42,6 @@ export interface VectorPipelineOptions {
   worker?: 'auto' | 'wait' | 'off' | undefined;
   /** A worker started ahead for this run (adopted instead of starting one). */
   prestarted?: PrestartedWorker | null | undefined;
-  /** Yields to the event loop when its time slice is used up (sync.ts's yielder); called between cache-write steps. */
-  yieldNow?: (() => Promise<void>) | undefined;
 }
 
 /** One batch of chunks on its way to vectors. */
@@ -165,8 +155,8 @@ export class VectorPipeline {
     );
   }
 
-  /** Look `chunks` up in the cache and start embedding the misses (does not wait). */
-  start(chunks: readonly PreparedChunk[]): VectorJob {
+  /** Look `chunks` up in the cache and start embedding the misses (does not wait for them). */
+  async start(chunks: readonly PreparedChunk[]): Promise<VectorJob> {
     const emb = this.o.embedder;
     const job: VectorJob = { hits: new Map(), own: [], borrowed: [], vectors: Promise.resolve([]) };
     if (!emb || chunks.length === 0) return job;
@@ -174,14 +164,14 @@ export class VectorPipeline {
     // the units are embedded. Line units are cached, deduplicated and embedded like chunk
     // bodies (the cache key is the text's hash either way).
     const texts: { hash: string; body: string }[] = [];
-    if (this.o.store.lineVectors) {
+    if (this.o.cache.lineVectors) {
       job.lines = chunks.map((c) => {
         const units = hashedLineUnits(c.text);
         for (const u of units) texts.push({ hash: u.hash, body: u.text });
         return { chunk: c, hashes: units.map((u) => u.hash) };
       });
     } else for (const c of chunks) texts.push({ hash: c.bodyHash, body: c.body });
-    job.hits = this.o.store.cacheGet(emb.provider, emb.model, [...new Set(texts.map((t) => t.hash))]);
+    job.hits = await this.o.cache.cacheGet(emb.provider, emb.model, [...new Set(texts.map((t) => t.hash))]);
     const seen = new Set<string>();
     for (const c of texts) {
       const h = c.hash;
@@ -259,7 +249,7 @@ export class VectorPipeline {
       if (!v) throw new Error(`internal: vector of ${b.hash} not ready (jobs finished out of order)`);
       byHash.set(b.hash, v);
     }
-    if (this.o.cacheWrite && fresh.length) await this.cacheWrite(emb, fresh);
+    if (this.o.cacheWrite && fresh.length) await this.o.cache.cachePut(emb.provider, emb.model, fresh, this.o.now());
     // The writer spreads each prepared chunk into its row, so the line vectors go with it;
     // the chunk's own vector (by body hash) is their mean, never written to the cache.
     for (const l of job.lines ?? []) l.chunk.lineVectors = l.hashes.map((h) => byHash.get(h)!);
@@ -268,19 +258,6 @@ export class VectorPipeline {
     this.embedded += job.own.length;
     if (job.inWorker) this.embeddedInWorker += job.own.length;
     return (job.byHash = byHash);
-  }
-
-  /** Write new vectors to the embedding cache in steps of CACHE_PUT_STEP, yielding between them. */
-  private async cacheWrite(emb: Embedder, fresh: readonly { hash: string; vector: Float32Array }[]): Promise<void> {
-    const now = this.o.now();
-    for (let i = 0; i < fresh.length; i += CACHE_PUT_STEP) {
-      const put = () => this.o.store.cachePut(emb.provider, emb.model, fresh.slice(i, i + CACHE_PUT_STEP), now);
-      // Inside the caller's open transaction (a bulk rebuild) a nested one would only add a
-      // savepoint and its sub-journal.
-      if (this.o.db.inTransaction) put();
-      else this.o.db.transaction(put)();
-      await this.o.yieldNow?.();
-    }
   }
 
   /** Stop the worker (if any; one still starting is stopped when it is up). */

@@ -20,6 +20,9 @@ import { rebuildIndex } from './reindex';
 import { prestartEmbedWorker } from './embed-jobs';
 import { CHUNKER_VERSION } from './chunker';
 import { removeStaleIndexTemps } from '../util/stale-temps';
+import { pruneEmbeddingCache, WRITE_WORKER_MIN_FILES } from './write-side';
+import type { WriteFault } from './write-worker';
+import type { WriteWorker, WriteWorkerMode, WriterThread } from './write-client';
 import { EngineError } from '../core/errors';
 
 export interface MemoryIndexOptions {
@@ -36,6 +39,10 @@ export interface MemoryIndexOptions {
   now?: () => Date;
   /** Chunks from which searches use a KNN worker thread (read by search/knn-worker.ts; tests lower it). */
   knnWorkerMinChunks?: number;
+  /** Where syncs make their SQLite writes (write-client.ts WriteWorkerMode; default `auto`). */
+  writeWorker?: WriteWorkerMode;
+  /** Test seam: a failure the write worker raises (write-worker.ts WriteFault). */
+  writeWorkerFault?: WriteFault;
 }
 
 export interface SyncOptions {
@@ -73,6 +80,8 @@ export class MemoryIndex {
   private vecChecked: { loaded: boolean; error: string | null } | null = null;
   private disposed = false;
   private readonly attachments = new Map<symbol, IndexAttachment>();
+  /** The write worker (write-client.ts), loaded on the first sync: its own chunk in the CLI bundle. */
+  private writer: Promise<WriterThread> | null = null;
 
   private constructor(readonly opts: MemoryIndexOptions) {}
 
@@ -242,13 +251,24 @@ export class MemoryIndex {
       prestarted,
     };
     let outcome;
+    let worker: WriteWorker | null = null;
+    const pruneMax = this.opts.settings.cache.maxEntries ?? 0;
+    // With a worker, written by it with its last step: nothing is written on this thread.
+    const after = (out: { unreadable: UnreadableFile[] }) => ({ unreadable: JSON.stringify(out.unreadable) });
     try {
+      worker = await this.writeWorkerFor(full, files.length);
+      const beforeSwap = () => {
+        this.opened?.db.close();
+        this.opened = null;
+      };
+      const wc = worker && (await import('./write-client'));
       if (full) {
-        outcome = await rebuildIndex({ ...common, indexFile: this.opts.indexFile, identity, loadVec: this.opts.loadVec }, () => {
-          this.opened?.db.close();
-          this.opened = null;
-        });
+        const input = { ...common, indexFile: this.opts.indexFile, identity, loadVec: this.opts.loadVec };
+        outcome = wc ? await wc.rebuildInWorker(worker!, input, (out) => ({ meta: after(out), pruneMax }), beforeSwap) : await rebuildIndex(input, beforeSwap);
         this.openExisting();
+      } else if (wc) {
+        const target = { indexFile: this.opts.indexFile, model: identity.model, vector: identity.vector };
+        outcome = await wc.syncInWorker(worker!, common, target, (out) => ({ meta: { lastSync: this.now().toISOString(), ...after(out) }, pruneMax }));
       } else {
         const db = this.opened!.db;
         const store = createStore(db, { model: identity.model, vectors: identity.vector });
@@ -264,9 +284,11 @@ export class MemoryIndex {
       throw err;
     }
     prestarted?.release(); // not adopted (e.g. nothing to embed)
-    this.pruneCache();
-    // Kept in the index itself, so `index.status` in any process (app, CLI) can show them.
-    if (this.opened) writeMeta(this.opened.db, 'unreadable', JSON.stringify(outcome.unreadable));
+    if (!worker && this.opened) {
+      pruneEmbeddingCache(this.opened.db, pruneMax);
+      // Kept in the index itself, so `index.status` in any process (app, CLI) can show them.
+      writeMeta(this.opened.db, 'unreadable', after(outcome).unreadable);
+    }
     return {
       files: outcome.files,
       chunks: outcome.chunks,
@@ -278,13 +300,16 @@ export class MemoryIndex {
     };
   }
 
-  /** Keep the embedding cache under `cache.maxEntries` (oldest entries go first). */
-  private pruneCache(): void {
-    const max = this.opts.settings.cache.maxEntries;
-    if (!max || !this.opened) return;
-    this.opened.db
-      .prepare('DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache ORDER BY updated_at DESC LIMIT -1 OFFSET ?)')
-      .run(max);
+  /** The write worker for this sync, or null (write here): see WriteWorkerMode. It loads only the default sqlite-vec. */
+  private async writeWorkerFor(full: boolean, files: number): Promise<WriteWorker | null> {
+    const env = process.env.CAIRN_WRITE_WORKER; // forces a path for a whole run (tests, benchmarks)
+    const mode = this.opts.writeWorker ?? (env === 'on' || env === 'off' ? env : 'auto');
+    const loadVec = this.opts.loadVec;
+    if (mode === 'off' || this.disposed) return null;
+    // `auto` and no worker yet: only a big rebuild loads the worker's module (a one-shot CLI sync never does).
+    if (mode === 'auto' && !this.writer && !(full && files >= WRITE_WORKER_MIN_FILES)) return null;
+    this.writer ??= import('./write-client').then((m) => new m.WriterThread(mode, this.opts.writeWorkerFault));
+    return (await this.writer).forSync(full, files, loadVec === undefined || loadVec === false || !this.opts.embedder);
   }
 
   /** Counts, last sync, mode, embedder, vector backend and dirtiness. */
@@ -350,6 +375,7 @@ export class MemoryIndex {
     await this.queue;
     for (const a of this.attachments.values()) await a.close();
     this.attachments.clear();
+    await (await this.writer)?.close();
     this.opened?.db.close();
     this.opened = null;
   }

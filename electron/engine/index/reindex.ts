@@ -9,7 +9,7 @@ import fs from 'node:fs';
 import crypto from 'node:crypto';
 import { filePageSize, openDatabase, type Db } from './db';
 import { createBaseSchema, createVectorTable, writeMeta, type IndexIdentity } from './schema';
-import { createStore } from './store';
+import { createStore, type Store } from './store';
 import { createLineTables } from './line-vectors';
 import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
 import { openResumeCache, type ResumeCache } from './resume-cache';
@@ -43,88 +43,185 @@ export interface RebuildInput extends Omit<SyncInput, 'db' | 'store'> {
   loadVec: ((db: Db) => void) | false | undefined;
 }
 
+/** What opening a rebuild's temp file needs (plain data: a write worker gets it by message). */
+export interface RebuildFileOptions {
+  indexFile: string;
+  identity: IndexIdentity;
+  /** sqlite-vec's loader (undefined: the default one; a worker always uses that). */
+  loadVec?: ((db: Db) => void) | false | undefined;
+  /** The embedder's provider and model: whose cached vectors are carried over (null: none). */
+  embedder: { provider: string; model: string } | null;
+  signal?: AbortSignal | undefined;
+}
+
 /**
- * Build a complete index in `<indexFile>.tmp-*`, then (only on success) put it in place:
- * with SQLite's online backup into the existing file — one write transaction committed at
- * the end, so every connection (this process's and others', e.g. the app and `cairn mcp`
- * on the same state dir) sees the old index until the new one is complete, and never a
- * file replaced under it. With no index yet, the temp file is simply renamed.
- * `beforeSwap` runs right before the switch: the caller closes its handle.
+ * A full rebuild's temp file `<indexFile>.tmp-*`, from its creation to its swap: open it
+ * (schema, the old index's and the resume file's cached vectors carried in), let a sync
+ * write it through `db`/`store`, `finalize` its meta, then `backupOrFlush` + `renameIn`
+ * (see `swapIn`) — or `abandon` it on any failure. Runs wherever its writes are made: on
+ * the engine's thread (`rebuildIndex`) or in a write worker (write-worker.ts).
  */
-export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void): Promise<SyncOutcome> {
-  const tmp = `${input.indexFile}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
-  const opened = openDatabase(tmp, { loadVec: input.identity.vector === 'vec0' ? input.loadVec : false });
-  const { db } = opened;
-  // A temp file is thrown away on any failure, so it needs no crash safety while it is
-  // built: a rollback journal in memory and no fsync per commit (the finished file is
-  // fsynced before it is renamed into place; the backup path commits through the target's
-  // own journal). A bigger page cache keeps the one long write transaction (`bulk`) from
-  // spilling and re-reading b-tree pages.
-  db.pragma('journal_mode = MEMORY');
-  db.pragma('synchronous = OFF');
-  db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
-  db.pragma('temp_store = MEMORY');
-  let outcome: SyncOutcome;
-  let resume: ResumeCache | null = null;
-  try {
+export class RebuildFile {
+  readonly tmp: string;
+  readonly db: Db;
+  private storeOf: Store | null = null;
+  private resume: ResumeCache | null = null;
+  private closed = false;
+
+  private constructor(private readonly o: RebuildFileOptions) {
+    this.tmp = `${o.indexFile}.tmp-${process.pid}-${crypto.randomBytes(4).toString('hex')}`;
+    this.db = openDatabase(this.tmp, { loadVec: o.identity.vector === 'vec0' ? o.loadVec : false }).db;
+    // A temp file is thrown away on any failure, so it needs no crash safety while it is
+    // built: a rollback journal in memory and no fsync per commit (the finished file is
+    // fsynced before it is renamed into place; the backup path commits through the target's
+    // own journal). A bigger page cache keeps the one long write transaction (`bulk`) from
+    // spilling and re-reading b-tree pages.
+    this.db.pragma('journal_mode = MEMORY');
+    this.db.pragma('synchronous = OFF');
+    this.db.pragma(`cache_size = -${BULK_CACHE_KIB}`);
+    this.db.pragma('temp_store = MEMORY');
+  }
+
+  /** Create the temp file with its schema and carried-over vectors; on failure it is removed. */
+  static async open(o: RebuildFileOptions): Promise<RebuildFile> {
+    const rb = new RebuildFile(o);
+    try {
+      await rb.prepare();
+    } catch (err) {
+      rb.abandon();
+      throw err;
+    }
+    return rb;
+  }
+
+  /** The temp file's statements (with the resume file's cache writes, when there is one). */
+  get store(): Store {
+    if (!this.storeOf) throw new Error('internal: rebuild file not prepared');
+    return this.storeOf;
+  }
+
+  private async prepare(): Promise<void> {
+    const { db, o } = this;
+    const { identity } = o;
     // Creating the file (in WAL mode first) and the schema are two synchronous stretches of
     // 10–25 ms each: a yield between them.
     await new Promise<void>((resolve) => setImmediate(resolve));
     createBaseSchema(db);
-    if (input.identity.dims && input.identity.vector !== 'none') createVectorTable(db, input.identity.dims, input.identity.vector);
-    if (input.identity.dims && input.identity.vector !== 'none' && input.identity.lines) createLineTables(db, input.identity.dims, input.identity.vector);
+    if (identity.dims && identity.vector !== 'none') createVectorTable(db, identity.dims, identity.vector);
+    if (identity.dims && identity.vector !== 'none' && identity.lines) createLineTables(db, identity.dims, identity.vector);
     // Opening, loading sqlite-vec and creating the schema is one synchronous stretch: let the
     // event loop breathe before the next one.
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const emb = input.embedder;
-    if (emb && fs.existsSync(input.indexFile)) await carryCache(db, input.indexFile, emb.provider, emb.model, input.signal);
+    const emb = o.embedder;
+    if (emb && fs.existsSync(o.indexFile)) await carryCache(db, o.indexFile, emb.provider, emb.model, o.signal);
     // Vectors of an earlier rebuild that did not finish (killed, cancelled): resume, not restart.
-    resume = emb ? openResumeCache(input.indexFile, emb.provider) : null;
-    if (emb && resume) await carryCache(db, resume.file, emb.provider, emb.model, input.signal);
-    const base = createStore(db, { model: input.identity.model, vectors: input.identity.vector });
-    const store = resume ? resume.wrap(base) : base;
-    outcome = await syncFiles({ ...input, db, store, bulk: true });
-    writeMeta(db, 'identity', JSON.stringify(input.identity));
-    writeMeta(db, 'lastSync', new Date(input.now()).toISOString());
-    if (input.signal?.aborted) throw abortError(undefined, 'indexing cancelled');
-    if (fs.existsSync(input.indexFile)) beforeSwap();
+    this.resume = emb ? openResumeCache(o.indexFile, emb.provider) : null;
+    if (emb && this.resume) await carryCache(db, this.resume.file, emb.provider, emb.model, o.signal);
+    const base = createStore(db, { model: identity.model, vectors: identity.vector });
+    this.storeOf = this.resume ? this.resume.wrap(base) : base;
+  }
+
+  /** Write the identity, the time of this sync and `meta` (more keys) into the finished file. */
+  finalize(now: number, meta: Record<string, string> = {}): void {
+    writeMeta(this.db, 'identity', JSON.stringify(this.o.identity));
+    writeMeta(this.db, 'lastSync', new Date(now).toISOString());
+    for (const [k, v] of Object.entries(meta)) writeMeta(this.db, k, v);
+  }
+
+  /**
+   * The first step of the swap, once the caller has closed its handle on the index: copy the
+   * temp file into the existing index with SQLite's online backup (true: done, the temp file
+   * removed), or — when there is no index yet, or its page size differs and another
+   * connection keeps it in WAL mode — close the temp file and flush it to disk (false:
+   * `renameIn` next).
+   */
+  async backupOrFlush(): Promise<boolean> {
+    const { indexFile } = this.o;
     // The online backup cannot change the page size of a file in WAL mode (an index an older
     // Cairn wrote with 4 KB pages): out of WAL it can, which needs no other connection on it.
-    // If another one is open (another process, a KNN worker), the rename below is used.
-    const samePages = () => filePageSize(input.indexFile) === filePageSize(tmp);
-    if (fs.existsSync(input.indexFile) && (samePages() || leaveWal(input.indexFile))) {
+    // If another one is open (another process, a KNN worker), the rename is used.
+    const samePages = () => filePageSize(indexFile) === filePageSize(this.tmp);
+    if (fs.existsSync(indexFile) && (samePages() || leaveWal(indexFile))) {
       // Pages are copied in steps (the event loop runs between them) into one transaction
       // on the destination, committed by the last step; a failure leaves it as it was.
-      await db.backup(input.indexFile, { progress: () => 64 });
-      db.close();
-      removeDbFiles(tmp);
-      resume?.discard(removeDbFiles);
-      return outcome;
+      await this.db.backup(indexFile, { progress: () => 64 });
+      this.close();
+      removeDbFiles(this.tmp);
+      this.resume?.discard(removeDbFiles);
+      return true;
     }
-    db.close();
-    // Flush the new file to disk off the main thread before it becomes the index.
-    const fh = await fs.promises.open(tmp, 'r+');
+    this.close();
+    // Flush the new file to disk (off the main thread) before it becomes the index.
+    const fh = await fs.promises.open(this.tmp, 'r+');
     try {
       await fh.sync();
     } finally {
       await fh.close();
     }
+    return false;
+  }
+
+  /** The second step (after `backupOrFlush` returned false): rename the flushed temp file into place. */
+  renameIn(): void {
+    const { indexFile } = this.o;
+    for (const f of [`${indexFile}-wal`, `${indexFile}-shm`]) fs.rmSync(f, { force: true });
+    fs.renameSync(this.tmp, indexFile);
+    for (const f of [`${this.tmp}-wal`, `${this.tmp}-shm`]) fs.rmSync(f, { force: true });
+    this.resume?.discard(removeDbFiles);
+  }
+
+  /** A failed or cancelled rebuild: close and delete the temp file; the resume file is kept. */
+  abandon(): void {
+    this.close();
+    removeDbFiles(this.tmp);
+    this.resume?.close();
+  }
+
+  private close(): void {
+    if (!this.closed) this.db.close();
+    this.closed = true;
+  }
+}
+
+/** The swap's two steps, wherever they run (a RebuildFile here, or one in a write worker). */
+export interface SwapSteps {
+  backupOrFlush(): Promise<boolean>;
+  renameIn(): void | Promise<void>;
+}
+
+/**
+ * Put a finished rebuild in place: `beforeSwap` (the caller closes its handle) runs before
+ * either step, so the backup copies into a file this process no longer reads from and the
+ * rename never replaces a file under an open handle.
+ */
+export async function swapIn(steps: SwapSteps, indexFile: string, beforeSwap: () => void): Promise<void> {
+  if (fs.existsSync(indexFile)) beforeSwap();
+  if (await steps.backupOrFlush()) return;
+  beforeSwap();
+  await steps.renameIn();
+}
+
+/**
+ * Build a complete index in `<indexFile>.tmp-*` on this thread, then (only on success) put
+ * it in place: with SQLite's online backup into the existing file — one write transaction
+ * committed at the end, so every connection (this process's and others', e.g. the app and
+ * `cairn mcp` on the same state dir) sees the old index until the new one is complete, and
+ * never a file replaced under it. With no index yet, the temp file is simply renamed.
+ * `beforeSwap` runs right before the switch: the caller closes its handle.
+ */
+export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void): Promise<SyncOutcome> {
+  const emb = input.embedder;
+  const rb = await RebuildFile.open({ ...input, embedder: emb && { provider: emb.provider, model: emb.model } });
+  try {
+    const outcome = await syncFiles({ ...input, db: rb.db, store: rb.store, bulk: true });
+    rb.finalize(input.now());
+    if (input.signal?.aborted) throw abortError(undefined, 'indexing cancelled');
+    await swapIn(rb, input.indexFile, beforeSwap);
+    return outcome;
   } catch (err) {
-    try {
-      db.close();
-    } catch {
-      // already closed
-    }
-    removeDbFiles(tmp);
-    resume?.close();
+    rb.abandon();
     throw err;
   }
-  beforeSwap();
-  for (const f of [`${input.indexFile}-wal`, `${input.indexFile}-shm`]) fs.rmSync(f, { force: true });
-  fs.renameSync(tmp, input.indexFile);
-  for (const f of [`${tmp}-wal`, `${tmp}-shm`]) fs.rmSync(f, { force: true });
-  resume?.discard(removeDbFiles);
-  return outcome;
 }
 
 /** Rows copied per step when carrying the cache over (a step stays well under 50 ms). */

@@ -5,7 +5,9 @@
  * (Electron's main thread) never stalls; progress is reported and the AbortSignal honoured
  * between batches. Embedding runs ahead of the writes (embed-jobs.ts), in a worker thread
  * for big runs. A memory file bigger than STREAM_FROM_BYTES is read, chunked and written as
- * a stream (sync-stream.ts), so no file is ever held whole; writing is sync-write.ts.
+ * a stream (sync-stream.ts), so no file is ever held whole. Every write goes through an
+ * IndexWrites (write-side.ts): on this thread (`syncFiles`), or in a worker thread that owns
+ * the write connection (`syncWith` + write-worker.ts), the sync then only posting rows.
  */
 import type { UnreadableFile } from '../../../shared/types/search';
 import type { Embedder } from '../embed/types';
@@ -16,8 +18,8 @@ import { sha256 } from './chunker';
 import { prepareChunks } from './prepare';
 import type { FileRow, Store } from './store';
 import { VectorPipeline, type PrestartedWorker, type VectorJob } from './embed-jobs';
-import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
-import { BULK_COMMIT_CHUNKS, FileWriter, type PendingFile } from './sync-write';
+import type { PendingFile } from './sync-write';
+import { LocalWrites, type IndexWrites } from './write-side';
 import { abortError } from '../util/abort';
 import { readSource, readVirtual, statSource } from './sync-files';
 import { streamFile, streamsFile, type FilePart } from './sync-stream';
@@ -52,6 +54,13 @@ export interface SyncInput {
   signal?: AbortSignal | undefined;
   onProgress?: ((p: SyncProgress) => void) | undefined;
   now: () => number;
+}
+
+/** A sync whose writes go through `writes` (here or in a write worker) instead of `db`/`store`. */
+export interface SyncWithInput extends Omit<SyncInput, 'db' | 'store'> {
+  writes: IndexWrites;
+  /** The sync's yielder (shared with a LocalWrites on this thread, so slices are not doubled). */
+  yieldNow?: ((force?: boolean) => Promise<void>) | undefined;
 }
 
 export interface SyncOutcome {
@@ -103,14 +112,21 @@ interface Batch {
  * record the files whose content did not change, then the counts. Only a few batches of
  * texts are held in memory, whatever the size of the memory.
  */
-export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
+export function syncFiles(input: SyncInput): Promise<SyncOutcome> {
+  const { db, store, ...rest } = input;
+  const yieldNow = createYielder();
+  const writes = new LocalWrites({ db, store, vectors: input.embedder !== null, yieldNow, signal: input.signal });
+  return syncWith({ ...rest, writes, yieldNow });
+}
+
+/** `syncFiles` with its writes made through `input.writes` (a write worker's, write-worker.ts). */
+export async function syncWith(input: SyncWithInput): Promise<SyncOutcome> {
   const run = new SyncRun(input);
   try {
-    run.removeGone();
     await run.begin();
     for (const src of input.files) await run.scan(src);
     await run.drain();
-    run.touchUnchanged();
+    await run.touchUnchanged();
     return await run.finish();
   } finally {
     run.close();
@@ -119,7 +135,7 @@ export async function syncFiles(input: SyncInput): Promise<SyncOutcome> {
 
 /** The state of one sync pass, and its steps (in the order syncFiles runs them). */
 class SyncRun {
-  private readonly yieldNow = createYielder();
+  private readonly yieldNow: (force?: boolean) => Promise<void>;
   private readonly report: (p: SyncProgress) => void;
   private readonly existing = new Map<string, { hash: string; mtime: number; size: number }>();
   /**
@@ -127,8 +143,8 @@ class SyncRun {
    * transaction — far fewer, bigger FTS segments and no per-file commit — and files are only
    * inserted, never replaced. A failure throws the whole file away anyway.
    */
-  private readonly bulk: boolean;
-  private readonly vectors: VectorPipeline;
+  private bulk = false;
+  private vectors: VectorPipeline | null = null;
   private readonly changed: string[] = [];
   private readonly touched: FileRow[] = [];
   private readonly unreadable: UnreadableFile[] = [];
@@ -138,20 +154,31 @@ class SyncRun {
   private filesDone = 0;
   private chunksDone = 0;
   private chunksSeen = 0;
-  private uncommitted = 0;
-  /** Writes each file (or streamed part) once its vectors are in. */
-  private readonly writer: FileWriter;
 
-  constructor(private readonly input: SyncInput) {
-    const { db, store } = input;
+  constructor(private readonly input: SyncWithInput) {
+    this.yieldNow = input.yieldNow ?? createYielder();
     this.report = input.onProgress ?? (() => {});
-    for (const r of db.prepare('SELECT path, hash, mtime, size FROM files').all() as { path: string; hash: string; mtime: number; size: number }[]) {
-      this.existing.set(r.path, r);
-    }
+  }
+
+  private get pipeline(): VectorPipeline {
+    if (!this.vectors) throw new Error('internal: sync used before begin');
+    return this.vectors;
+  }
+
+  private progress(phase: SyncProgress['phase']): void {
+    this.report({ phase, filesDone: this.filesDone, filesTotal: this.input.files.length, chunksDone: this.chunksDone, chunksTotal: this.chunksSeen });
+  }
+
+  /**
+   * Read the index's files rows; drop the files no longer listed (they need no reading);
+   * open the bulk transaction (rebuilds); start on a fresh slice of the event loop.
+   */
+  async begin(): Promise<void> {
+    const { input } = this;
+    for (const r of await input.writes.existing()) this.existing.set(r.path, r);
     this.bulk = input.bulk === true && this.existing.size === 0;
     this.vectors = new VectorPipeline({
-      db,
-      store,
+      cache: input.writes,
       embedder: input.embedder,
       cacheWrite: input.cacheWrite,
       signal: input.signal,
@@ -159,32 +186,12 @@ class SyncRun {
       expectMany: this.bulk && input.files.length > 0,
       worker: input.embedWorker,
       prestarted: input.prestarted,
-      yieldNow: () => this.yieldNow(),
     });
-    this.writer = new FileWriter({ db, store, bulk: this.bulk, vectors: input.embedder !== null, yieldNow: () => this.yieldNow(), signal: input.signal });
-  }
-
-  private progress(phase: SyncProgress['phase']): void {
-    this.report({ phase, filesDone: this.filesDone, filesTotal: this.input.files.length, chunksDone: this.chunksDone, chunksTotal: this.chunksSeen });
-  }
-
-  /** Removed files first: they need no reading. */
-  removeGone(): void {
-    const listed = new Set(this.input.files.map((f) => f.path));
+    const listed = new Set(input.files.map((f) => f.path));
     const removed = [...this.existing.keys()].filter((p) => !listed.has(p));
-    if (!removed.length) return;
-    this.input.db.transaction(() => {
-      for (const p of removed) this.input.store.deleteFile(p);
-    })();
+    await input.writes.removeFiles(removed);
     this.changed.push(...removed);
-  }
-
-  /** Open the bulk transaction (rebuilds), and start on a fresh slice of the event loop. */
-  async begin(): Promise<void> {
-    if (this.bulk) {
-      this.input.db.exec('BEGIN');
-      pauseFtsMerging(this.input.db);
-    }
+    await input.writes.begin(this.bulk);
     // Whatever ran before (listing, opening the database) had its own slice.
     await this.yieldNow(true);
   }
@@ -252,13 +259,13 @@ class SyncRun {
     if (this.pending.length === 0) return;
     throwIfAborted(this.input.signal);
     this.progress('embed');
-    this.inFlight.push({ files: this.pending, chunks: this.pendingChunks, job: this.vectors.start(this.pending.flatMap((p) => p.chunks)) });
+    this.inFlight.push({ files: this.pending, chunks: this.pendingChunks, job: await this.pipeline.start(this.pending.flatMap((p) => p.chunks)) });
     this.pending = [];
     this.pendingChunks = 0;
     await this.yieldNow();
     // In-process embedding is done by the time its vectors are awaited: write right away.
     // With a worker, keep batches queued so it never waits for this thread.
-    while (this.inFlight.length > this.vectors.maxInFlight) await this.write(this.inFlight.shift()!);
+    while (this.inFlight.length > this.pipeline.maxInFlight) await this.write(this.inFlight.shift()!);
   }
 
   /** Flush the last batch and write every batch still on its way. */
@@ -267,58 +274,40 @@ class SyncRun {
     while (this.inFlight.length) await this.write(this.inFlight.shift()!);
   }
 
-  /** Write one batch once its vectors are in (and commit the bulk transaction every so often). */
+  /**
+   * Write one batch once its vectors are in (the write side commits the bulk transaction
+   * every so often).
+   */
   private async write(b: Batch): Promise<void> {
-    const { db } = this.input;
-    const byHash = await this.vectors.finish(b.job);
+    const byHash = await this.pipeline.finish(b.job);
     throwIfAborted(this.input.signal);
     await this.yieldNow();
-    for (const p of b.files) {
+    const results = await this.input.writes.writeBatch(b.files, byHash, b.chunks);
+    b.files.forEach((p, i) => {
       // undefined: a part of a streamed file that is not its last (nothing to report yet).
-      const failed = await this.writer.write(p, byHash);
+      const failed = results[i];
       if (failed) this.unreadable.push({ path: p.file.path, reason: failed });
       else if (failed === null) this.changed.push(p.file.path);
-      await this.yieldNow();
-    }
+    });
     this.chunksDone += b.chunks;
-    // Not while a streamed file's savepoint is open: a COMMIT would end it.
-    if (this.bulk && (this.uncommitted += b.chunks) >= BULK_COMMIT_CHUNKS && !this.writer.midFile) {
-      await mergeFts(db, this.yieldNow, this.input.signal);
-      await this.yieldNow(true);
-      db.exec('COMMIT');
-      db.exec('BEGIN');
-      this.uncommitted = 0;
-    }
     this.progress('write');
     await this.yieldNow();
   }
 
   /** Files whose mtime moved but whose content did not: new stamps, no re-chunking. */
-  touchUnchanged(): void {
-    if (!this.touched.length) return;
-    this.input.db.transaction(() => {
-      for (const t of this.touched) this.input.store.touchFile(t);
-    })();
+  async touchUnchanged(): Promise<void> {
+    await this.input.writes.touchFiles(this.touched);
   }
 
   /** Count files and chunks, record the chunk count, and commit a bulk run. */
   async finish(): Promise<SyncOutcome> {
-    const { db } = this.input;
-    const files = (db.prepare('SELECT COUNT(*) FROM files').pluck().get() as number) ?? 0;
-    const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
-    db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
-    if (this.bulk) {
-      await mergeFts(db, this.yieldNow, this.input.signal);
-      resumeFtsMerging(db);
-      await this.yieldNow(true);
-      db.exec('COMMIT');
-    }
+    const { files, chunks } = await this.input.writes.finish();
     this.progress('done');
-    const v = this.vectors;
+    const v = this.pipeline;
     return { files, chunks, embedded: v.embedded, embeddedInWorker: v.embeddedInWorker, changed: this.changed, unreadable: this.unreadable };
   }
 
   close(): void {
-    this.vectors.close();
+    this.vectors?.close();
   }
 }
