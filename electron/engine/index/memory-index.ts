@@ -13,7 +13,7 @@ import type { IndexStatus, IndexSyncResult, SearchMode, UnreadableFile } from '.
 import { openDatabase, type Db, type OpenedDatabase } from './db';
 import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
 import { listSourceFiles, type SourceRoots } from './sources';
-import { createStore } from './store';
+import { createStore, pruneEmbeddingCache } from './store';
 import { lineVectorsFor } from './line-vectors';
 import { filesDiffer, syncFiles, type SyncProgress } from './sync';
 import { rebuildIndex } from './reindex';
@@ -251,7 +251,7 @@ export class MemoryIndex {
         this.openExisting();
       } else {
         const db = this.opened!.db;
-        const store = createStore(db, { model: identity.model, vectors: identity.vector });
+        const store = createStore(db, { provider: identity.provider, model: identity.model, vectors: identity.vector });
         outcome = await syncFiles({ ...common, db, store });
         writeMeta(db, 'lastSync', this.now().toISOString());
       }
@@ -278,13 +278,11 @@ export class MemoryIndex {
     };
   }
 
-  /** Keep the embedding cache under `cache.maxEntries` (oldest entries go first). */
+  /** Keep the embedding cache under `cache.maxEntries` (oldest first; never a vector a chunk needs: store.ts). */
   private pruneCache(): void {
     const max = this.opts.settings.cache.maxEntries;
     if (!max || !this.opened) return;
-    this.opened.db
-      .prepare('DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache ORDER BY updated_at DESC LIMIT -1 OFFSET ?)')
-      .run(max);
+    pruneEmbeddingCache(this.opened.db, max, this.identity());
   }
 
   /** Counts, last sync, mode, embedder, vector backend and dirtiness. */

@@ -81,7 +81,7 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     // Vectors of an earlier rebuild that did not finish (killed, cancelled): resume, not restart.
     resume = emb ? openResumeCache(input.indexFile, emb.provider) : null;
     if (emb && resume) await carryCache(db, resume.file, emb.provider, emb.model, input.signal);
-    const base = createStore(db, { model: input.identity.model, vectors: input.identity.vector });
+    const base = createStore(db, { provider: input.identity.provider, model: input.identity.model, vectors: input.identity.vector });
     const store = resume ? resume.wrap(base) : base;
     outcome = await syncFiles({ ...input, db, store, bulk: true });
     writeMeta(db, 'identity', JSON.stringify(input.identity));

@@ -1,12 +1,17 @@
 /**
  * Writes to the index: replace one file's chunks (rows, FTS, vectors) and the embedding
  * cache. Prepared statements are made once per handle; callers group calls in transactions.
+ *
+ * Each chunk vector is kept once as floats, in `embedding_cache` (the row the chunk's
+ * `embed_hash` names, written here if the embed step did not), and as int8 in `chunks_vec`,
+ * the candidate generator (schema.ts).
  */
 import type { MemorySource } from '../../../shared/types/search';
 import type Database from 'better-sqlite3';
 import type { Db } from './db';
 import { createLineWriter } from './line-vectors';
 import { ftsIndexText } from '../../../shared/text/tokens';
+import { sha256 } from './chunker';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
 export interface ChunkRow {
@@ -23,6 +28,8 @@ export interface ChunkRow {
   mtime: number;
   /** The context line + text: what the keyword and vector sides index. */
   body: string;
+  /** sha256 of `body`: the embedding-cache key of `vector` (computed when absent). */
+  bodyHash?: string | undefined;
   vector: Float32Array | null;
   /** One vector per line unit (line-vectors.ts), when the index keeps line vectors. */
   lineVectors?: Float32Array[] | undefined;
@@ -34,6 +41,11 @@ export interface FileRow {
   hash: string;
   mtime: number;
   size: number;
+}
+
+/** Int8Array → BLOB without copying. */
+export function int8Blob(v: Int8Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
 /** Float32Array → BLOB without copying. */
@@ -52,6 +64,21 @@ export function unitVec(v: Float32Array): Float32Array {
   if (n === 0) return out;
   const inv = 1 / Math.sqrt(n);
   for (let i = 0; i < v.length; i++) out[i] = v[i]! * inv;
+  return out;
+}
+
+/**
+ * `v` as int8, scaled so that its largest component is ±127 (the zero vector stays zero):
+ * what `chunks_vec` stores and the KNN worker's copy scans. The scale is per vector, which
+ * the cosine distance ignores.
+ */
+export function int8Vec(v: Float32Array): Int8Array {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  const out = new Int8Array(v.length);
+  if (max === 0) return out;
+  const s = 127 / max;
+  for (let i = 0; i < v.length; i++) out[i] = Math.round(v[i]! * s);
   return out;
 }
 
@@ -110,20 +137,30 @@ function chunkIds(db: Db): { high(): number; setHigh(id: number): void } {
   return { high: () => Number(high.get()), setHigh: (id) => void set.run(String(id)) };
 }
 
-export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0' | 'fallback' | 'none' }): Store {
+/** How a store writes: the embedder (the float copies' cache key) and the vector table's kind. */
+export interface StoreOptions {
+  provider: string | null;
+  model: string | null;
+  vectors: 'vec0' | 'fallback' | 'none';
+}
+
+export function createStore(db: Db, opts: StoreOptions): Store {
   const idsOf = db.prepare('SELECT id FROM chunks WHERE path = ?').pluck();
   const delChunk = db.prepare('DELETE FROM chunks WHERE id = ?');
   const delFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
   const delVec = opts.vectors === 'none' ? null : db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
   const delFile = db.prepare('DELETE FROM files WHERE path = ?');
   const insChunk = db.prepare(
-    `INSERT INTO chunks (id, path, source, start_line, end_line, hash, model, text, heading, day, dated, evergreen, mtime)
-     VALUES (@id, @path, @source, @startLine, @endLine, @hash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
+    `INSERT INTO chunks (id, path, source, start_line, end_line, hash, embed_hash, model, text, heading, day, dated, evergreen, mtime)
+     VALUES (@id, @path, @source, @startLine, @endLine, @hash, @embedHash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
   );
   const ids = chunkIds(db);
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
   const stem = stemWriter(db);
-  const insVec = opts.vectors === 'none' ? null : db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
+  const insVec =
+    opts.vectors === 'none'
+      ? null
+      : db.prepare(`INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ${opts.vectors === 'vec0' ? 'vec_int8(?)' : '?'}, ?, ?)`);
   const upFile = db.prepare(
     `INSERT INTO files (path, source, hash, mtime, size) VALUES (@path, @source, @hash, @mtime, @size)
      ON CONFLICT(path) DO UPDATE SET source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`,
@@ -135,6 +172,8 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
      ON CONFLICT(provider, model, hash) DO UPDATE SET embedding = excluded.embedding, dims = excluded.dims, updated_at = excluded.updated_at`,
   );
 
+  // The float copy of a chunk vector: already there when the embed step cached it.
+  const keepFloat = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
   const lines = opts.vectors === 'none' ? null : createLineWriter(db);
 
   const deleteChunks = (path: string) => {
@@ -151,6 +190,8 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
     if (chunks.length === 0) return;
     let next = ids.high();
     for (const c of chunks) {
+      const vector = insVec && c.vector && opts.provider !== null && opts.model !== null ? c.vector : null;
+      const embedHash = vector ? (c.bodyHash ?? sha256(c.body)) : null;
       const info = insChunk.run({
         id: ++next,
         path: c.path,
@@ -158,6 +199,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
         startLine: c.startLine,
         endLine: c.endLine,
         hash: c.hash,
+        embedHash,
         model: opts.model,
         text: c.text,
         heading: c.heading,
@@ -169,7 +211,10 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
       stem?.ins.run(id, c.text);
-      if (insVec && c.vector) insVec.run(id, vecBlob(unitVec(c.vector)), c.source, c.day);
+      if (vector) {
+        insVec!.run(id, int8Blob(int8Vec(vector)), c.source, c.day);
+        keepFloat.run(opts.provider, opts.model, embedHash, vector.length, vecBlob(vector), Date.now());
+      }
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
     ids.setHigh(next);
@@ -206,4 +251,24 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       for (const e of entries) cacheIns.run(provider, model, e.hash, e.vector.length, vecBlob(e.vector), now);
     },
   };
+}
+
+/**
+ * Keep `embedding_cache` at about `max` entries, the least recently written going first —
+ * but never an entry a chunk of the index needs (`chunks.embed_hash` for the index's
+ * `provider` and `model`): that entry is the chunk's only float vector. When the live chunks
+ * alone need more than `max`, only the entries no chunk needs are dropped. Returns how many
+ * were deleted.
+ */
+export function pruneEmbeddingCache(db: Db, max: number, key: { provider: string | null; model: string | null }): number {
+  const total = db.prepare('SELECT COUNT(*) FROM embedding_cache').pluck().get() as number;
+  if (total <= max) return 0;
+  const live = `provider = ? AND model = ? AND hash IN (SELECT embed_hash FROM chunks WHERE embed_hash IS NOT NULL)`;
+  const needed = key.provider !== null && key.model !== null ? (db.prepare(`SELECT COUNT(*) FROM embedding_cache WHERE ${live}`).pluck().get(key.provider, key.model) as number) : 0;
+  return db
+    .prepare(
+      `DELETE FROM embedding_cache WHERE rowid IN (
+         SELECT rowid FROM embedding_cache WHERE NOT (${live}) ORDER BY updated_at DESC LIMIT -1 OFFSET ?)`,
+    )
+    .run(key.provider ?? '', key.model ?? '', Math.max(0, max - needed)).changes;
 }
