@@ -77,7 +77,9 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
     // event loop breathe before the next one.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const emb = input.embedder;
-    if (emb && fs.existsSync(input.indexFile)) await carryCache(db, input.indexFile, emb.provider, emb.model, input.signal);
+    // With the cache off (`cache.enabled: false`) a rebuild embeds everything again; the
+    // old file's cache still holds its chunks' float vectors (store.ts), so it is not carried.
+    if (emb && input.cacheWrite && fs.existsSync(input.indexFile)) await carryCache(db, input.indexFile, emb.provider, emb.model, input.signal);
     // Vectors of an earlier rebuild that did not finish (killed, cancelled): resume, not restart.
     resume = emb ? openResumeCache(input.indexFile, emb.provider) : null;
     if (emb && resume) await carryCache(db, resume.file, emb.provider, emb.model, input.signal);
