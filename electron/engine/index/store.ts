@@ -144,6 +144,26 @@ export interface StoreOptions {
   vectors: 'vec0' | 'fallback' | 'none';
 }
 
+/**
+ * Writes of chunk vectors: the int8 row of `chunks_vec` and the float copy in
+ * `embedding_cache` (already there when the embed step cached it). Null when the index
+ * keeps no vectors.
+ */
+function vectorWriter(db: Db, opts: StoreOptions): { hashOf(c: ChunkRow): string | null; write(id: bigint, c: ChunkRow, hash: string): void } | null {
+  const { provider, model } = opts;
+  if (opts.vectors === 'none' || provider === null || model === null) return null;
+  const insVec = db.prepare(`INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ${opts.vectors === 'vec0' ? 'vec_int8(?)' : '?'}, ?, ?)`);
+  const keepFloat = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  return {
+    hashOf: (c) => (c.vector ? (c.bodyHash ?? sha256(c.body)) : null),
+    write(id, c, hash) {
+      const v = c.vector!;
+      insVec.run(id, int8Blob(int8Vec(v)), c.source, c.day);
+      keepFloat.run(provider, model, hash, v.length, vecBlob(v), Date.now());
+    },
+  };
+}
+
 export function createStore(db: Db, opts: StoreOptions): Store {
   const idsOf = db.prepare('SELECT id FROM chunks WHERE path = ?').pluck();
   const delChunk = db.prepare('DELETE FROM chunks WHERE id = ?');
@@ -157,10 +177,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
   const ids = chunkIds(db);
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
   const stem = stemWriter(db);
-  const insVec =
-    opts.vectors === 'none'
-      ? null
-      : db.prepare(`INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ${opts.vectors === 'vec0' ? 'vec_int8(?)' : '?'}, ?, ?)`);
+  const vectors = vectorWriter(db, opts);
   const upFile = db.prepare(
     `INSERT INTO files (path, source, hash, mtime, size) VALUES (@path, @source, @hash, @mtime, @size)
      ON CONFLICT(path) DO UPDATE SET source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`,
@@ -172,8 +189,6 @@ export function createStore(db: Db, opts: StoreOptions): Store {
      ON CONFLICT(provider, model, hash) DO UPDATE SET embedding = excluded.embedding, dims = excluded.dims, updated_at = excluded.updated_at`,
   );
 
-  // The float copy of a chunk vector: already there when the embed step cached it.
-  const keepFloat = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
   const lines = opts.vectors === 'none' ? null : createLineWriter(db);
 
   const deleteChunks = (path: string) => {
@@ -190,8 +205,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
     if (chunks.length === 0) return;
     let next = ids.high();
     for (const c of chunks) {
-      const vector = insVec && c.vector && opts.provider !== null && opts.model !== null ? c.vector : null;
-      const embedHash = vector ? (c.bodyHash ?? sha256(c.body)) : null;
+      const embedHash = vectors?.hashOf(c) ?? null;
       const info = insChunk.run({
         id: ++next,
         path: c.path,
@@ -211,10 +225,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
       stem?.ins.run(id, c.text);
-      if (vector) {
-        insVec!.run(id, int8Blob(int8Vec(vector)), c.source, c.day);
-        keepFloat.run(opts.provider, opts.model, embedHash, vector.length, vecBlob(vector), Date.now());
-      }
+      if (embedHash !== null) vectors!.write(id, c, embedHash);
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
     ids.setHigh(next);
