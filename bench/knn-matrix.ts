@@ -126,6 +126,7 @@ async function main(): Promise<void> {
 
     (globalThis as { gc?: () => void }).gc?.();
     const rss0 = anonRss();
+    const mem0 = process.memoryUsage();
     const cache = new KnnCache(() => openDatabase(file, { readonly: true }).db);
     const l0 = performance.now();
     const c0 = process.cpuUsage();
@@ -134,6 +135,7 @@ async function main(): Promise<void> {
     const loadCpu = process.cpuUsage(c0);
     (globalThis as { gc?: () => void }).gc?.();
     const rss1 = anonRss();
+    const mem1 = process.memoryUsage();
     for (const q of queries.slice(0, 3)) cache.query(db, q, K, ALL); // warm-up
     const copy = queries.map((q) => timedSync(() => cache.query(db, q, K, ALL)));
 
@@ -159,7 +161,8 @@ async function main(): Promise<void> {
     console.log(`\nvec0 int8: ${against(int8)}; copy: ${against(copy)}`);
     console.log(
       `copy: loaded in ${(loadMs / 1000).toFixed(2)} s wall (${((loadCpu.user + loadCpu.system) / 1e6).toFixed(2)} s CPU), ` +
-        `anonymous RSS +${((rss1 - rss0) / 1e6).toFixed(0)} MB (the file's pages SQLite maps are not counted)`,
+        `anonymous RSS +${((rss1 - rss0) / 1e6).toFixed(0)} MB (the file's pages SQLite maps are not counted): ` +
+        `JS heap used +${((mem1.heapUsed - mem0.heapUsed) / 1e6).toFixed(0)} MB, committed +${((mem1.heapTotal - mem0.heapTotal) / 1e6).toFixed(0)} MB; the int8 rows ${((cache.stats()?.bytes ?? 0) / 1e6).toFixed(0)} MB`,
     );
   } finally {
     fs.rmSync(tmp, { recursive: true, force: true });

@@ -134,6 +134,11 @@ export class KnnCache {
     this.closed = true;
   }
 
+  /** Rows and bytes of the loaded copy (null until loaded), for benchmarks. */
+  stats(): { rows: number; bytes: number } | null {
+    return this.copy ? { rows: this.copy.matrix?.size ?? 0, bytes: this.copy.matrix?.bytes ?? 0 } : null;
+  }
+
   /** The copy's candidates re-scored exactly from the float copies (one batched read). */
   private fromCopy(db: Db, copy: Copy, vec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
     if (!copy.matrix) return [];

@@ -77,6 +77,11 @@ export class VectorMatrix {
     return this.n;
   }
 
+  /** Bytes the copy holds: the WebAssembly memory (rows, scales, scores) and the per-row arrays. */
+  get bytes(): number {
+    return this.ex.memory.buffer.byteLength + this.ids.byteLength + this.src.byteLength + this.day.byteLength;
+  }
+
   has(id: number): boolean {
     return this.slotOf.has(id);
   }
