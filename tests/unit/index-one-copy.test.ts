@@ -1,7 +1,8 @@
 /**
  * Each chunk vector kept once (schema 8): floats only in `embedding_cache`, `chunks_vec` an
  * int8 candidate generator. On a real index (the bench notes, the shipped potion embedder)
- * the vector side's answers — vec0, the scan without sqlite-vec, and the KNN worker's copy —
+ * the vector side's answers — vec0 (its int8 KNN, or its int8 blocks scanned in-process), the
+ * scan without sqlite-vec, and the KNN worker's copy —
  * carry the scores and order of an exact float scan; an index of the old layout rebuilds
  * once without embedding anything; and a capped cache never loses a vector a chunk needs.
  */
@@ -76,6 +77,8 @@ describe('one copy of each vector', () => {
       expect(rows.length).toBe(chunks);
       expect(chunks).toBeGreaterThan(8 * oversampled(LIMIT));
       const filters: CandidateFilter[] = [
+        // No filter: vec0's int8 blocks scanned in-process (int8-scan.ts); with one, vec0's own KNN.
+        { sources: ['memory', 'sessions'] },
         { sources: ['memory'] },
         { sources: ['memory'], since: '2026-07-01' },
         { sources: ['memory'], since: '2026-05-10', before: '2026-06-15' },

@@ -9,6 +9,7 @@ import type { Db } from '../index/db';
 import { hasTable } from '../index/schema';
 import { int8Blob, int8Vec, unitVec } from '../index/store';
 import { oversampled, rescoreExact } from './exact-vectors';
+import { int8BlockCandidates } from './int8-scan';
 import type { MemorySource } from '../../../shared/types/search';
 import { buildFtsQuery, pruneTerms } from './fts-query';
 import { bm25RankToScore } from './score';
@@ -126,11 +127,16 @@ export function ftsCandidates(db: Db, table: 'chunks_fts' | 'chunks_fts_stem', m
 }
 
 /**
- * Vector side through the `vec0` KNN index: its int8 cosine scan (schema.ts) fetches
- * `oversampled(limit)` candidates, which are re-scored exactly against their float copies
- * (exact-vectors.ts): the scores and order of a float scan.
+ * Vector side through the `vec0` KNN index: its int8 cosine scan (schema.ts) — or, without a
+ * filter, a SIMD scan of its int8 blocks (int8-scan.ts) — fetches `oversampled(limit)`
+ * candidates, which are re-scored exactly against their float copies (exact-vectors.ts):
+ * the scores and order of a float scan.
  */
 export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
+  const spec = filterSpec(filter);
+  // Unfiltered: vec0's int8 blocks scanned here with SIMD, cheaper than vec0's own int8 scan.
+  const scanned = spec.source === null && spec.since === null && spec.before === null ? int8BlockCandidates(db, queryVec, oversampled(limit)) : null;
+  if (scanned) return rescoreExact(db, queryVec, scanned, limit);
   const table = 'chunks_vec';
   const f = filterSql(filter, table);
   const ids = db

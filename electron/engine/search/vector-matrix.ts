@@ -27,9 +27,11 @@ interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
-interface ScanExports {
+/** The assembled knn-scan.wat's exports. */
+export interface ScanExports {
   memory: WasmMemory;
   scan(q: number, rows: number, scales: number, out: number, n: number, blocks: number): void;
+  scan_cos(q: number, rows: number, out: number, n: number, blocks: number): void;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -43,7 +45,29 @@ function scanModule(): object {
   return wasmModule;
 }
 
-const PAGE = 65_536;
+/** A new instance of the scan module, with its own memory. */
+export function scanInstance(): ScanExports {
+  return new wasm.Instance(scanModule()).exports as ScanExports;
+}
+
+/** Bytes of a WebAssembly memory page. */
+export const WASM_PAGE = 65_536;
+
+/**
+ * `q` (a unit vector) as the scan's int16 query, written at `off` in `ex`'s memory: scaled
+ * so that no i32 sum over `blocks` × 16 int8 components can overflow. False for a zero query.
+ */
+export function writeQuery(ex: ScanExports, off: number, q: Float32Array, blocks: number): boolean {
+  let max = 0;
+  for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]!));
+  if (max === 0) return false;
+  const qs = Math.min(32_767, Math.floor((2 ** 31 - 1) / (blocks * 16 * 127))) / max;
+  const q16 = new Int16Array(ex.memory.buffer, off, blocks * 16);
+  q16.fill(0);
+  for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i]! * qs);
+  return true;
+}
+
 
 /** YYYY-MM-DD as a number that orders like the string (-1 for none). */
 function dayNumber(day: string | null | undefined): number {
@@ -63,14 +87,11 @@ export class VectorMatrix {
   private day = new Int32Array(0);
   private readonly slotOf = new Map<number, number>();
   private readonly sourceCode = new Map<string, number>();
-  /** The int16 query's scale bound: the scan's i32 sums cannot overflow. */
-  private readonly qMax: number;
 
   constructor(readonly dims: number) {
     this.blocks = Math.max(1, Math.ceil(dims / 16));
     this.rowBytes = this.blocks * 16;
-    this.qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (this.rowBytes * 127)));
-    this.ex = new wasm.Instance(scanModule()).exports as ScanExports;
+    this.ex = scanInstance();
   }
 
   get size(): number {
@@ -113,7 +134,7 @@ export class VectorMatrix {
     const cap = Math.max(1024, this.cap * 2, atLeast);
     const need = this.rowsOff(cap) + cap * this.rowBytes;
     const mem = this.ex.memory;
-    if (need > mem.buffer.byteLength) mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    if (need > mem.buffer.byteLength) mem.grow(Math.ceil((need - mem.buffer.byteLength) / WASM_PAGE));
     const bytes = new Uint8Array(mem.buffer);
     // Move the old regions up to the new layout (rows first: they move the furthest).
     bytes.copyWithin(this.rowsOff(cap), this.rowsOff(), this.rowsOff() + this.n * this.rowBytes);
@@ -183,14 +204,7 @@ export class VectorMatrix {
   candidates(query: Float32Array, m: number, filter: MatrixFilter): number[] {
     if (this.n === 0 || m <= 0) return [];
     if (query.length !== this.dims) throw new Error(`query of ${query.length} dims in a ${this.dims}-dim index`);
-    const q = unitVec(query);
-    let max = 0;
-    for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]!));
-    if (max === 0) return [];
-    const qs = this.qMax / max;
-    const q16 = new Int16Array(this.ex.memory.buffer, this.qOff, this.blocks * 16);
-    q16.fill(0);
-    for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i]! * qs);
+    if (!writeQuery(this.ex, this.qOff, unitVec(query), this.blocks)) return [];
     this.ex.scan(this.qOff, this.rowsOff(), this.scalesOff(), this.outOff(), this.n, this.blocks);
     const out = new Float32Array(this.ex.memory.buffer, this.outOff(), this.n);
     const pool = this.pool(out, m, filter);
