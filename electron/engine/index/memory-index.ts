@@ -11,7 +11,7 @@ import type { Embedder } from '../embed/types';
 import type { MemorySearchSettings } from '../config/schema';
 import type { IndexStatus, IndexSyncResult, SearchMode, UnreadableFile } from '../../../shared/types/search';
 import { openDatabase, type Db, type OpenedDatabase } from './db';
-import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
+import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, vectorsReadable, writeMeta, type IndexIdentity } from './schema';
 import { listSourceFiles, type SourceRoots } from './sources';
 import { createStore, pruneEmbeddingCache } from './store';
 import { lineVectorsFor } from './line-vectors';
@@ -320,7 +320,7 @@ export class MemoryIndex {
     const built = readIdentity(db);
     const e = this.opts.embedder;
     // An index built for another embedder cannot answer vector queries: keyword side only.
-    const usable = Boolean(built) && built!.provider === (e?.provider ?? null) && built!.model === (e?.model ?? null) && built!.vector === vector;
+    const usable = Boolean(built) && built!.provider === (e?.provider ?? null) && built!.model === (e?.model ?? null) && built!.vector === vector && vectorsReadable(built!);
     return {
       db,
       vector: usable ? vector : 'none',

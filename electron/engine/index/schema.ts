@@ -16,6 +16,15 @@ import type { Db } from './db';
  */
 export const SCHEMA_VERSION = 8;
 
+/**
+ * Whether the vector side can read an index built with `id`: from schema 8 on the floats are
+ * found through `chunks.embed_hash` and `chunks_vec` is int8. An older index answers from its
+ * keyword side until its one rebuild is done.
+ */
+export function vectorsReadable(id: IndexIdentity): boolean {
+  return id.schema >= 8;
+}
+
 /** What the index was built with; any difference means a full reindex. */
 export interface IndexIdentity {
   schema: number;
