@@ -56,7 +56,7 @@ async function main(): Promise<void> {
   const copy = runs((q) => cache.query(db, q, K, all));
 
   // Exact float scan of every chunk, streamed, for the first queries.
-  const scan = db.prepare('SELECT c.id, e.embedding FROM chunks c JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash').raw();
+  const scan = db.prepare('SELECT c.id, e.embedding FROM chunks c CROSS JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash').raw();
   const qs = queries.slice(0, nExact).map((q) => unitVec(q));
   const tops = qs.map(() => [] as { id: number; d: number }[]);
   for (const [cid, blob] of scan.iterate(id.provider, id.model) as Iterable<[number, Buffer]>) {

@@ -28,7 +28,7 @@ const NOTES = path.resolve(__dirname, '../../bench/eval-data/workspace');
 function floats(db: Db): { id: number; source: string; day: string | null; v: Float32Array }[] {
   const id = readIdentity(db)!;
   const rows = db
-    .prepare('SELECT c.id, c.source, c.day, e.embedding FROM chunks c JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash ORDER BY c.id')
+    .prepare('SELECT c.id, c.source, c.day, e.embedding FROM chunks c CROSS JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash ORDER BY c.id')
     .all(id.provider, id.model) as { id: number; source: string; day: string | null; embedding: Buffer }[];
   return rows.map((r) => ({ id: r.id, source: r.source, day: r.day, v: unitVec(blobVec(r.embedding)) }));
 }
