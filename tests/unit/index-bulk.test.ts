@@ -31,7 +31,7 @@ describe('bulk rebuild', () => {
     const build = async (bulk: boolean) => {
       const { db } = openDatabase(path.join(root, `${bulk ? 'bulk' : 'plain'}.sqlite`), { loadVec: false });
       createBaseSchema(db);
-      const store = createStore(db, { model: null, vectors: 'none' });
+      const store = createStore(db, { provider: null, model: null, vectors: 'none' });
       // Small chunks: many rows from little text.
       const out = await syncFiles({ db, store, embedder: null, files: listed, chunking: { tokens: 40, overlap: 8 }, cacheWrite: false, now: () => 0, bulk });
       return { db, out };

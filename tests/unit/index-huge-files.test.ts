@@ -25,7 +25,7 @@ async function sync(root: string, bulk: boolean, wrap: (s: Store) => Store = (s)
   const listed = await listSourceFiles({ workspace: path.join(root, 'workspace'), sessionsDir: '', extraPaths: [], sources: ['memory'] });
   const { db } = openDatabase(path.join(root, `${bulk ? 'bulk' : 'plain'}.sqlite`), { loadVec: false });
   createBaseSchema(db);
-  const store = wrap(createStore(db, { model: null, vectors: 'none' }));
+  const store = wrap(createStore(db, { provider: null, model: null, vectors: 'none' }));
   const out = await syncFiles({ db, store, embedder: null, files: listed, chunking: { tokens: 16, overlap: 0 }, cacheWrite: false, now: () => 0, bulk });
   return { db, out };
 }

@@ -83,7 +83,7 @@ describe('a big transcript indexed as a stream', () => {
       const { db } = openDatabase(path.join(root, `${bulk}.sqlite`), { loadVec: false });
       try {
         createBaseSchema(db);
-        const store = createStore(db, { model: null, vectors: 'none' });
+        const store = createStore(db, { provider: null, model: null, vectors: 'none' });
         const out = await syncFiles({ db, store, embedder: null, files: listed, chunking, cacheWrite: false, now: () => 0, bulk });
         expect(out.unreadable).toEqual([]);
         const rows = db.prepare('SELECT start_line, end_line, hash, text, day, dated FROM chunks WHERE path = ? ORDER BY id').all(big.path) as Record<string, unknown>[];

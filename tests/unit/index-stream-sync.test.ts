@@ -40,7 +40,7 @@ async function sync(root: string, dbName: string, bulk: boolean, wrap: (s: Store
   const listed = await listSourceFiles({ workspace: path.join(root, 'workspace'), sessionsDir: '', extraPaths: [], sources: ['memory'] });
   const { db } = openDatabase(path.join(root, dbName), { loadVec: false });
   createBaseSchema(db);
-  const store = wrap(createStore(db, { model: null, vectors: 'none' }));
+  const store = wrap(createStore(db, { provider: null, model: null, vectors: 'none' }));
   const out = await syncFiles({ db, store, embedder: null, files: listed, chunking, cacheWrite: false, now: () => 0, bulk });
   return { db, out };
 }

@@ -184,7 +184,7 @@ describe('embedding in a worker thread', () => {
       const { db } = openDatabase(path.join(root, file), {});
       createBaseSchema(db);
       createVectorTable(db, emb.dims, 'vec0');
-      const store = createStore(db, { model: emb.model, vectors: 'vec0' });
+      const store = createStore(db, { provider: emb.provider, model: emb.model, vectors: 'vec0' });
       // Small chunks: several hundred misses in one (non-bulk) sync.
       const out = await syncFiles({ db, store, embedder, files, chunking: { tokens: 40, overlap: 8 }, cacheWrite: true, now: () => 0 });
       db.close();

@@ -66,7 +66,7 @@ describe('write steps', () => {
       createBaseSchema(db);
       createVectorTable(db, DIMS, 'fallback');
       createLineTables(db, DIMS, 'fallback');
-      const rec = recording(createStore(db, { model: embedder.id, vectors: 'fallback' }));
+      const rec = recording(createStore(db, { provider: embedder.provider, model: embedder.id, vectors: 'fallback' }));
       expect(rec.store.lineVectors).toBe(true);
       const out = await syncFiles({ db, store: rec.store, embedder, files: listed, chunking: { tokens: 120, overlap: 16 }, cacheWrite: true, now: () => 0, bulk, embedWorker: 'off' });
       return { db, out, ...rec };

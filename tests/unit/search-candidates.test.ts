@@ -34,7 +34,8 @@ function build(kind: 'vec0' | 'fallback'): Db {
   createBaseSchema(db);
   createVectorTable(db, DIMS, kind);
   writeMeta(db, 'chunkCount', String(docs.length));
-  const store = createStore(db, { model: 'm', vectors: kind });
+  writeMeta(db, 'identity', JSON.stringify({ provider: 'p', model: 'm' }));
+  const store = createStore(db, { provider: 'p', model: 'm', vectors: kind });
   const rows: ChunkRow[] = docs.map((d, i) => ({
     path: `memory/${i}.md`,
     source: d.source,

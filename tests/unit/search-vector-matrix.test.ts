@@ -1,10 +1,12 @@
 /**
- * The in-memory vector copy the KNN worker scans (search/vector-matrix.ts): its nearest rows
- * are the exact float nearest rows, with cosines within 10⁻⁵, under the candidate filters,
- * across growth, replacement and removal of rows.
+ * The in-memory int8 vector copy the KNN worker scans (search/vector-matrix.ts): its
+ * `oversampled(limit)` candidates hold the exact float nearest `limit` rows, under the
+ * candidate filters, across growth, replacement and removal of rows.
  */
 import { describe, expect, it } from 'vitest';
 import { rng } from '../../electron/engine/app/demo/seed-writer';
+import { int8Vec } from '../../electron/engine/index/store';
+import { oversampled } from '../../electron/engine/search/exact-vectors';
 import { VectorMatrix, type MatrixFilter } from '../../electron/engine/search/vector-matrix';
 
 function unit(v: Float32Array): Float32Array {
@@ -35,9 +37,15 @@ function exact(rows: Row[], q: Float32Array, limit: number, f: MatrixFilter): { 
     .slice(0, limit);
 }
 
-function expectSame(got: { id: number; cosine: number }[], want: { id: number; cosine: number }[]): void {
-  expect(got.map((h) => h.id)).toEqual(want.map((h) => h.id));
-  got.forEach((h, i) => expect(Math.abs(h.cosine - want[i]!.cosine)).toBeLessThan(1e-5));
+/** The candidates hold every exact nearest row (what the exact re-score then orders). */
+function expectSame(m: VectorMatrix, q: Float32Array, limit: number, f: MatrixFilter, want: { id: number }[]): void {
+  const got = m.candidates(q, oversampled(limit), f);
+  expect(got.length).toBeLessThanOrEqual(oversampled(limit));
+  expect(new Set(got).size).toBe(got.length);
+  const held = new Set(got);
+  expect(want.filter((w) => !held.has(w.id))).toEqual([]);
+  // Without a filter the pool is full; with one, only rows that pass it.
+  if (want.length < limit) expect(got.length).toBe(want.length);
 }
 
 const ANY: MatrixFilter = { source: null, since: null, before: null };
@@ -53,23 +61,23 @@ describe('VectorMatrix', () => {
   }));
   const queries = vectors(12, dims, 99);
 
-  it('returns the exact nearest rows (ids, order and cosines) at 384 d, past several growths', () => {
+  it('its candidates hold the exact nearest rows at 384 d, past several growths', () => {
     const m = new VectorMatrix(dims);
-    for (const r of rows) m.upsert(r.id, r.v, r.source, r.day);
+    for (const r of rows) m.upsert(r.id, int8Vec(r.v), r.source, r.day);
     expect(m.size).toBe(3_000);
-    for (const q of queries) expectSame(m.query(q, 40, ANY), exact(rows, q, 40, ANY));
+    for (const q of queries) expectSame(m, q, 40, ANY, exact(rows, q, 40, ANY));
   });
 
   it('applies the source and day filters as the SQL filter does (a chunk without a day fails a date range)', () => {
     const m = new VectorMatrix(dims);
-    for (const r of rows) m.upsert(r.id, r.v, r.source, r.day);
+    for (const r of rows) m.upsert(r.id, int8Vec(r.v), r.source, r.day);
     const filters: MatrixFilter[] = [
       { source: 'sessions', since: null, before: null },
       { source: null, since: '2024-03-01', before: null },
       { source: 'memory', since: '2024-02-01', before: '2024-05-11' },
       { source: 'nowhere', since: null, before: null },
     ];
-    for (const f of filters) for (const q of queries.slice(0, 4)) expectSame(m.query(q, 20, f), exact(rows, q, 20, f));
+    for (const f of filters) for (const q of queries.slice(0, 4)) expectSame(m, q, 20, f, exact(rows, q, 20, f));
   });
 
   it('follows replaced and removed rows, and odd dimensions', () => {
@@ -77,15 +85,15 @@ describe('VectorMatrix', () => {
     const small = vectors(700, d, 3);
     const m = new VectorMatrix(d);
     const live: Row[] = small.map((v, i) => ({ id: i + 1, v, source: 'memory', day: '2024-01-01' }));
-    for (const r of live) m.upsert(r.id, r.v, r.source, r.day);
+    for (const r of live) m.upsert(r.id, int8Vec(r.v), r.source, r.day);
     const fresh = vectors(50, d, 11);
     for (let i = 0; i < 50; i++) {
       m.remove(live[i * 2]!.id); // every other of the first 100 is gone
       live[i * 2 + 1]!.v = fresh[i]!; // the others get a new vector
-      m.upsert(live[i * 2 + 1]!.id, fresh[i]!, 'memory', '2024-01-01');
+      m.upsert(live[i * 2 + 1]!.id, int8Vec(fresh[i]!), 'memory', '2024-01-01');
     }
     const kept = live.filter((_, i) => !(i < 100 && i % 2 === 0));
     expect(m.size).toBe(kept.length);
-    for (const q of [...fresh.slice(0, 5), ...small.slice(0, 5)]) expectSame(m.query(q, 15, ANY), exact(kept, q, 15, ANY));
+    for (const q of [...fresh.slice(0, 5), ...small.slice(0, 5)]) expectSame(m, q, 15, ANY, exact(kept, q, 15, ANY));
   });
 });

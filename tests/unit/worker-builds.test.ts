@@ -100,7 +100,7 @@ describe('worker modules built for the Electron main process', () => {
     expect(worker).not.toBeNull();
     const client = await connectWorker<WriteRequest, unknown>(worker!, 'write worker');
     try {
-      expect(await client.call({ op: 'openIndex', indexFile: fx.indexFile, model: emb.model, vector: 'vec0', vectors: true })).toEqual({ lineVectors: false });
+      expect(await client.call({ op: 'openIndex', indexFile: fx.indexFile, provider: emb.provider, model: emb.model, vector: 'vec0', vectors: true })).toEqual({ lineVectors: false });
       const files = (await client.call({ op: 'existing' })) as { path: string }[];
       expect(files.map((f) => f.path).sort()).toEqual(['MEMORY.md', 'memory/2024-01-10.md']);
       await client.call({ op: 'removeFiles', paths: ['MEMORY.md'] });

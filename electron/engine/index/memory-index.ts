@@ -11,7 +11,7 @@ import type { Embedder } from '../embed/types';
 import type { MemorySearchSettings } from '../config/schema';
 import type { IndexStatus, IndexSyncResult, SearchMode, UnreadableFile } from '../../../shared/types/search';
 import { openDatabase, type Db, type OpenedDatabase } from './db';
-import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, writeMeta, type IndexIdentity } from './schema';
+import { readIdentity, readMeta, sameIdentity, SCHEMA_VERSION, vectorsReadable, writeMeta, type IndexIdentity } from './schema';
 import { listSourceFiles, type SourceRoots } from './sources';
 import { createStore } from './store';
 import { LINE_UNITS_VERSION, lineVectorsFor } from './line-vectors';
@@ -20,7 +20,7 @@ import { rebuildIndex } from './reindex';
 import { prestartEmbedWorker } from './embed-jobs';
 import { CHUNKER_VERSION } from './chunker';
 import { removeStaleIndexTemps } from '../util/stale-temps';
-import { pruneEmbeddingCache, WRITE_WORKER_MIN_FILES } from './write-side';
+import { pruneIndexCache, WRITE_WORKER_MIN_FILES } from './write-side';
 import type { WriteFault } from './write-worker';
 import type { WriteWorker, WriteWorkerMode, WriterThread } from './write-client';
 import { EngineError } from '../core/errors';
@@ -267,11 +267,11 @@ export class MemoryIndex {
         outcome = wc ? await wc.rebuildInWorker(worker!, input, (out) => ({ meta: after(out), pruneMax }), beforeSwap) : await rebuildIndex(input, beforeSwap);
         this.openExisting();
       } else if (wc) {
-        const target = { indexFile: this.opts.indexFile, model: identity.model, vector: identity.vector };
+        const target = { indexFile: this.opts.indexFile, provider: identity.provider, model: identity.model, vector: identity.vector };
         outcome = await wc.syncInWorker(worker!, common, target, (out) => ({ meta: { lastSync: this.now().toISOString(), ...after(out) }, pruneMax }));
       } else {
         const db = this.opened!.db;
-        const store = createStore(db, { model: identity.model, vectors: identity.vector });
+        const store = createStore(db, { provider: identity.provider, model: identity.model, vectors: identity.vector });
         outcome = await syncFiles({ ...common, db, store });
         writeMeta(db, 'lastSync', this.now().toISOString());
       }
@@ -285,7 +285,7 @@ export class MemoryIndex {
     }
     prestarted?.release(); // not adopted (e.g. nothing to embed)
     if (!worker && this.opened) {
-      pruneEmbeddingCache(this.opened.db, pruneMax);
+      pruneIndexCache(this.opened.db, pruneMax);
       // Kept in the index itself, so `index.status` in any process (app, CLI) can show them.
       writeMeta(this.opened.db, 'unreadable', after(outcome).unreadable);
     }
@@ -347,7 +347,7 @@ export class MemoryIndex {
     const built = readIdentity(db);
     const e = this.opts.embedder;
     // An index built for another embedder cannot answer vector queries: keyword side only.
-    const usable = Boolean(built) && built!.provider === (e?.provider ?? null) && built!.model === (e?.model ?? null) && built!.vector === vector;
+    const usable = Boolean(built) && built!.provider === (e?.provider ?? null) && built!.model === (e?.model ?? null) && built!.vector === vector && vectorsReadable(built!);
     return {
       db,
       vector: usable ? vector : 'none',

@@ -51,6 +51,8 @@ export interface RebuildFileOptions {
   loadVec?: ((db: Db) => void) | false | undefined;
   /** The embedder's provider and model: whose cached vectors are carried over (null: none). */
   embedder: { provider: string; model: string } | null;
+  /** Carry the old index's cached vectors (false with `cache.enabled: false`: everything is embedded again). */
+  carryCache: boolean;
   signal?: AbortSignal | undefined;
 }
 
@@ -113,11 +115,13 @@ export class RebuildFile {
     // event loop breathe before the next one.
     await new Promise<void>((resolve) => setImmediate(resolve));
     const emb = o.embedder;
-    if (emb && fs.existsSync(o.indexFile)) await carryCache(db, o.indexFile, emb.provider, emb.model, o.signal);
+    // With the cache off (`cache.enabled: false`) a rebuild embeds everything again; the
+    // old file's cache still holds its chunks' float vectors (store.ts), so it is not carried.
+    if (emb && o.carryCache && fs.existsSync(o.indexFile)) await carryCache(db, o.indexFile, emb.provider, emb.model, o.signal);
     // Vectors of an earlier rebuild that did not finish (killed, cancelled): resume, not restart.
     this.resume = emb ? openResumeCache(o.indexFile, emb.provider) : null;
     if (emb && this.resume) await carryCache(db, this.resume.file, emb.provider, emb.model, o.signal);
-    const base = createStore(db, { model: identity.model, vectors: identity.vector });
+    const base = createStore(db, { provider: identity.provider, model: identity.model, vectors: identity.vector });
     this.storeOf = this.resume ? this.resume.wrap(base) : base;
   }
 
@@ -211,7 +215,7 @@ export async function swapIn(steps: SwapSteps, indexFile: string, beforeSwap: ()
  */
 export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void): Promise<SyncOutcome> {
   const emb = input.embedder;
-  const rb = await RebuildFile.open({ ...input, embedder: emb && { provider: emb.provider, model: emb.model } });
+  const rb = await RebuildFile.open({ ...input, carryCache: input.cacheWrite, embedder: emb && { provider: emb.provider, model: emb.model } });
   try {
     const outcome = await syncFiles({ ...input, db: rb.db, store: rb.store, bulk: true });
     rb.finalize(input.now());

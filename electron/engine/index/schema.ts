@@ -9,9 +9,21 @@ import type { Db } from './db';
 /**
  * Bump when the table layout or what is indexed changes: forces a full reindex
  * (6: `chunks_fts_stem`, the stemmed keyword table beside the exact one; 7: that table is
- * written by store.ts, no longer by triggers on `chunks`).
+ * written by store.ts, no longer by triggers on `chunks`; 8: `chunks_vec` holds int8
+ * vectors, the floats are kept once, in `embedding_cache`, found by `chunks.embed_hash`).
+ * The rebuild carries the old file's `embedding_cache` over (reindex.ts): nothing is
+ * embedded again.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
+
+/**
+ * Whether the vector side can read an index built with `id`: from schema 8 on the floats are
+ * found through `chunks.embed_hash` and `chunks_vec` is int8. An older index answers from its
+ * keyword side until its one rebuild is done.
+ */
+export function vectorsReadable(id: IndexIdentity): boolean {
+  return id.schema >= 8;
+}
 
 /** What the index was built with; any difference means a full reindex. */
 export interface IndexIdentity {
@@ -41,6 +53,10 @@ export function createBaseSchema(db: Db): void {
     CREATE TABLE IF NOT EXISTS chunks (
       id INTEGER PRIMARY KEY, path TEXT NOT NULL, source TEXT NOT NULL,
       start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL,
+      -- The embedding_cache key (hash of the embedded body) of the chunk's float vector, the
+      -- one exact copy; NULL when the chunk has no vector. Before text: a read of it never
+      -- walks a long text's overflow pages.
+      embed_hash TEXT,
       model TEXT, text TEXT NOT NULL,
       heading TEXT,            -- nearest heading above the chunk
       day TEXT,                -- YYYY-MM-DD: file-name date, message date, else mtime date
@@ -70,6 +86,11 @@ export function createBaseSchema(db: Db): void {
     CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts_stem USING fts5(
       body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1
     );
+    -- The float vectors, each kept once: the embedder's output by (provider, model, hash of
+    -- the embedded text). Besides sparing a re-embed of unchanged text (and surviving a
+    -- rebuild, reindex.ts), it is the exact copy of every chunk vector: chunks_vec holds only
+    -- an int8 candidate generator, whose candidates are re-scored from here
+    -- (search/exact-vectors.ts). memory-index.ts never prunes an entry a chunk needs.
     CREATE TABLE IF NOT EXISTS embedding_cache (
       provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
       dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,
@@ -80,14 +101,16 @@ export function createBaseSchema(db: Db): void {
 
 /**
  * Create `chunks_vec`: `vec0` KNN index with filterable metadata, or the fallback table.
- * Vectors are stored unit-length (store.ts) and compared by L2 distance: for unit vectors
- * the order is the cosine order and `cosine distance = L2² / 2`, and sqlite-vec's L2 scan is
- * ≈ 30 % cheaper than its cosine scan, which recomputes both norms for every row (measured
- * at 109k × 100 d: 15 vs 22 ms per query).
+ * It is only a candidate generator: each vector as int8, scaled so that its largest
+ * component is ±127 (store.ts `int8Vec`, a quarter of the float's bytes), compared by
+ * cosine distance — which that per-row scale does not change, where L2 would. A search
+ * fetches a few times the candidates it needs and re-scores them exactly against the float
+ * copy in `embedding_cache` (search/exact-vectors.ts), so scores and order are the float
+ * ones. The fallback table holds the same int8 blobs.
  */
 export function createVectorTable(db: Db, dims: number, kind: 'vec0' | 'fallback'): void {
   if (kind === 'vec0') {
-    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding float[${dims}], source text, day text)`);
+    db.exec(`CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vec USING vec0(embedding int8[${dims}] distance_metric=cosine, source text, day text)`);
   } else {
     db.exec('CREATE TABLE IF NOT EXISTS chunks_vec (rowid INTEGER PRIMARY KEY, embedding BLOB NOT NULL, source TEXT NOT NULL, day TEXT)');
   }

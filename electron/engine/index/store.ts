@@ -1,12 +1,17 @@
 /**
  * Writes to the index: replace one file's chunks (rows, FTS, vectors) and the embedding
  * cache. Prepared statements are made once per handle; callers group calls in transactions.
+ *
+ * Each chunk vector is kept once as floats, in `embedding_cache` (the row the chunk's
+ * `embed_hash` names, written here if the embed step did not), and as int8 in `chunks_vec`,
+ * the candidate generator (schema.ts).
  */
 import type { MemorySource } from '../../../shared/types/search';
 import type Database from 'better-sqlite3';
 import type { Db } from './db';
 import { createLineWriter } from './line-vectors';
 import { ftsIndexText } from '../../../shared/text/tokens';
+import { sha256 } from './chunker';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
 export interface ChunkRow {
@@ -23,6 +28,8 @@ export interface ChunkRow {
   mtime: number;
   /** The context line + text: what the keyword and vector sides index. */
   body: string;
+  /** sha256 of `body`: the embedding-cache key of `vector` (computed when absent). */
+  bodyHash?: string | undefined;
   vector: Float32Array | null;
   /** One vector per line unit (line-vectors.ts), when the index keeps line vectors. */
   lineVectors?: Float32Array[] | undefined;
@@ -34,6 +41,11 @@ export interface FileRow {
   hash: string;
   mtime: number;
   size: number;
+}
+
+/** Int8Array → BLOB without copying. */
+export function int8Blob(v: Int8Array): Buffer {
+  return Buffer.from(v.buffer, v.byteOffset, v.byteLength);
 }
 
 /** Float32Array → BLOB without copying. */
@@ -52,6 +64,21 @@ export function unitVec(v: Float32Array): Float32Array {
   if (n === 0) return out;
   const inv = 1 / Math.sqrt(n);
   for (let i = 0; i < v.length; i++) out[i] = v[i]! * inv;
+  return out;
+}
+
+/**
+ * `v` as int8, scaled so that its largest component is ±127 (the zero vector stays zero):
+ * what `chunks_vec` stores and the KNN worker's copy scans. The scale is per vector, which
+ * the cosine distance ignores.
+ */
+export function int8Vec(v: Float32Array): Int8Array {
+  let max = 0;
+  for (let i = 0; i < v.length; i++) max = Math.max(max, Math.abs(v[i]!));
+  const out = new Int8Array(v.length);
+  if (max === 0) return out;
+  const s = 127 / max;
+  for (let i = 0; i < v.length; i++) out[i] = Math.round(v[i]! * s);
   return out;
 }
 
@@ -110,20 +137,50 @@ function chunkIds(db: Db): { high(): number; setHigh(id: number): void } {
   return { high: () => Number(high.get()), setHigh: (id) => void set.run(String(id)) };
 }
 
-export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0' | 'fallback' | 'none' }): Store {
+/** How a store writes: the embedder (the float copies' cache key) and the vector table's kind. */
+export interface StoreOptions {
+  provider: string | null;
+  model: string | null;
+  vectors: 'vec0' | 'fallback' | 'none';
+}
+
+/**
+ * Writes of chunk vectors: the int8 row of `chunks_vec` and the float copy in
+ * `embedding_cache` (already there when the embed step cached it). Null when the index
+ * keeps no vectors.
+ */
+function vectorWriter(db: Db, opts: StoreOptions): { hashOf(c: ChunkRow): string | null; write(id: bigint, c: ChunkRow, hash: string): void } | null {
+  const { provider, model } = opts;
+  if (opts.vectors === 'none' || provider === null || model === null) return null;
+  const insVec = db.prepare(`INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ${opts.vectors === 'vec0' ? 'vec_int8(?)' : '?'}, ?, ?)`);
+  const keepFloat = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  return {
+    // With line vectors a chunk's vector is the mean of its lines' (line-vectors.ts), not the
+    // embedding of its body: kept under a key of its own, so that an index of the same model
+    // without line vectors never takes that mean from the cache for the body's embedding.
+    hashOf: (c) => (c.vector ? (c.lineVectors ? `mean:${c.bodyHash ?? sha256(c.body)}` : (c.bodyHash ?? sha256(c.body))) : null),
+    write(id, c, hash) {
+      const v = c.vector!;
+      insVec.run(id, int8Blob(int8Vec(v)), c.source, c.day);
+      keepFloat.run(provider, model, hash, v.length, vecBlob(v), Date.now());
+    },
+  };
+}
+
+export function createStore(db: Db, opts: StoreOptions): Store {
   const idsOf = db.prepare('SELECT id FROM chunks WHERE path = ?').pluck();
   const delChunk = db.prepare('DELETE FROM chunks WHERE id = ?');
   const delFts = db.prepare('DELETE FROM chunks_fts WHERE rowid = ?');
   const delVec = opts.vectors === 'none' ? null : db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
   const delFile = db.prepare('DELETE FROM files WHERE path = ?');
   const insChunk = db.prepare(
-    `INSERT INTO chunks (id, path, source, start_line, end_line, hash, model, text, heading, day, dated, evergreen, mtime)
-     VALUES (@id, @path, @source, @startLine, @endLine, @hash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
+    `INSERT INTO chunks (id, path, source, start_line, end_line, hash, embed_hash, model, text, heading, day, dated, evergreen, mtime)
+     VALUES (@id, @path, @source, @startLine, @endLine, @hash, @embedHash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
   );
   const ids = chunkIds(db);
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
   const stem = stemWriter(db);
-  const insVec = opts.vectors === 'none' ? null : db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
+  const vectors = vectorWriter(db, opts);
   const upFile = db.prepare(
     `INSERT INTO files (path, source, hash, mtime, size) VALUES (@path, @source, @hash, @mtime, @size)
      ON CONFLICT(path) DO UPDATE SET source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`,
@@ -151,6 +208,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
     if (chunks.length === 0) return;
     let next = ids.high();
     for (const c of chunks) {
+      const embedHash = vectors?.hashOf(c) ?? null;
       const info = insChunk.run({
         id: ++next,
         path: c.path,
@@ -158,6 +216,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
         startLine: c.startLine,
         endLine: c.endLine,
         hash: c.hash,
+        embedHash,
         model: opts.model,
         text: c.text,
         heading: c.heading,
@@ -169,7 +228,7 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
       stem?.ins.run(id, c.text);
-      if (insVec && c.vector) insVec.run(id, vecBlob(unitVec(c.vector)), c.source, c.day);
+      if (embedHash !== null) vectors!.write(id, c, embedHash);
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
     ids.setHigh(next);
@@ -206,4 +265,24 @@ export function createStore(db: Db, opts: { model: string | null; vectors: 'vec0
       for (const e of entries) cacheIns.run(provider, model, e.hash, e.vector.length, vecBlob(e.vector), now);
     },
   };
+}
+
+/**
+ * Keep `embedding_cache` at about `max` entries, the least recently written going first —
+ * but never an entry a chunk of the index needs (`chunks.embed_hash` for the index's
+ * `provider` and `model`): that entry is the chunk's only float vector. When the live chunks
+ * alone need more than `max`, only the entries no chunk needs are dropped. Returns how many
+ * were deleted.
+ */
+export function pruneEmbeddingCache(db: Db, max: number, key: { provider: string | null; model: string | null }): number {
+  const total = db.prepare('SELECT COUNT(*) FROM embedding_cache').pluck().get() as number;
+  if (total <= max) return 0;
+  const live = `provider = ? AND model = ? AND hash IN (SELECT embed_hash FROM chunks WHERE embed_hash IS NOT NULL)`;
+  const needed = key.provider !== null && key.model !== null ? (db.prepare(`SELECT COUNT(*) FROM embedding_cache WHERE ${live}`).pluck().get(key.provider, key.model) as number) : 0;
+  return db
+    .prepare(
+      `DELETE FROM embedding_cache WHERE rowid IN (
+         SELECT rowid FROM embedding_cache WHERE NOT (${live}) ORDER BY updated_at DESC LIMIT -1 OFFSET ?)`,
+    )
+    .run(key.provider ?? '', key.model ?? '', Math.max(0, max - needed)).changes;
 }

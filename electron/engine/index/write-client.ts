@@ -192,6 +192,7 @@ export function rebuildInWorker(w: WriteWorker, input: RebuildInput, after: (out
       indexFile: input.indexFile,
       identity: input.identity,
       embedder: emb && { provider: emb.provider, model: emb.model },
+      carryCache: input.cacheWrite,
       vectors: emb !== null,
     });
     try {
@@ -211,6 +212,7 @@ export function rebuildInWorker(w: WriteWorker, input: RebuildInput, after: (out
 /** What an incremental sync in the worker needs beside the sync's own input. */
 export interface WorkerSyncTarget {
   indexFile: string;
+  provider: string | null;
   model: string | null;
   vector: 'vec0' | 'fallback' | 'none';
 }

@@ -7,7 +7,8 @@
  * merges — goes through here. Everything is async: a worker answers by message.
  */
 import type { Db } from './db';
-import type { FileRow, Store } from './store';
+import { pruneEmbeddingCache, type FileRow, type Store } from './store';
+import { readIdentity } from './schema';
 import { mergeFts, pauseFtsMerging, resumeFtsMerging } from './bulk-fts';
 import { BULK_COMMIT_CHUNKS, FileWriter, type PendingFile } from './sync-write';
 
@@ -174,8 +175,12 @@ export class LocalWrites implements IndexWrites {
  */
 export const WRITE_WORKER_MIN_FILES = 100;
 
-/** Keep the embedding cache under `max` entries (the oldest go first); 0 keeps all. */
-export function pruneEmbeddingCache(db: Db, max: number): void {
+/**
+ * Keep the embedding cache under `max` entries (the oldest go first; 0 keeps all), never an
+ * entry a chunk of the index needs for the embedder in its identity (store.ts).
+ */
+export function pruneIndexCache(db: Db, max: number): void {
   if (!max) return;
-  db.prepare('DELETE FROM embedding_cache WHERE rowid IN (SELECT rowid FROM embedding_cache ORDER BY updated_at DESC LIMIT -1 OFFSET ?)').run(max);
+  const id = readIdentity(db);
+  pruneEmbeddingCache(db, max, { provider: id?.provider ?? null, model: id?.model ?? null });
 }

@@ -20,7 +20,7 @@ import { openDatabase, type Db } from './db';
 import { writeMeta, type IndexIdentity } from './schema';
 import { createStore, type FileRow, type Store } from './store';
 import { RebuildFile } from './reindex';
-import { LocalWrites, pruneEmbeddingCache } from './write-side';
+import { LocalWrites, pruneIndexCache } from './write-side';
 import { decodeBatch, decodeVectors, encodeVectors, type WireBatch, type WireVectors } from './write-wire';
 import { abortError } from '../util/abort';
 import { reportStartFailure, startModuleWorker } from '../util/module-worker';
@@ -58,8 +58,8 @@ export interface AfterSync {
 
 /** The calls the worker serves, one at a time, in the order they are posted. */
 export type WriteRequest =
-  | { op: 'openRebuild'; indexFile: string; identity: IndexIdentity; embedder: { provider: string; model: string } | null; vectors: boolean }
-  | { op: 'openIndex'; indexFile: string; model: string | null; vector: 'vec0' | 'fallback' | 'none'; vectors: boolean }
+  | { op: 'openRebuild'; indexFile: string; identity: IndexIdentity; embedder: { provider: string; model: string } | null; carryCache: boolean; vectors: boolean }
+  | { op: 'openIndex'; indexFile: string; provider: string | null; model: string | null; vector: 'vec0' | 'fallback' | 'none'; vectors: boolean }
   | { op: 'existing' }
   | { op: 'removeFiles'; paths: string[] }
   | { op: 'begin'; bulk: boolean }
@@ -139,7 +139,7 @@ class WriterState {
     switch (m.op) {
       case 'openRebuild': {
         this.controller = new AbortController();
-        const rb = await RebuildFile.open({ indexFile: m.indexFile, identity: m.identity, embedder: m.embedder, signal: this.controller.signal });
+        const rb = await RebuildFile.open({ indexFile: m.indexFile, identity: m.identity, embedder: m.embedder, carryCache: m.carryCache, signal: this.controller.signal });
         this.session = { db: rb.db, writes: this.newWrites(rb.db, rb.store, m.vectors), rebuild: rb };
         return { result: { lineVectors: rb.store.lineVectors, tmp: rb.tmp } };
       }
@@ -150,7 +150,7 @@ class WriterState {
           opened.db.close();
           throw new Error(opened.vecError ?? 'sqlite-vec did not load in the write worker');
         }
-        const store = createStore(opened.db, { model: m.model, vectors: m.vector });
+        const store = createStore(opened.db, { provider: m.provider, model: m.model, vectors: m.vector });
         this.session = { db: opened.db, writes: this.newWrites(opened.db, store, m.vectors), rebuild: null };
         return { result: { lineVectors: store.lineVectors } };
       }
@@ -181,13 +181,13 @@ class WriterState {
       case 'finalize': {
         const s = this.current();
         s.rebuild!.finalize(m.now, m.meta);
-        pruneEmbeddingCache(s.db, m.pruneMax);
+        pruneIndexCache(s.db, m.pruneMax);
         return { result: null };
       }
       case 'afterSync': {
         const { db } = this.current();
         for (const [k, v] of Object.entries(m.meta)) writeMeta(db, k, v);
-        pruneEmbeddingCache(db, m.pruneMax);
+        pruneIndexCache(db, m.pruneMax);
         return { result: null };
       }
       case 'backupOrFlush': {

@@ -1,15 +1,18 @@
 /**
  * The two candidate sides of the hybrid search: BM25 over `chunks_fts`, and KNN over
  * `chunks_vec` (sqlite-vec `vec0`; or an in-process cosine scan of the fallback table when
- * sqlite-vec could not load — same scores, same order). Both honour the source and date
+ * sqlite-vec could not load — same scores, same order), whose int8 candidates are re-scored
+ * from the float copies (exact-vectors.ts). Both honour the source and date
  * filters and return at most `limit` `{id, score}` pairs, best first.
  */
 import type { Db } from '../index/db';
 import { hasTable } from '../index/schema';
-import { blobVec, unitVec, vecBlob } from '../index/store';
+import { int8Blob, int8Vec, unitVec } from '../index/store';
+import { oversampled, rescoreExact } from './exact-vectors';
+import { int8BlockCandidates } from './int8-scan';
 import type { MemorySource } from '../../../shared/types/search';
 import { buildFtsQuery, pruneTerms } from './fts-query';
-import { bm25RankToScore, vectorScore } from './score';
+import { bm25RankToScore } from './score';
 
 export interface CandidateFilter {
   /** Sources to search; no filter is applied when the index holds no other source. */
@@ -189,52 +192,54 @@ export function ftsScoreIds(db: Db, table: FtsTable, match: string, ids: readonl
 }
 
 /**
- * Vector side through the `vec0` KNN index. Stored vectors are unit length and vec0 measures
- * L2 (schema.ts), so the query is normalised too and the distance converted back to the
- * cosine distance (`L2² / 2`) that scores and explain report.
+ * Vector side through the `vec0` KNN index: its int8 cosine scan (schema.ts) — or, without a
+ * filter, a SIMD scan of its int8 blocks (int8-scan.ts) — fetches `oversampled(limit)`
+ * candidates, which are re-scored exactly against their float copies (exact-vectors.ts):
+ * the scores and order of a float scan.
  */
 export function vec0Candidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
+  const spec = filterSpec(filter);
+  // Unfiltered: vec0's int8 blocks scanned here with SIMD, cheaper than vec0's own int8 scan.
+  const scanned = spec.source === null && spec.since === null && spec.before === null ? int8BlockCandidates(db, queryVec, oversampled(limit)) : null;
+  if (scanned) return rescoreExact(db, queryVec, scanned, limit);
   const table = 'chunks_vec';
   const f = filterSql(filter, table);
-  const rows = db
-    .prepare(`SELECT rowid AS id, distance FROM ${table} WHERE embedding MATCH ? AND k = ?${f.sql} ORDER BY distance`)
-    .all(vecBlob(unitVec(queryVec)), limit, ...f.params) as { id: number; distance: number }[];
-  return rows.map((r) => {
-    const cosine = (r.distance * r.distance) / 2;
-    return { id: Number(r.id), score: vectorScore(cosine), raw: cosine };
-  });
+  const ids = db
+    .prepare(`SELECT rowid AS id FROM ${table} WHERE embedding MATCH vec_int8(?) AND k = ?${f.sql} ORDER BY distance`)
+    .pluck()
+    .all(int8Blob(int8Vec(unitVec(queryVec))), oversampled(limit), ...f.params) as (number | bigint)[];
+  return rescoreExact(db, queryVec, ids.map(Number), limit);
 }
 
 /**
- * Vector side without sqlite-vec: scan every stored (unit) vector and keep the top `limit`
- * by L2 distance to the normalised query, computed exactly as vec0 does (float32 steps,
- * `sqrtf`), so both paths give the same scores and the same order.
+ * Vector side without sqlite-vec: scan every stored int8 vector, keep the `oversampled(limit)`
+ * nearest by cosine, and re-score those exactly as `vec0Candidates` does (same scores, same
+ * order).
  */
 export function scanCandidates(db: Db, queryVec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
   const table = 'chunks_vec';
   const f = filterSql(filter, table);
   const q = unitVec(queryVec);
-  const fr = Math.fround;
-  const top: { id: number; distance: number }[] = [];
+  const m = oversampled(limit);
+  const top: { id: number; sim: number }[] = [];
   const stmt = db.prepare(`SELECT rowid AS id, embedding FROM ${table} WHERE 1 = 1${f.sql}`);
   for (const row of stmt.iterate(...f.params) as Iterable<{ id: number; embedding: Buffer }>) {
-    const v = blobVec(row.embedding);
-    let sum = 0;
+    const v = row.embedding;
+    let dot = 0;
+    let norm = 0;
     for (let i = 0; i < v.length; i++) {
-      const d = fr(v[i]! - (q[i] ?? 0));
-      sum = fr(sum + fr(d * d));
+      const x = v.readInt8(i);
+      dot += x * (q[i] ?? 0);
+      norm += x * x;
     }
-    const distance = fr(Math.sqrt(sum));
-    if (top.length < limit || distance < top[top.length - 1]!.distance) {
-      // Insertion into a small sorted array: limit is maxResults × multiplier (tens).
+    const sim = norm > 0 ? dot / Math.sqrt(norm) : 0;
+    if (top.length < m || sim > top[top.length - 1]!.sim) {
+      // Insertion into a small sorted array: m is a few times maxResults × multiplier.
       let i = top.length;
-      while (i > 0 && top[i - 1]!.distance > distance) i--;
-      top.splice(i, 0, { id: Number(row.id), distance });
-      if (top.length > limit) top.pop();
+      while (i > 0 && top[i - 1]!.sim < sim) i--;
+      top.splice(i, 0, { id: Number(row.id), sim });
+      if (top.length > m) top.pop();
     }
   }
-  return top.map((r) => {
-    const cosine = (r.distance * r.distance) / 2;
-    return { id: r.id, score: vectorScore(cosine), raw: cosine };
-  });
+  return rescoreExact(db, queryVec, top.map((t) => t.id), limit);
 }

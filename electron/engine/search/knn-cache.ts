@@ -1,12 +1,13 @@
 /**
  * The KNN worker's copy of one index's chunk vectors in memory (vector-matrix.ts), kept in
- * step with the file, so that the vector side of a search is a SIMD scan of 2 bytes per
- * dimension of a chunk instead of sqlite-vec's brute-force float scan (≈ 4–7 vs ≈ 45 ms at
- * 100k × 384 d, bench/knn-matrix.ts).
+ * step with the file, so that the vector side of a search is a SIMD scan of 1 byte per
+ * dimension of a chunk instead of sqlite-vec's brute-force scan (bench/knn-matrix.ts). The
+ * copy only chooses candidates: their scores are computed from the float copies on disk,
+ * read in one batch per query (exact-vectors.ts), so the answers are `vec0Candidates`'s.
  *
  * - **Load**: started with the worker (or by the first query): every chunk's id, source and
- *   day (`chunks`, through the covering index `chunks_filter`), then every vector, read from
- *   vec0's own 1,024-vector blocks (`vectorBlocks`), on a connection of its own, in one read
+ *   day (`chunks`, through the covering index `chunks_filter`), then every int8 vector, read
+ *   from vec0's own 1,024-vector blocks (`vectorBlocks`), on a connection of its own, in one read
  *   transaction, ≤ 8 ms at a time so that the worker keeps answering (from vec0, as before)
  *   while it loads: ≈ 1.5 s per 100k chunks × 384 d.
  * - **Refresh**: before each answer, when `PRAGMA data_version` says another connection has
@@ -15,13 +16,11 @@
  *   the ids that are gone are dropped. A refresh that finds more new chunks than it should
  *   read one by one (a big sync) starts a new load instead, answered from vec0 until done.
  *
- * Answers from the copy are the vec0 answers up to ≈ 4 × 10⁻⁶ in the cosine (vector-matrix.ts).
  */
 import type { Db } from '../index/db';
 import { hasTable } from '../index/schema';
-import { blobVec } from '../index/store';
 import { filterSpec, vec0Candidates, type Candidate, type CandidateFilter } from './candidates';
-import { vectorScore } from './score';
+import { oversampled, rescoreExact } from './exact-vectors';
 import { VectorMatrix } from './vector-matrix';
 
 /** New chunks a refresh reads one by one (≈ 0.2 ms each from vec0); more → a new load. */
@@ -42,15 +41,20 @@ interface Copy {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** An int8 vector as stored (a view of `b`, which the caller must not reuse meanwhile). */
+function int8Of(b: Buffer): Int8Array {
+  return new Int8Array(b.buffer, b.byteOffset, b.byteLength);
+}
+
 /**
- * The vectors of `chunks_vec` read from vec0's own storage a block at a time (sqlite-vec
- * 0.1.9 keeps 1,024 vectors per row of `chunks_vec_vector_chunks00`, with their rowids and a
- * validity bitmap in `chunks_vec_chunks`): 100 reads of ≈ 1 MB instead of 100k of 1 KB
- * through the virtual table, whose per-row Buffers the worker's allocator kept long after
- * (+90 MB of RSS at 100k). Null when the tables do not have that shape (another sqlite-vec):
- * the caller reads through vec0 then. Each block is checked against its own sizes.
+ * The int8 vectors of `chunks_vec` read from vec0's own storage a block at a time
+ * (sqlite-vec 0.1.9 keeps 1,024 vectors per row of `chunks_vec_vector_chunks00`, with their
+ * rowids and a validity bitmap in `chunks_vec_chunks`): 100 reads of ≈ 400 KB instead of
+ * 100k through the virtual table, whose per-row Buffers the worker's allocator kept long
+ * after (+90 MB of RSS at 100k). Null when the tables do not have that shape (another
+ * sqlite-vec): the caller reads through vec0 then. Each block is checked against its own sizes.
  */
-function vectorBlocks(db: Db): IterableIterator<[number, Float32Array][]> | null {
+function vectorBlocks(db: Db): IterableIterator<[number, Int8Array][]> | null {
   if (!hasTable(db, 'chunks_vec_chunks') || !hasTable(db, 'chunks_vec_vector_chunks00')) return null;
   let stmt;
   try {
@@ -61,20 +65,17 @@ function vectorBlocks(db: Db): IterableIterator<[number, Float32Array][]> | null
     return null;
   }
   const rows = stmt.raw().iterate() as IterableIterator<[number, Buffer, Buffer, Buffer]>;
-  function* blocks(): Generator<[number, Float32Array][]> {
-    let block = new Float32Array(0); // reused: each block is copied into the matrix before the next
+  function* blocks(): Generator<[number, Int8Array][]> {
     for (const [size, validity, rowids, vectors] of rows) {
-      if (rowids.length !== size * 8 || validity.length * 8 < size || vectors.length % size !== 0 || (vectors.length / size) % 4 !== 0) {
+      if (rowids.length !== size * 8 || validity.length * 8 < size || vectors.length % size !== 0) {
         throw new Error('chunks_vec: unexpected sqlite-vec storage layout');
       }
       const bytes = vectors.length / size;
-      // An aligned copy of the block (a Buffer's offset need not be a multiple of 4), viewed per vector.
-      if (block.length < vectors.length / 4) block = new Float32Array(vectors.length / 4);
-      new Uint8Array(block.buffer).set(vectors);
-      const out: [number, Float32Array][] = [];
+      const block = int8Of(vectors); // copied into the matrix before the next block is read
+      const out: [number, Int8Array][] = [];
       for (let i = 0; i < size; i++) {
         if (!(validity[i >> 3]! & (1 << (i & 7)))) continue;
-        out.push([Number(rowids.readBigInt64LE(i * 8)), block.subarray((i * bytes) / 4, ((i + 1) * bytes) / 4)]);
+        out.push([Number(rowids.readBigInt64LE(i * 8)), block.subarray(i * bytes, (i + 1) * bytes)]);
       }
       yield out;
     }
@@ -117,7 +118,7 @@ export class KnnCache {
 
   /** The `limit` nearest chunks (what `vec0Candidates` returns), from the copy once loaded. */
   query(db: Db, vec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
-    if (this.copy && !this.loading && this.refresh(db)) return this.fromCopy(this.copy, vec, limit, filter);
+    if (this.copy && !this.loading && this.refresh(db)) return this.fromCopy(db, this.copy, vec, limit, filter);
     this.startLoad();
     return vec0Candidates(db, vec, limit, filter);
   }
@@ -133,9 +134,15 @@ export class KnnCache {
     this.closed = true;
   }
 
-  private fromCopy(copy: Copy, vec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
+  /** Rows and bytes of the loaded copy (null until loaded), for benchmarks. */
+  stats(): { rows: number; bytes: number } | null {
+    return this.copy ? { rows: this.copy.matrix?.size ?? 0, bytes: this.copy.matrix?.bytes ?? 0 } : null;
+  }
+
+  /** The copy's candidates re-scored exactly from the float copies (one batched read). */
+  private fromCopy(db: Db, copy: Copy, vec: Float32Array, limit: number, filter: CandidateFilter): Candidate[] {
     if (!copy.matrix) return [];
-    return copy.matrix.query(vec, limit, filterSpec(filter)).map((h) => ({ id: h.id, score: vectorScore(h.cosine), raw: h.cosine }));
+    return rescoreExact(db, vec, copy.matrix.candidates(vec, oversampled(limit), filterSpec(filter)), limit);
   }
 
   private startLoad(): void {
@@ -172,7 +179,7 @@ export class KnnCache {
       if (!listed) return null;
       let matrix: VectorMatrix | null = null;
       const found = new Uint8Array(ids.length);
-      const add = (rowid: number, v: Float32Array) => {
+      const add = (rowid: number, v: Int8Array) => {
         const at = indexOf(ids, rowid);
         if (at < 0) return; // a vector whose chunk is gone
         if (!matrix) {
@@ -185,7 +192,7 @@ export class KnnCache {
       const blocks = vectorBlocks(db);
       const done = blocks
         ? await this.sliced(blocks, (block) => block.forEach(([rowid, v]) => add(rowid, v)), 1)
-        : await this.sliced(db.prepare('SELECT rowid, embedding FROM chunks_vec').raw().iterate() as IterableIterator<[number | bigint, Buffer]>, ([rowid, blob]) => add(Number(rowid), blobVec(blob)));
+        : await this.sliced(db.prepare('SELECT rowid, embedding FROM chunks_vec').raw().iterate() as IterableIterator<[number | bigint, Buffer]>, ([rowid, blob]) => add(Number(rowid), int8Of(blob)));
       if (!done) return null;
       const vectorless = new Set(ids.filter((_, i) => found[i] === 0));
       return { matrix, vectorless, maxId: ids.length ? ids[ids.length - 1]! : 0 };
@@ -237,7 +244,7 @@ export class KnnCache {
           copy.vectorless.add(id);
           continue;
         }
-        const v = blobVec(blob);
+        const v = int8Of(blob);
         copy.matrix ??= new VectorMatrix(v.length);
         copy.matrix.upsert(id, v, source, day);
       }

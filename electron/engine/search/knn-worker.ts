@@ -2,9 +2,9 @@
  * The vector side's KNN on a second thread, so that a hybrid search runs its two sides at
  * the same time: the keyword side on the caller's thread, the KNN here, on its own read
  * connection to the same index file (WAL: both see the last committed state). The worker
- * answers from its in-memory copy of the vectors (knn-cache.ts: a SIMD scan, ≈ 7 ms at 100k
- * chunks × 384 d) once loaded, and from vec0's exact scan (≈ 48 ms there) until then — off
- * the sum, and off the Electron main thread, either way.
+ * answers from its in-memory int8 copy of the vectors (knn-cache.ts: a SIMD scan, ≈ 7 ms at
+ * 100k chunks × 384 d, re-scored exactly from disk) once loaded, and from vec0's scan until
+ * then — off the sum, and off the Electron main thread, either way.
  *
  * The worker reopens its connection when the index file is replaced (a new inode: a
  * rebuild swapped in by rename). Anything going wrong here is not an error for the user:

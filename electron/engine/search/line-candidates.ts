@@ -23,6 +23,7 @@ import type { Db } from '../index/db';
 import { blobVec, unitVec } from '../index/store';
 import { dot } from '../embed/vector';
 import { type Candidate } from './candidates';
+import { exactVectors } from './exact-vectors';
 import { vectorScore } from './score';
 
 /**
@@ -32,10 +33,9 @@ import { vectorScore } from './score';
  */
 export const LINE_POOL = 2;
 
-/** Prepared reads of one index's chunk and line vectors. */
+/** Prepared reads of one index's line vectors. */
 function vectorReads(db: Db) {
   return {
-    chunkVec: db.prepare('SELECT embedding FROM chunks_vec WHERE rowid = ?').pluck(),
     lineIds: db.prepare('SELECT id FROM chunk_lines WHERE chunk_id = ?').pluck(),
     lineVec: db.prepare('SELECT embedding FROM lines_vec WHERE rowid = ?').pluck(),
   };
@@ -50,11 +50,11 @@ export function rescoreByLines(db: Db, queryVec: Float32Array, ids: Iterable<num
   const q = unitVec(queryVec);
   const r = vectorReads(db);
   const out: Candidate[] = [];
-  for (const id of new Set(ids)) {
-    const blob = r.chunkVec.get(BigInt(id)) as Buffer | undefined;
-    if (!blob) continue;
-    // Stored vectors are unit length (store.ts): the cosine is a dot product.
-    const chunk = dot(blobVec(blob), q);
+  // The chunks' exact float vectors, from their one copy (exact-vectors.ts), unit length.
+  const chunkVecs = exactVectors(db, [...new Set(ids)]);
+  for (const [id, vec] of chunkVecs) {
+    // Stored line vectors are unit length (store.ts): the cosine is a dot product.
+    const chunk = dot(vec, q);
     let best = -Infinity;
     for (const lineId of r.lineIds.all(id) as number[]) {
       const lb = r.lineVec.get(BigInt(lineId)) as Buffer | undefined;

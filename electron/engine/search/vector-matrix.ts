@@ -1,16 +1,14 @@
 /**
- * The chunk vectors of one index held in memory for a fast vector side (knn-cache.ts keeps
- * it in step with the file). Each unit vector is stored as two int8 rows: `hi`, the vector
- * scaled so its largest component is ±127 and rounded, and `lo`, the rounding residual ×
- * 254 — together ≈ 16 bits per component, a quarter of the float's size for `hi` alone and
- * half with `lo`.
+ * The chunk vectors of one index held in memory as candidate generator of a fast vector
+ * side (knn-cache.ts keeps it in step with the file and re-scores the candidates exactly
+ * from the float copies on disk). Each vector is one int8 row — `chunks_vec`'s own int8
+ * vector (the unit vector scaled so its largest component is ±127, store.ts `int8Vec`), a
+ * quarter of the float's size — with the inverse of its norm.
  *
- * A query scans every `hi` row with WebAssembly SIMD (knn-scan.wat: the int16 query against
- * the int8 rows, 16 multiply-adds per instruction pair), keeps the best `limit × 4` rows
- * that pass the filter, and re-scores those with `hi + lo / 254` against the float query:
- * the scores then differ from the float ones by ≈ 4 × 10⁻⁶ (bench/knn-matrix.ts), far below
- * the gaps that order real neighbours, and the `hi` scan alone already ranks the true top
- * `limit` inside its top `limit × 4`.
+ * A query scans every row with WebAssembly SIMD (knn-scan.wat: the int16 query against the
+ * int8 rows, 16 multiply-adds per instruction pair) and returns the ids of the best
+ * `oversampled(limit)` rows that pass the filter; the int8 cosine ranks the true top
+ * `limit` inside them (bench/knn-matrix.ts: recall@40 1.0 at 100k and 1M × 384 d).
  */
 import { unitVec } from '../index/store';
 import { KNN_SCAN_WASM } from './knn-scan-wasm';
@@ -24,20 +22,16 @@ export interface MatrixFilter {
   before: string | null;
 }
 
-/** One nearest row: its id and its cosine distance (1 − dot of the unit vectors). */
-export interface MatrixHit {
-  id: number;
-  cosine: number;
-}
-
 /** The little of WebAssembly's API this file uses (the engine's types have no DOM library). */
 interface WasmMemory {
   readonly buffer: ArrayBuffer;
   grow(pages: number): number;
 }
-interface ScanExports {
+/** The assembled knn-scan.wat's exports. */
+export interface ScanExports {
   memory: WasmMemory;
   scan(q: number, rows: number, scales: number, out: number, n: number, blocks: number): void;
+  scan_cos(q: number, rows: number, out: number, n: number, blocks: number): void;
 }
 interface WasmApi {
   Module: new (bytes: Uint8Array) => object;
@@ -51,9 +45,29 @@ function scanModule(): object {
   return wasmModule;
 }
 
-/** Candidates re-scored per requested row. */
-const OVERSAMPLE = 4;
-const PAGE = 65_536;
+/** A new instance of the scan module, with its own memory. */
+export function scanInstance(): ScanExports {
+  return new wasm.Instance(scanModule()).exports as ScanExports;
+}
+
+/** Bytes of a WebAssembly memory page. */
+export const WASM_PAGE = 65_536;
+
+/**
+ * `q` (a unit vector) as the scan's int16 query, written at `off` in `ex`'s memory: scaled
+ * so that no i32 sum over `blocks` × 16 int8 components can overflow. False for a zero query.
+ */
+export function writeQuery(ex: ScanExports, off: number, q: Float32Array, blocks: number): boolean {
+  let max = 0;
+  for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]!));
+  if (max === 0) return false;
+  const qs = Math.min(32_767, Math.floor((2 ** 31 - 1) / (blocks * 16 * 127))) / max;
+  const q16 = new Int16Array(ex.memory.buffer, off, blocks * 16);
+  q16.fill(0);
+  for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i]! * qs);
+  return true;
+}
+
 
 /** YYYY-MM-DD as a number that orders like the string (-1 for none). */
 function dayNumber(day: string | null | undefined): number {
@@ -68,24 +82,25 @@ export class VectorMatrix {
   private readonly ex: ScanExports;
   private cap = 0;
   private n = 0;
-  private lo = new Int8Array(0);
   private ids = new Float64Array(0);
   private src = new Uint8Array(0);
   private day = new Int32Array(0);
   private readonly slotOf = new Map<number, number>();
   private readonly sourceCode = new Map<string, number>();
-  /** The int16 query's scale bound: the scan's i32 sums cannot overflow. */
-  private readonly qMax: number;
 
   constructor(readonly dims: number) {
     this.blocks = Math.max(1, Math.ceil(dims / 16));
     this.rowBytes = this.blocks * 16;
-    this.qMax = Math.min(32_767, Math.floor((2 ** 31 - 1) / (this.rowBytes * 127)));
-    this.ex = new wasm.Instance(scanModule()).exports as ScanExports;
+    this.ex = scanInstance();
   }
 
   get size(): number {
     return this.n;
+  }
+
+  /** Bytes the copy holds: the WebAssembly memory (rows, scales, scores) and the per-row arrays. */
+  get bytes(): number {
+    return this.ex.memory.buffer.byteLength + this.ids.byteLength + this.src.byteLength + this.day.byteLength;
   }
 
   has(id: number): boolean {
@@ -119,14 +134,11 @@ export class VectorMatrix {
     const cap = Math.max(1024, this.cap * 2, atLeast);
     const need = this.rowsOff(cap) + cap * this.rowBytes;
     const mem = this.ex.memory;
-    if (need > mem.buffer.byteLength) mem.grow(Math.ceil((need - mem.buffer.byteLength) / PAGE));
+    if (need > mem.buffer.byteLength) mem.grow(Math.ceil((need - mem.buffer.byteLength) / WASM_PAGE));
     const bytes = new Uint8Array(mem.buffer);
     // Move the old regions up to the new layout (rows first: they move the furthest).
     bytes.copyWithin(this.rowsOff(cap), this.rowsOff(), this.rowsOff() + this.n * this.rowBytes);
     bytes.copyWithin(this.scalesOff(cap), this.scalesOff(), this.scalesOff() + this.n * 4);
-    const lo = new Int8Array(cap * this.rowBytes);
-    lo.set(this.lo.subarray(0, this.n * this.rowBytes));
-    this.lo = lo;
     const ids = new Float64Array(cap);
     ids.set(this.ids.subarray(0, this.n));
     this.ids = ids;
@@ -146,29 +158,23 @@ export class VectorMatrix {
     return new Float32Array(this.ex.memory.buffer, this.scalesOff(), this.cap);
   }
 
-  /** Store (or replace) the vector of `id`; `vec` is a unit vector of `dims` components. */
-  upsert(id: number, vec: Float32Array, source: string, day: string | null): void {
-    if (vec.length !== this.dims) throw new Error(`vector of ${vec.length} dims in a ${this.dims}-dim index`);
+  /** Store (or replace) the int8 vector of `id` (`dims` components, any per-row scale). */
+  upsert(id: number, row: Int8Array, source: string, day: string | null): void {
+    if (row.length !== this.dims) throw new Error(`vector of ${row.length} dims in a ${this.dims}-dim index`);
     let slot = this.slotOf.get(id);
     if (slot === undefined) {
       if (this.n === this.cap) this.grow();
       slot = this.n++;
       this.slotOf.set(id, slot);
     }
-    let max = 0;
-    for (let i = 0; i < vec.length; i++) max = Math.max(max, Math.abs(vec[i]!));
-    const s = max > 0 ? 127 / max : 0;
     const hi = this.hiRows();
     const base = slot * this.rowBytes;
     hi.fill(0, base, base + this.rowBytes);
-    this.lo.fill(0, base, base + this.rowBytes);
-    for (let i = 0; i < vec.length; i++) {
-      const x = vec[i]! * s;
-      const h = Math.round(x);
-      hi[base + i] = h;
-      this.lo[base + i] = Math.max(-127, Math.min(127, Math.round((x - h) * 254)));
-    }
-    this.scales()[slot] = s > 0 ? 1 / s : 0;
+    hi.set(row, base);
+    let norm = 0;
+    for (let i = 0; i < row.length; i++) norm += row[i]! * row[i]!;
+    // The scan's dot product × 1 / |row| is the cosine (× the query's own scale).
+    this.scales()[slot] = norm > 0 ? 1 / Math.sqrt(norm) : 0;
     this.ids[slot] = id;
     let code = this.sourceCode.get(source);
     if (code === undefined) this.sourceCode.set(source, (code = this.sourceCode.size));
@@ -185,7 +191,6 @@ export class VectorMatrix {
     if (slot === last) return;
     const rb = this.rowBytes;
     this.hiRows().copyWithin(slot * rb, last * rb, last * rb + rb);
-    this.lo.copyWithin(slot * rb, last * rb, last * rb + rb);
     const scales = this.scales();
     scales[slot] = scales[last]!;
     const moved = this.ids[last]!;
@@ -195,22 +200,16 @@ export class VectorMatrix {
     this.slotOf.set(moved, slot);
   }
 
-  /** The `limit` rows nearest to `query` that pass `filter`, nearest first. */
-  query(query: Float32Array, limit: number, filter: MatrixFilter): MatrixHit[] {
-    if (this.n === 0 || limit <= 0) return [];
+  /** Ids of the `m` rows nearest to `query` by the int8 cosine that pass `filter`, nearest first. */
+  candidates(query: Float32Array, m: number, filter: MatrixFilter): number[] {
+    if (this.n === 0 || m <= 0) return [];
     if (query.length !== this.dims) throw new Error(`query of ${query.length} dims in a ${this.dims}-dim index`);
-    const q = unitVec(query);
-    let max = 0;
-    for (let i = 0; i < q.length; i++) max = Math.max(max, Math.abs(q[i]!));
-    if (max === 0) return [];
-    const qs = this.qMax / max;
-    const q16 = new Int16Array(this.ex.memory.buffer, this.qOff, this.blocks * 16);
-    q16.fill(0);
-    for (let i = 0; i < q.length; i++) q16[i] = Math.round(q[i]! * qs);
+    if (!writeQuery(this.ex, this.qOff, unitVec(query), this.blocks)) return [];
     this.ex.scan(this.qOff, this.rowsOff(), this.scalesOff(), this.outOff(), this.n, this.blocks);
     const out = new Float32Array(this.ex.memory.buffer, this.outOff(), this.n);
-    const pool = this.pool(out, Math.max(limit * OVERSAMPLE, limit + 32), filter);
-    return this.rescore(pool, q, limit);
+    const pool = this.pool(out, m, filter);
+    pool.sort((a, b) => out[b]! - out[a]! || this.ids[a]! - this.ids[b]!);
+    return pool.slice(0, m).map((slot) => this.ids[slot]!);
   }
 
   /** Slots of the best `m` scan scores that pass the filter. */
@@ -238,20 +237,5 @@ export class VectorMatrix {
       }
     }
     return keep;
-  }
-
-  /** The pool re-scored with both rows against the float query; the best `limit`. */
-  private rescore(pool: number[], q: Float32Array, limit: number): MatrixHit[] {
-    const hi = this.hiRows();
-    const scales = this.scales();
-    const rb = this.rowBytes;
-    const scored = pool.map((slot) => {
-      const base = slot * rb;
-      let dot = 0;
-      for (let i = 0; i < q.length; i++) dot += (hi[base + i]! + this.lo[base + i]! / 254) * q[i]!;
-      return { id: this.ids[slot]!, dot: dot * scales[slot]! };
-    });
-    scored.sort((a, b) => b.dot - a.dot || a.id - b.id);
-    return scored.slice(0, limit).map((s) => ({ id: s.id, cosine: Math.fround(1 - s.dot) }));
   }
 }
