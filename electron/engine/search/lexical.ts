@@ -150,7 +150,7 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
   }
   const stemOf = (hits: (t: TableHits) => Candidate[]) => (stem ? hits(stem) : stemOn ? [] : null);
   const candidates = combine(exact.hits, stemOf((t) => t.hits), o);
-  // A phrase ("agents.defaults.memorySearch…", a path) is not scored on given chunks: its
+  // A phrase (a dotted config key, a path) is not scored on given chunks: its
   // walk checks positions in every word's doclist, 70–85 ms at 1M for a common five-word one.
   if (!exact.stopped || plan.phrase) return { candidates };
   // Only the exact table is scored on the given chunks: a stopped stemmed table's doclist is
