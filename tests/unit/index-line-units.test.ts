@@ -110,4 +110,19 @@ describe('line units a real embedder is asked to embed', () => {
     expect(emb.texts).toEqual([]);
     await again.dispose();
   });
+
+  it('turning line vectors off embeds the chunk bodies: the mean of the lines is not taken from the cache for a body', async () => {
+    const fx = memoryFixture(notes);
+    const idx = open(fx, new RecordingEmbedder({ synonyms, provider: 'fake' }));
+    await idx.sync();
+    await idx.dispose();
+    const emb = new RecordingEmbedder({ synonyms, provider: 'fake' });
+    const off = fx.open({ embedder: emb, settings: settingsWith((x) => void (x.query.hybrid.lineVectors = 'off')) });
+    const r = await off.sync();
+    expect(r).toMatchObject({ full: true });
+    // Each chunk's body (its "Date: …" context line and its lines) is embedded now, once.
+    expect(emb.texts.length).toBe(r.chunks);
+    expect(emb.texts.every((t) => t.startsWith('Date: 2024-03-0'))).toBe(true);
+    await off.dispose();
+  });
 });
