@@ -9,12 +9,10 @@
  *   node --import tsx bench/embed-throughput.ts run [in.json] [n=2400] [contexts=1,2] [order=as-is,sorted]
  *                       texts/s (wall and CPU) on an n-text sample in the corpus's real mix
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { loadConfig } from '../electron/engine/config/load';
 import { agentPaths } from '../electron/engine/config/state-dir';
@@ -24,20 +22,11 @@ import { MemoryIndex } from '../electron/engine/index/memory-index';
 import { lineUnits } from '../electron/engine/index/line-vectors';
 import { chunkBody } from '../electron/engine/index/prepare';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from './corpus';
+import { benchModelPath } from './lib/bench-model';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const root = path.resolve(here, '..');
 const load = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' / ');
 const DEFAULT_FILE = path.join(os.tmpdir(), 'cairn-embed-texts-10k.json');
 
-/** The test suite's F16 all-MiniLM-L6-v2, or the GGUF named by CAIRN_BENCH_GGUF (e.g. a Q8_0 import). */
-function modelPath(): string {
-  if (process.env.CAIRN_BENCH_GGUF) return process.env.CAIRN_BENCH_GGUF;
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const p = (JSON.parse(r.stdout) as { embedder: string | null }).embedder;
-  if (!p) throw new Error('no embedder: run node scripts/fetch-test-models.mjs');
-  return p;
-}
 
 /** Records every text it is asked to embed; zero vectors. */
 class Recording implements Embedder {
@@ -108,7 +97,7 @@ function sample<T>(xs: T[], n: number): T[] {
 
 async function tokens(file: string): Promise<void> {
   const texts = uniqueTexts(file);
-  const e = await createGgufEmbedder({ modelPath: modelPath(), contexts: 1 });
+  const e = await createGgufEmbedder({ modelPath: benchModelPath(), contexts: 1 });
   const rows = { chunk: [] as number[], line: [] as number[] };
   for (const t of texts) rows[t.line ? 'line' : 'chunk'].push(Math.min(e.countTokens(t.text), 254) + 2);
   await e.dispose();
@@ -125,7 +114,7 @@ async function tokens(file: string): Promise<void> {
 
 /** texts/s, wall and CPU, for one configuration on `texts`. */
 async function runOne(texts: string[], contexts: number, sorted: boolean): Promise<string> {
-  const e = await createGgufEmbedder({ modelPath: modelPath(), contexts });
+  const e = await createGgufEmbedder({ modelPath: benchModelPath(), contexts });
   await e.embed(texts.slice(0, 2 * contexts));
   const input = sorted ? [...texts].sort((a, b) => a.length - b.length) : texts;
   const hist = monitorEventLoopDelay({ resolution: 5 });

@@ -10,15 +10,13 @@
  *
  * The LoCoMo recall of each rule set is measured separately (`npm run eval -- --locomo …`).
  */
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { createGgufEmbedder } from '../electron/engine/embed/gguf';
+import { benchModelPath } from './lib/bench-model';
 import { LINE_UNIT_RULES, MIN_LINE_CHARS, lineUnits, type LineUnitRules } from '../electron/engine/index/line-vectors';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DEFAULT_FILE = path.join(os.tmpdir(), 'cairn-embed-texts-10k.json');
 
 /** Today's rules before this change, and the candidates measured. */
@@ -45,13 +43,6 @@ const RULE_SETS_MEAN: [string, Partial<LineUnitRules>][] = [
   ['lines < 48 left out, cut to 200', { mergeBelow: 0, dropBelow: 48, maxChars: 200 }],
 ];
 
-function modelPath(): string {
-  if (process.env.CAIRN_BENCH_GGUF) return process.env.CAIRN_BENCH_GGUF;
-  const r = spawnSync(process.execPath, [path.join(root, 'scripts/fetch-test-models.mjs'), '--json'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
-  const p = (JSON.parse(r.stdout) as { embedder: string | null }).embedder;
-  if (!p) throw new Error('no embedder: run node scripts/fetch-test-models.mjs');
-  return p;
-}
 
 interface DumpChunk {
   body: string;
@@ -82,7 +73,7 @@ async function main(): Promise<void> {
   const file = (mode === 'cpu' ? arg1 : mode) || DEFAULT_FILE;
   const d = JSON.parse(fs.readFileSync(file, 'utf8')) as { chunks: DumpChunk[] };
   if (d.chunks.some((c) => c.text === undefined)) throw new Error(`${file}: no chunk texts (re-run bench/embed-throughput.ts dump)`);
-  const e = await createGgufEmbedder({ modelPath: modelPath(), contexts: mode === 'cpu' ? 2 : 1 });
+  const e = await createGgufEmbedder({ modelPath: benchModelPath(), contexts: mode === 'cpu' ? 2 : 1 });
   const memo = new Map<string, number>();
   // [CLS] and [SEP] included, cut at 256 as the embedder cuts.
   const tokens = (t: string): number => {
