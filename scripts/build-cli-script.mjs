@@ -132,7 +132,8 @@ const WARM_UP = `
   const code = await cli.exports.runCli(['search', 'router firmware update', '--state-dir', state, '--json']);
   if (code !== 0) throw new Error('warm-up search exited ' + code);
   if (mode === 'cache') for (const [name, s] of [[THIN_RULES_SCRIPT, rules], [CLI_SCRIPT, cli]]) writeFileSync(join(dir, name + '.cache'), codeCacheFile(s.source, s.script.createCachedData()));
-  process.exit(0);`;
+  // Exit (the warm-up leaves the model and SQLite handles open) once the search's output has drained.
+  process.stdout.write('', () => process.exit(0));`;
 
 /** Notes for the warm-up searches (a state dir with the static embedder, no watcher). */
 function warmUpState(base) {
