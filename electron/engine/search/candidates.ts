@@ -96,6 +96,8 @@ export interface KeywordPlan {
   postings: number;
   /** Whether a kept term is a phrase of several words (FTS5 then checks positions). */
   phrase: boolean;
+  /** The index's chunk count as the last sync stored it (undefined: not stored). */
+  chunks: number | undefined;
 }
 
 /**
@@ -114,13 +116,19 @@ export function keywordPlan(db: Db, query: string, budget?: number): KeywordPlan
   // A phrase matches at most as many chunks as its rarest word.
   const df = (t: string[]) => (docs ? Math.min(...t.map(docs)) : 0);
   let kept: string[][] = [];
+  // The chunk count is kept in meta by each sync (COUNT(*) would scan 100k rows per query).
+  let stored: number | undefined;
+  try {
+    const v = db.prepare("SELECT value FROM meta WHERE key = 'chunkCount'").pluck().get() as string | undefined;
+    stored = v !== undefined ? Number(v) : undefined;
+  } catch {
+    stored = undefined;
+  }
   const match = buildFtsQuery(query, (terms) => {
     kept = terms;
     if (terms.length <= 1 || !docs) return terms;
     try {
-      // The chunk count is kept in meta by each sync (COUNT(*) would scan 100k rows per query).
-      const stored = db.prepare("SELECT value FROM meta WHERE key = 'chunkCount'").pluck().get() as string | undefined;
-      const total = stored !== undefined ? Number(stored) : (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number);
+      const total = stored ?? (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number);
       kept = pruneTerms(terms, df, total, budget);
     } catch {
       docs = null; // counts unreadable: search every term
@@ -128,7 +136,7 @@ export function keywordPlan(db: Db, query: string, budget?: number): KeywordPlan
     return kept;
   });
   if (match === null) return null;
-  return { match, postings: kept.reduce((sum, t) => sum + df(t), 0), phrase: kept.some((t) => t.length > 1) };
+  return { match, postings: kept.reduce((sum, t) => sum + df(t), 0), phrase: kept.some((t) => t.length > 1), chunks: stored };
 }
 
 /** BM25 candidates of one FTS5 table (`chunks_fts`, or `chunks_fts_stem`) for a MATCH expression. */

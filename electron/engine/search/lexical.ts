@@ -78,6 +78,8 @@ interface TableHits {
  */
 function mustStop(db: Db, table: FtsTable, plan: KeywordPlan, stop: EarlyStop): boolean {
   if (!Number.isFinite(stop.postings) || (table === 'chunks_fts' && plan.postings <= stop.postings)) return false;
+  // No table matches more chunks than the index holds: a memory under the budget never counts.
+  if (plan.chunks !== undefined && plan.chunks <= stop.postings) return false;
   return ftsMatchesMoreThan(db, table, plan.match, stop.postings);
 }
 
