@@ -53,6 +53,22 @@ export interface MemoryProvenance {
   sessions?: string[];
 }
 
+/**
+ * One line of a hit chosen for a reader (issue 37): a line that answers the query, or a line
+ * of context a reader needs to place it (the note's heading or date, the question a reply
+ * answers). Lines are numbered as the hit's citation numbers them.
+ */
+export interface PickedLine {
+  /** 1-based line number in the cited file (for a session: the line of the rendered transcript). */
+  line: number;
+  /** The line as read (markup that is not content removed; a line longer than the budget cut around its match, with "…"). */
+  text: string;
+  /** How well the line answers the query, 0..1; 0 for a context line. */
+  score: number;
+  /** `match`: picked because it answers; `context`: kept so a reader can place a match. */
+  role: 'match' | 'context';
+}
+
 /** One search hit (SPEC §7). */
 export interface SearchResult {
   /** Workspace-relative memory path (`memory/2024-05-08.md`) or `sessions/<file>.jsonl`. */
@@ -71,6 +87,13 @@ export interface SearchResult {
   annotations?: MemoryAnnotations;
   /** Where OpenClaw recorded the cited lines came from, when it did. */
   provenance?: MemoryProvenance;
+  /**
+   * The lines that answer (issue 37), in line order, with the context lines that place them;
+   * absent when no line of the chunk scored (then `snippet` is what a reader gets).
+   */
+  lines?: PickedLine[];
+  /** `lines` as one text a model reads: picks in order, a gap between them marked "…". */
+  excerpt?: string;
 }
 
 export interface EmbedderInfo {
