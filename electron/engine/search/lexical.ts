@@ -22,7 +22,8 @@ export const STEM_POSTINGS_BUDGET = POSTINGS_BUDGET / 4;
  * in more: pruneTerms keeps other terms only within the budget), it is not ranked over all
  * of them. The exact table ranks its newest `tier` matches (ftsNewest) and, in a hybrid
  * search, the vector side's candidates (KeywordSide.rescore); the stemmed table ranks its
- * newest `tier` only. Up to `postings` every match is ranked as before.
+ * newest `tier` and the exact table's hits outside it (their true stem scores). Up to
+ * `postings` every match is ranked as before.
  */
 export interface EarlyStop {
   postings: number;
@@ -65,8 +66,11 @@ function calibrate(cands: readonly Candidate[], calibration: LexicalOptions['cal
 interface TableHits {
   table: FtsTable;
   plan: KeywordPlan;
+  /** The best `limit` of them. */
   hits: Candidate[];
   stopped: boolean;
+  /** Stopped early: the whole tier, scored (`hits` is its best `limit`). */
+  tier?: readonly Candidate[];
 }
 
 /**
@@ -85,7 +89,8 @@ function mustStop(db: Db, table: FtsTable, plan: KeywordPlan, stop: EarlyStop): 
 
 function tableHits(db: Db, table: FtsTable, plan: KeywordPlan, limit: number, filter: CandidateFilter, stopped: boolean, tier: number): TableHits {
   if (!stopped) return { table, plan, hits: ftsCandidates(db, table, plan.match, limit, filter), stopped };
-  return { table, plan, hits: byRank(ftsNewest(db, table, plan.match, tier, filter)).slice(0, limit), stopped };
+  const ranked = byRank(ftsNewest(db, table, plan.match, tier, filter));
+  return { table, plan, hits: ranked.slice(0, limit), stopped, tier: ranked };
 }
 
 /** Best BM25 first (more negative is better), then by id as the merge does. */
@@ -125,6 +130,25 @@ function withIds(db: Db, t: TableHits, ids: readonly number[]): { hits: Candidat
 }
 
 /**
+ * A stopped stemmed table's hits with the exact matches' stem scores added: every exact match
+ * matches stemmed too, but one older than the stemmed tier was not ranked there and scored 0
+ * on that side — below newer, weaker exact matches (issue 38). Its true stem score comes from
+ * the tier when it is there, else from one scoring walk of the stemmed MATCH (ftsScoreIds:
+ * its doclist is the longest, ≈ 40–76 ms at 1M, so only when an exact match needs it).
+ */
+function stemWithExact(db: Db, stem: TableHits, exact: readonly Candidate[]): TableHits {
+  if (!stem.stopped) return stem;
+  const have = new Set(stem.hits.map((c) => c.id));
+  const missing = exact.filter((c) => !have.has(c.id)).map((c) => c.id);
+  if (missing.length === 0) return stem;
+  const wanted = new Set(missing);
+  const inTier = (stem.tier ?? []).filter((c) => wanted.has(c.id));
+  for (const c of inTier) wanted.delete(c.id);
+  const walked = wanted.size > 0 ? ftsScoreIds(db, stem.table, stem.plan.match, [...wanted]) : [];
+  return { ...stem, hits: byRank([...stem.hits, ...inTier, ...walked]) };
+}
+
+/**
  * The keyword side: both tables' candidates, merged by chunk and sorted best first (at most
  * `limit` from each table, plus the rescored chunks). An index without the stemmed table
  * (built before schema 6 and not yet rebuilt) is searched by exact tokens only. `raw` is the
@@ -148,7 +172,7 @@ export function keywordSide(db: Db, query: string, limit: number, filter: Candid
     // is skipped (its BM25 walks every word's doclist for the IDF: ≈ 45 ms at 1M), and they
     // score as with stems off (an exact match's stem score is close to its exact one).
     if (stemStops && exact.hits.length > 0 && stemPlan.phrase) stemOn = false;
-    else if (stemPlan) stem = tableHits(db, 'chunks_fts_stem', stemPlan, limit, filter, stemStops, stop.tier);
+    else if (stemPlan) stem = stemWithExact(db, tableHits(db, 'chunks_fts_stem', stemPlan, limit, filter, stemStops, stop.tier), exact.hits);
   }
   const stemOf = (hits: (t: TableHits) => Candidate[]) => (stem ? hits(stem) : stemOn ? [] : null);
   const candidates = combine(exact.hits, stemOf((t) => t.hits), o);
