@@ -4,16 +4,27 @@
  * store is read once per change (cached by its size/mtime), so a search adds a few stats.
  */
 import type { SearchResponse } from '../../../shared/types/search';
-import type { EngineContext } from '../core/context';
+import type { ContextSlot, EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import { snapshotDirFor } from '../sessions/store';
-import { lineProvenance, rangeProvenance, storeProvenance } from './provenance';
+import { lineProvenance, provenanceCache, rangeProvenance, storeProvenance, type ProvenanceCache } from './provenance';
 
 type Wrapped = Pick<Handlers, 'search.query' | 'memory.read'>;
 
+/** The stores and files read, kept per engine and dropped with it. */
+const cacheSlot: ContextSlot<ProvenanceCache> = {
+  name: 'OpenClaw provenance',
+  create: () => provenanceCache(),
+  dispose: (c) => {
+    c.stores.clear();
+    c.files.clear();
+  },
+};
+
 function storeOf(ctx: EngineContext, requested?: string) {
   const agentId = ctx.agentId(requested);
-  return { workspace: ctx.paths(agentId).workspace, store: storeProvenance(ctx.stateDir, agentId, snapshotDirFor(ctx, agentId)) };
+  const cache = ctx.member(cacheSlot);
+  return { cache, workspace: ctx.paths(agentId).workspace, store: storeProvenance(cache, ctx.stateDir, agentId, snapshotDirFor(ctx, agentId)) };
 }
 
 /** `res` with the provenance OpenClaw recorded on each memory result (`cairn search` calls it too). */
@@ -22,7 +33,7 @@ export function addProvenance<R extends SearchResponse>(ctx: EngineContext, agen
   if (s.store.chunks.size === 0 && s.store.origins.size === 0) return res;
   const results = res.results.map((r) => {
     if (r.source !== 'memory') return r;
-    const provenance = rangeProvenance(s.store, s.workspace, r.path, r.startLine, r.endLine);
+    const provenance = rangeProvenance(s.cache, s.store, s.workspace, r.path, r.startLine, r.endLine);
     return provenance ? { ...r, provenance } : r;
   });
   return { ...res, results };
@@ -36,7 +47,7 @@ export function withProvenance<T extends Wrapped>(ctx: EngineContext, h: T): T {
     'memory.read': async (req, hc) => {
       const f = await h['memory.read'](req, hc);
       const s = storeOf(ctx, req.agentId);
-      const provenance = lineProvenance(s.store, s.workspace, f.path, f.text);
+      const provenance = lineProvenance(s.cache, s.store, s.workspace, f.path, f.text);
       return provenance.length ? { ...f, provenance } : f;
     },
   };

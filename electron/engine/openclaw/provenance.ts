@@ -8,15 +8,19 @@
  *   derived from. A promoted entry in a memory file is tied to its key by the marker line
  *   `<!-- openclaw-memory-promotion:<key> -->` above it (OpenClaw's PROMOTION_MARKER).
  * OpenClaw's index may lag the file: a chunk counts only while the file's lines still read as
- * the chunk's text (annotation comments aside, which OpenClaw strips). The store is read once per change of its size/mtime (fileStamp), a file's
- * lines once per change of the file: a search opens no database per result.
+ * the chunk's text (annotation comments aside, which OpenClaw strips). The store is read once
+ * per change of its size/mtime (fileStamp), a file's lines once per change of the file: a
+ * search opens no database per result. Both are kept in a {@link ProvenanceCache} — an engine
+ * member (provenance-handlers.ts), bounded, and dropped with the engine. A memory file is read
+ * under the memory set's rule (util/path-inside.ts): no symlink between the workspace and it.
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { LRUCache } from 'lru-cache';
 import { fileStamp, openForeignSqlite } from '../sessions/store/sqlite-readonly';
 import { openclawDbFile } from '../sessions/store/openclaw-sqlite';
-import { isInside } from '../util/path-inside';
+import { firstSymlinkOnTheWay, relativeInside } from '../util/path-inside';
 import type { LineProvenance, MemoryProvenance } from '../../../shared/types/search';
 
 /** At most this many chunks and origin rows are read from one store. */
@@ -47,8 +51,25 @@ export interface StoreProvenance {
 }
 
 const EMPTY: StoreProvenance = { chunks: new Map(), origins: new Map() };
-const stores = new Map<string, { stamp: string; data: StoreProvenance }>();
-const files = new Map<string, { stamp: string; lines: string[] }>();
+
+/** Memory files' lines kept between searches, in bytes of the files (least recently used dropped first). */
+const FILE_CACHE_BYTES = 64 * 1024 * 1024;
+/** Agent stores kept, in rows read (two full stores). */
+const STORE_CACHE_ROWS = 4 * MAX_PROVENANCE_ROWS;
+
+/** What provenance keeps between reads: agent stores and memory files' lines, each by its stamp. */
+export interface ProvenanceCache {
+  stores: LRUCache<string, { stamp: string; data: StoreProvenance }>;
+  files: LRUCache<string, { stamp: string; lines: string[] }>;
+}
+
+/** An empty cache holding at most `fileBytes` of memory files (tests give less). */
+export function provenanceCache(fileBytes = FILE_CACHE_BYTES): ProvenanceCache {
+  return {
+    stores: new LRUCache({ maxSize: STORE_CACHE_ROWS, sizeCalculation: (v) => 1 + v.data.chunks.size + v.data.origins.size }),
+    files: new LRUCache({ maxSize: fileBytes, sizeCalculation: (v) => 1 + v.lines.reduce((n, l) => n + l.length + 1, 0) }),
+  };
+}
 
 /** OpenClaw indexes an entry without its annotation comments: both sides are compared without them. */
 const bare = (text: string) => text.replace(/[ \t]*<!--[\s\S]*?-->/gu, '').split('\n').map((l) => l.trimEnd()).join('\n');
@@ -101,10 +122,10 @@ function load(file: string, snapshotDir: string): StoreProvenance {
 }
 
 /** `agentId`'s recorded provenance, read again only when the store changed; empty when there is none. */
-export function storeProvenance(stateDir: string, agentId: string, snapshotDir: string): StoreProvenance {
+export function storeProvenance(cache: ProvenanceCache, stateDir: string, agentId: string, snapshotDir: string): StoreProvenance {
   const file = openclawDbFile(stateDir, agentId);
   const stamp = fileStamp(file);
-  const hit = stores.get(file);
+  const hit = cache.stores.get(file);
   if (hit?.stamp === stamp) return hit.data;
   let data = EMPTY;
   if (fs.existsSync(file)) {
@@ -114,25 +135,34 @@ export function storeProvenance(stateDir: string, agentId: string, snapshotDir: 
       data = EMPTY; // the sessions view and doctor report an unreadable store; here nothing is shown
     }
   }
-  stores.set(file, { stamp, data });
+  cache.stores.set(file, { stamp, data });
   return data;
 }
 
-/** The lines of workspace file `rel`, cached by size+mtime; undefined when it is not a readable file inside. */
-function fileLines(workspace: string, rel: string): string[] | undefined {
+/**
+ * The lines of workspace file `rel`, cached by size+mtime; undefined when it is not a real,
+ * readable file inside — a symlink on the way (folder or file) counts as not inside, as for
+ * the memory set (path-inside.ts firstSymlinkOnTheWay), and the file is opened without
+ * following a link put there after that check (O_NOFOLLOW).
+ */
+function fileLines(cache: ProvenanceCache, workspace: string, rel: string): string[] | undefined {
   const file = path.resolve(workspace, rel);
-  if (path.isAbsolute(rel) || !isInside(workspace, file)) return undefined;
+  if (path.isAbsolute(rel) || relativeInside(workspace, file) === undefined || firstSymlinkOnTheWay(workspace, file) !== undefined) return undefined;
+  let fd: number | undefined;
   try {
-    const st = fs.statSync(file);
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const st = fs.fstatSync(fd);
     if (!st.isFile() || st.size > MAX_FILE_BYTES) return undefined;
     const stamp = `${st.size}:${st.mtimeMs}`;
-    const hit = files.get(file);
+    const hit = cache.files.get(file);
     if (hit?.stamp === stamp) return hit.lines;
-    const lines = fs.readFileSync(file, 'utf8').split('\n');
-    files.set(file, { stamp, lines });
+    const lines = fs.readFileSync(fd, 'utf8').split('\n');
+    cache.files.set(file, { stamp, lines });
     return lines;
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }
 
@@ -153,10 +183,10 @@ function markedEntries(lines: string[], origins: Map<string, Origin[]>): LinePro
 }
 
 /** Every line range of `rel` whose provenance OpenClaw recorded and that still reads as recorded. */
-export function lineProvenance(store: StoreProvenance, workspace: string, rel: string, text?: string): LineProvenance[] {
+export function lineProvenance(cache: ProvenanceCache, store: StoreProvenance, workspace: string, rel: string, text?: string): LineProvenance[] {
   const chunks = store.chunks.get(rel) ?? [];
   if (chunks.length === 0 && store.origins.size === 0) return [];
-  const lines = text === undefined ? fileLines(workspace, rel) : text.split('\n');
+  const lines = text === undefined ? fileLines(cache, workspace, rel) : text.split('\n');
   if (!lines) return [];
   const out: LineProvenance[] = chunks
     .filter((c) => c.endLine <= lines.length && sha(lines.slice(c.startLine - 1, c.endLine).join('\n')) === c.hash)
@@ -166,8 +196,8 @@ export function lineProvenance(store: StoreProvenance, workspace: string, rel: s
 }
 
 /** The provenance of lines `from`–`to` of `rel`: the least trusted of the ranges it overlaps, with their sessions. */
-export function rangeProvenance(store: StoreProvenance, workspace: string, rel: string, from: number, to: number): MemoryProvenance | undefined {
-  const hits = lineProvenance(store, workspace, rel).filter((p) => p.startLine <= to && p.endLine >= from);
+export function rangeProvenance(cache: ProvenanceCache, store: StoreProvenance, workspace: string, rel: string, from: number, to: number): MemoryProvenance | undefined {
+  const hits = lineProvenance(cache, store, workspace, rel).filter((p) => p.startLine <= to && p.endLine >= from);
   if (hits.length === 0) return undefined;
   const rank = (p: MemoryProvenance) => TRUST.indexOf(p.origin);
   const pick = hits.reduce((a, b) => (rank(b.provenance) < rank(a.provenance) || (rank(b.provenance) === rank(a.provenance) && b.provenance.observedAt > a.provenance.observedAt) ? b : a));
