@@ -44,10 +44,15 @@ export class WriteWorker {
       if (m.type === 'done' || (m.type === 'failed' && 'seq' in m)) {
         const p = this.pending.get(m.seq);
         this.pending.delete(m.seq);
+        if (this.pending.size === 0) worker.unref();
         if (m.type === 'done') p?.resolve(m.result);
         else p?.reject(errorOf(m.error));
       }
     });
+    // Only now: Node refs a worker's message port again whenever a first 'message' listener
+    // is added, even after unref() (that listener kept every process with an idle worker up).
+    // Idle, it never keeps a process alive; a call under way does (call()), as any I/O would.
+    worker.unref();
   }
 
   /**
@@ -62,7 +67,7 @@ export class WriteWorker {
       return null;
     }
     if (!worker) return null;
-    worker.unref(); // never keeps a process alive on its own
+    // Kept alive while it starts (its ready message is awaited); unref'd once running (constructor).
     const w = worker;
     const up = await new Promise<boolean>((resolve) => {
       const onMessage = (m: { type: string }) => {
@@ -88,6 +93,7 @@ export class WriteWorker {
     if (this.dead) return Promise.reject(this.dead);
     const seq = ++this.seq;
     return new Promise<T>((resolve, reject) => {
+      if (this.pending.size === 0) this.worker.ref();
       this.pending.set(seq, { resolve: resolve as (r: unknown) => void, reject });
       this.worker.postMessage({ ...req, seq }, transfer);
     });
