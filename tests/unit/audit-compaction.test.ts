@@ -188,6 +188,22 @@ describe('compaction audit', () => {
     expect(c.tokensBefore).toBe(12_000);
   });
 
+  it('names a TODO written mid-line that the summary dropped, though it kept the sentence before it', async () => {
+    const [ask0, answer0, ...rest] = talk();
+    const { stateDir } = stateWith([
+      ask0!,
+      answer0!,
+      user('The deploy failed again, the ticket is OPS-2231. TODO: get the rollback approved.'),
+      assistant('Noted.'),
+      ...rest,
+      compaction('## Decisions\n- ZX-4471: db/pool.ts leaks; primary 10.0.0.7:5432. The deploy failed again (ticket OPS-2231).', 'keep0001'),
+    ]);
+    const c = (await audit(stateDir)).compactions[0]!;
+    expect(c.lost.identifiers).toEqual([]);
+    expect(c.lost.todos.map((x) => x.text)).toEqual(['TODO: get the rollback approved.']);
+    expect(c.lost.todos[0]?.at.cite).toBe(`sessions/${SID}.jsonl#L4`);
+  });
+
   it("Cairn's own compactions with the deterministic extract, twice (a summary of a summary), lose no identifier", async () => {
     const stateDir = tmpDir('cairn-audit-own-');
     const engine = createEngine({ stateDir });

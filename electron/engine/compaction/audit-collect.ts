@@ -36,6 +36,26 @@ export function excerptAround(text: string, needle: string): string {
   return `${from > 0 ? '…' : ''}${clip(text.slice(from, i + needle.length + 90), 198)}`;
 }
 
+/**
+ * The TODOs and decisions of one line, each as the sentences from the one its marker is in up
+ * to the next item's: "…the ticket is OPS-2231. TODO: get the rollback approved." is the
+ * TODO "TODO: get the rollback approved." — judged as the whole line, the sentence before it
+ * (kept by the summary) made a dropped TODO count as kept. A line no single sentence of
+ * which is an item (its marker spans a sentence end) stays whole.
+ */
+function lineItems(line: string, role: string): { kind: 'todos' | 'decisions'; text: string }[] {
+  const whole = classifyLine(line, role);
+  if (whole !== 'todos' && whole !== 'decisions') return [];
+  const out: { kind: 'todos' | 'decisions'; text: string }[] = [];
+  for (const sentence of line.split(/(?<=[.!?])\s+/)) {
+    const kind = classifyLine(sentence, role);
+    const last = out[out.length - 1];
+    if (kind === 'todos' || kind === 'decisions') out.push({ kind, text: sentence });
+    else if (last) last.text += ` ${sentence}`; // a sentence that goes on with the item before it
+  }
+  return out.length ? out : [{ kind: whole, text: line }];
+}
+
 export class LostCollector {
   readonly ids = new Map<string, LostIdentifier>();
   readonly items: Record<ItemKind, LostItem[]> = { asks: [], todos: [], decisions: [] };
@@ -82,10 +102,7 @@ export class LostCollector {
         if (pending) this.item('asks', pending.text, pending.at);
         pending = s;
       } else if (s.role === 'assistant' && s.text.trim()) pending = undefined;
-      for (const l of sentenceLines(s.text)) {
-        const kind = classifyLine(l, s.role);
-        if (kind === 'todos' || kind === 'decisions') this.item(kind, l, s.at);
-      }
+      for (const l of sentenceLines(s.text)) for (const it of lineItems(l, s.role)) this.item(it.kind, it.text, s.at);
     }
     if (pending) this.item('asks', pending.text, pending.at);
   }
