@@ -18,23 +18,8 @@ const rules = createRequire(import.meta.url)(path.join(root, '.dependency-cruise
 
 type Violation = { rule: { name: string; severity: string }; from: string; to: string };
 
-/** The rule violations in `baseDir`'s electron/engine, with the lint's options. */
-async function violations(baseDir: string): Promise<Violation[]> {
-  const res = await cruise(['electron/engine'], {
-    baseDir,
-    ruleSet: { forbidden: rules.forbidden } as never,
-    validate: true,
-    tsPreCompilationDeps: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
-    exclude: { path: 'node_modules' },
-    includeOnly: '^electron/engine/',
-  });
-  return (res.output as { summary: { violations: Violation[] } }).summary.violations.filter((v) => v.rule.severity !== 'ignore');
-}
-
-/** The CLI, bin/, scripts/ and the plugin as `npm run lint` cruises them: the rule violations in `baseDir`. */
-async function processViolations(baseDir: string): Promise<Violation[]> {
-  const roots = ['electron/engine', 'electron/cli', 'bin', 'scripts', 'openclaw-plugin'].filter((d) => fs.existsSync(path.join(baseDir, d)));
+/** The rule violations in `baseDir` cruised from `roots` (the lint's options; default: the engine alone). */
+async function violations(baseDir: string, roots = ['electron/engine'], includeOnly = '^electron/engine/'): Promise<Violation[]> {
   const res = await cruise(roots, {
     baseDir,
     ruleSet: { forbidden: rules.forbidden } as never,
@@ -42,9 +27,15 @@ async function processViolations(baseDir: string): Promise<Violation[]> {
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
     exclude: { path: 'node_modules' },
-    includeOnly: '^(electron|shared|bin|scripts|openclaw-plugin)/',
+    includeOnly,
   });
   return (res.output as { summary: { violations: Violation[] } }).summary.violations.filter((v) => v.rule.severity !== 'ignore');
+}
+
+/** The CLI, bin/, scripts/ and the plugin as `npm run lint` cruises them: the rule violations in `baseDir`. */
+function processViolations(baseDir: string): Promise<Violation[]> {
+  const roots = ['electron/engine', 'electron/cli', 'bin', 'scripts', 'openclaw-plugin'].filter((d) => fs.existsSync(path.join(baseDir, d)));
+  return violations(baseDir, roots, '^(electron|shared|bin|scripts|openclaw-plugin)/');
 }
 
 /** Cruise `files` (paths under electron/engine/) in a temp tree; the names of the rules broken. */
