@@ -24,6 +24,14 @@
  * Every folder must be on a floor: a file in a folder that is on none breaks `folder-on-no-floor`.
  * Below the top floor the dispatcher is imported for its types only: loading it loads every
  * channel's zod schema (a fifth of `cairn search`'s start-up), and EngineError is in base/.
+ *
+ * Every process's code is cruised too (issue 38): the CLI (electron/cli), `bin/`, `scripts/`
+ * and the OpenClaw plugin (openclaw-plugin/), with no cycles anywhere and these floors:
+ *   shared < engine < server < cli < bin's search format (used by the CLI and bin alike);
+ *   the plugin stands alone (OpenClaw loads its folder, nothing else of Cairn's);
+ *   bin/ imports bin/ only (it runs before tsx is registered: sources load through the
+ *   bundle or tsx at run time, never by a static import);
+ *   scripts/ (build and test tooling) is imported by no product code.
  */
 const E = '^electron/engine/';
 const floor = {
@@ -54,15 +62,55 @@ const upward = Object.entries(floorOf)
     to: { path: `${E}(${above(f).join('|')})/` },
   }));
 
+/** What the engine, the CLI, bin/ and the plugin may not import (see the floors above). */
+const processes = [
+  {
+    name: 'engine-below-its-callers',
+    comment: 'electron/engine/ is the floor the CLI, the server and the window stand on: it imports none of them, nor bin/, scripts/ or the plugin.',
+    severity: 'error',
+    from: { path: E },
+    to: { path: '^(electron/(cli|server|main|preload)|bin|scripts|openclaw-plugin)/' },
+  },
+  {
+    name: 'cli-not-the-window',
+    comment: 'electron/cli/ runs under plain Node: no Electron main or preload code, no plugin or build scripts.',
+    severity: 'error',
+    from: { path: '^electron/cli/' },
+    to: { path: '^(electron/(main|preload)|scripts|openclaw-plugin)/' },
+  },
+  {
+    name: 'plugin-stands-alone',
+    comment: 'openclaw-plugin/ is loaded by OpenClaw from its own folder, under its own Node: it imports its own files and Node built-ins only, and talks to Cairn over the bridge.',
+    severity: 'error',
+    from: { path: '^openclaw-plugin/' },
+    to: { pathNot: ['^openclaw-plugin/'], dependencyTypesNot: ['core'] },
+  },
+  {
+    name: 'bin-stands-alone',
+    comment: 'bin/ runs before tsx is registered and before the bundle is chosen: it imports bin/ and npm packages only; sources load at run time through the bundle or tsx.',
+    severity: 'error',
+    from: { path: '^bin/', pathNot: '\\.d\\.mts$' },
+    to: { path: '^(electron|shared|scripts|openclaw-plugin)/' },
+  },
+  {
+    name: 'no-product-code-imports-scripts',
+    comment: 'scripts/ is build and test tooling: the engine, the CLI, the window, bin/ and the plugin never import it.',
+    severity: 'error',
+    from: { path: '^(electron|shared|bin|openclaw-plugin)/' },
+    to: { path: '^scripts/' },
+  },
+];
+
 module.exports = {
   forbidden: [
     {
       name: 'no-circular',
-      comment: 'A cycle in the engine: two modules that need each other share a third, lower module.',
+      comment: 'A cycle: two modules that need each other share a third, lower module.',
       severity: 'error',
-      from: { path: E },
+      from: { path: '^(electron|bin|scripts|openclaw-plugin)/' },
       to: { circular: true },
     },
+    ...processes,
     ...upward,
     {
       name: 'no-engine-root-from-domains',
@@ -110,7 +158,7 @@ module.exports = {
   options: {
     doNotFollow: { path: 'node_modules' },
     exclude: { path: '(^|/)node_modules/' },
-    includeOnly: '^electron/engine/',
+    includeOnly: '^(electron|shared|bin|scripts|openclaw-plugin)/',
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },

@@ -49,7 +49,9 @@ export default tseslint.config(
   },
   {
     // A reader follows a function of at most 100 lines; a longer one is split into named stages.
-    files: ['electron/**/*.ts', 'renderer/**/*.{ts,tsx}'],
+    // Every process's code alike: the engine, the window, the CLI, `bin/`, `scripts/` and the
+    // OpenClaw plugin (issue 38).
+    files: ['electron/**/*.ts', 'renderer/**/*.{ts,tsx}', 'bin/**/*.mjs', 'scripts/**/*.{mjs,ts}', 'openclaw-plugin/**/*.js'],
     rules: { 'max-lines-per-function': ['error', { max: 100, skipBlankLines: false, skipComments: false, IIFEs: true }] },
   },
   {
@@ -78,7 +80,7 @@ export default tseslint.config(
   {
     // One "path inside this folder" rule (electron/engine/util/path-inside.ts, issue 29 item 6):
     // five hand-written copies had drifted apart. A containment test written anywhere else fails lint.
-    files: ['electron/**/*.ts', 'shared/**/*.ts', 'bin/**/*.mjs', 'scripts/**/*.mjs'],
+    files: ['electron/**/*.ts', 'shared/**/*.ts', 'bin/**/*.mjs', 'scripts/**/*.{mjs,ts}', 'openclaw-plugin/**/*.js'],
     ignores: ['electron/engine/util/path-inside.ts'],
     rules: {
       'no-restricted-syntax': ['error', ...PATH_INSIDE_COPIES.map((selector) => ({ selector, message: PATH_INSIDE_MESSAGE }))],

@@ -10,11 +10,13 @@
  *     the running engine (bin/thin-client.mjs), the in-process one (CAIRN_THIN=0), `qmd
  *     search` and `node -e 0`; plus the engine's own CPU per search (/proc/<pid>/stat).
  *
- *   node --import tsx bench/cli-start.ts [--reps N] [--cairn path/to/bin/cairn.mjs] [--before path/to/bin/cairn.mjs]
+ *   node --import tsx bench/cli-start.ts [--reps N] [--cairn path/to/bin/cairn.mjs] [--before path/to/bin/cairn.mjs] [--snapshot]
  *
  * The notes are the first 28 daily notes of bench/eval-data. `--cairn` measures another
  * checkout's CLI (e.g. the previous version) against the same notes; `--before` adds another
  * checkout's CLI to the warm pairs, alternated with this one (before/after in one run).
+ * `--snapshot` adds the same search started from a user-land start-up snapshot of the CLI
+ * script (bench/lib/cli-snapshot.ts) to the warm pairs (issue 40 item 3).
  * CPU is the child's user + sys from its rusage (bash `times`, to the millisecond).
  */
 import { spawn, spawnSync } from 'node:child_process';
@@ -23,6 +25,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildCliSnapshot } from './lib/cli-snapshot';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const argAfter = (name: string): string | undefined => {
@@ -34,6 +37,7 @@ const CAIRN = path.resolve(argAfter('--cairn') ?? path.join(root, 'bin', 'cairn.
 /** Another checkout's CLI (e.g. before a change), alternated with CAIRN in the pairs. */
 const BEFORE = argAfter('--before') ? path.resolve(argAfter('--before') as string) : null;
 const QUERY = 'router firmware update';
+const SNAPSHOT = process.argv.includes('--snapshot');
 
 interface Took {
   cpu: number;
@@ -129,7 +133,8 @@ async function main(): Promise<void> {
       last = dir;
     }
     const qmd = qmdCommand();
-    const pairs: { cairn: Took[]; before: Took[]; qmd: Took[]; node: Took[] } = { cairn: [], before: [], qmd: [], node: [] };
+    const pairs: { cairn: Took[]; before: Took[]; snapshot: Took[]; qmd: Took[]; node: Took[] } = { cairn: [], before: [], snapshot: [], qmd: [], node: [] };
+    const blob = SNAPSHOT ? buildCliSnapshot(path.join(path.dirname(CAIRN), '..', 'dist', 'cli', 'bundle'), base) : null;
     if (qmd) {
       const notesDir = path.join(last, 'workspace', 'memory');
       timed([qmd, 'collection', 'add', notesDir, '--name', 'notes'], env);
@@ -138,6 +143,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < REPS; i++) {
       pairs.cairn.push(timed(search(last), env));
       if (BEFORE) pairs.before.push(timed(search(last, BEFORE), env));
+      if (blob) pairs.snapshot.push(timed([process.execPath, '--snapshot-blob', blob, ...search(last).slice(2)], env));
       if (qmd) pairs.qmd.push(timed([qmd, 'search', QUERY, '--json'], env));
       pairs.node.push(timed([process.execPath, '-e', '0'], env));
     }
@@ -165,11 +171,13 @@ async function main(): Promise<void> {
     console.log(row('next `cairn search`, same dir (warm)', warm));
     console.log(row('`cairn search` (warm, paired)', pairs.cairn));
     if (BEFORE) console.log(row(`\`cairn search\` of ${path.relative(root, BEFORE) || BEFORE} (warm, paired)`, pairs.before));
+    if (blob) console.log(row('`cairn search` from a start-up snapshot (warm, paired)', pairs.snapshot));
     if (qmd) console.log(row('`qmd search` (paired)', pairs.qmd));
     console.log(row('`node -e 0`', pairs.node));
     const ratio = (a: Took[], b: Took[]) => (median(a.map((x) => x.cpu)) / median(b.map((x) => x.cpu))).toFixed(2);
     console.log(`\nfirst / warm CPU: ${ratio(first, warm)}×${qmd ? `; cairn / qmd CPU: ${ratio(pairs.cairn, pairs.qmd)}×; node -e 0 / qmd: ${ratio(pairs.node, pairs.qmd)}×` : ' (qmd not installed: run scripts/fetch-test-qmd.mjs)'}`);
     if (BEFORE && qmd) console.log(`before / qmd CPU: ${ratio(pairs.before, pairs.qmd)}×; cairn / before: ${ratio(pairs.cairn, pairs.before)}×`);
+    if (blob && qmd) console.log(`snapshot / qmd CPU: ${ratio(pairs.snapshot, pairs.qmd)}×; snapshot / code cache: ${ratio(pairs.snapshot, pairs.cairn)}×`);
     console.log('\nWith `cairn serve` running on the same dir, alternated:\n');
     console.log('| process | CPU user+sys (s) | wall (s) | peak RSS (MB) |\n|---|---|---|---|');
     console.log(row('`cairn search`, answered by the running engine', served.thin));

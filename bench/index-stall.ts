@@ -166,7 +166,10 @@ async function main(): Promise<void> {
   const { ops, totals } = instrumentSqlite();
   const emb = new OffThreadEmbedder(perTextMs, lanes);
   const roots = { workspace: corpus.workspace, sessionsDir: corpus.sessionsDir, extraPaths: [], sources: settings.sources };
-  const idx = MemoryIndex.open({ agentId: 'main', indexFile: path.join(tmp, 'main.sqlite'), roots, settings, embedder: emb, now: () => CORPUS_NOW });
+  // CAIRN_WRITE_WORKER=on|off picks the side the writes are made on (the bench's option; the engine reads no such variable).
+  const side = process.env.CAIRN_WRITE_WORKER;
+  const writeWorker = side === 'on' || side === 'off' ? side : undefined;
+  const idx = MemoryIndex.open({ agentId: 'main', indexFile: path.join(tmp, 'main.sqlite'), roots, settings, embedder: emb, now: () => CORPUS_NOW, ...(writeWorker ? { writeWorker } : {}) });
   const load0 = fs.readFileSync('/proc/loadavg', 'utf8').trim();
   const hist = monitorEventLoopDelay({ resolution: 5 });
   const watch = watchGaps(gapMs);

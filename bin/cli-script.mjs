@@ -9,11 +9,16 @@
 // script and of itself (codeCacheFile). A cache that fails them, or that V8 refuses (another
 // V8 version, other V8 flags), is not used: the script compiles from its source as usual
 // (same behaviour, slower).
+//
+// This is the one code-cache loader: the vendored packages of the ESM bundle (zod, commander,
+// json5: scripts/cli-vendor.mjs) load through it too, so every command (doctor,
+// openclaw-bridge, …) gets the same checksum rule as search.
 import fs from 'node:fs';
 import path from 'node:path';
 import vm from 'node:vm';
 import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
+import { isAscii } from 'node:buffer';
 
 /** The scripts' file names in the bundle dir: the CLI, and the thin client's rules (each with `<name>.cache`). */
 export const CLI_SCRIPT = 'cairn-cli.cjs';
@@ -95,8 +100,9 @@ export function loadCliScript(file, { cache = `${file}.cache`, produce = false }
     // No cache: compile from the source.
   }
   const cachedData = bytes && cachedDataOf(bytes, source);
-  // The build made the script ASCII: latin1 is the same text, without UTF-8 decoding.
-  const script = new vm.Script(source.toString('latin1'), {
+  // The build made the CLI script ASCII: latin1 is the same text, without UTF-8 decoding (a
+  // vendored package may hold UTF-8 in a regular expression literal).
+  const script = new vm.Script(source.toString(isAscii(source) ? 'latin1' : 'utf8'), {
     filename: file,
     cachedData,
   });

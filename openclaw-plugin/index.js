@@ -127,8 +127,6 @@ function register(api) {
   };
   /** @type {Map<string, string>} session → time of its last memory-flush turn (ISO) */
   const flushes = new Map();
-  /** @type {Map<string, { tokens: number | null, at: string }>} session → its compaction's start */
-  const compacting = new Map();
 
   api.on('before_prompt_build', async (/** @type {any} */ event, /** @type {any} */ ctx) => {
     const sessionId = ctx?.sessionId || ctx?.sessionKey || 'unknown';
@@ -165,30 +163,58 @@ function register(api) {
     }
   });
 
-  if (cfg.corpus !== false && typeof api.registerMemoryCorpusSupplement === 'function') {
-    const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs: Math.max(startupBudgetMs, CORPUS_BUDGET_MS) };
-    api.registerMemoryCorpusSupplement({
-      /** @param {{ query: string, maxResults?: number, agentId?: string }} p */
-      async search(p) {
-        try {
-          return /** @type {any[]} */ (await bridge.request('search', { query: p.query, maxResults: p.maxResults ?? 6, agentId: p.agentId || 'main' }, budgets));
-        } catch (err) {
-          explain('memory_search', err);
-          throw err;
-        }
-      },
-      /** @param {{ lookup: string, fromLine?: number, lineCount?: number, agentId?: string }} p */
-      async get(p) {
-        try {
-          return /** @type {any} */ (await bridge.request('get', { lookup: p.lookup, fromLine: p.fromLine, lineCount: p.lineCount, agentId: p.agentId || 'main' }, budgets));
-        } catch (err) {
-          explain('memory_get', err);
-          throw err;
-        }
-      },
-    });
-  }
+  if (cfg.corpus !== false && typeof api.registerMemoryCorpusSupplement === 'function') registerCorpus(api, bridge, explain, startupBudgetMs);
+  registerCompactionRecords(api, bridge, explain, flushes, startupBudgetMs);
 
+  // A long-lived gateway starts Cairn before the first message, so no prompt waits for it.
+  api.on('gateway_start', () => {
+    bridge.start().catch((/** @type {unknown} */ err) => explain('start', err));
+  });
+  api.on('gateway_stop', () => bridge.dispose());
+}
+
+/**
+ * Cairn's corpus behind OpenClaw's memory_search/memory_get `corpus=all`.
+ * @param {any} api OpenClaw's plugin API
+ * @param {CairnBridge} bridge
+ * @param {(what: string, err: unknown) => void} explain
+ * @param {number} startupBudgetMs
+ */
+function registerCorpus(api, bridge, explain, startupBudgetMs) {
+  const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs: Math.max(startupBudgetMs, CORPUS_BUDGET_MS) };
+  api.registerMemoryCorpusSupplement({
+    /** @param {{ query: string, maxResults?: number, agentId?: string }} p */
+    async search(p) {
+      try {
+        return /** @type {any[]} */ (await bridge.request('search', { query: p.query, maxResults: p.maxResults ?? 6, agentId: p.agentId || 'main' }, budgets));
+      } catch (err) {
+        explain('memory_search', err);
+        throw err;
+      }
+    },
+    /** @param {{ lookup: string, fromLine?: number, lineCount?: number, agentId?: string }} p */
+    async get(p) {
+      try {
+        return /** @type {any} */ (await bridge.request('get', { lookup: p.lookup, fromLine: p.fromLine, lineCount: p.lineCount, agentId: p.agentId || 'main' }, budgets));
+      } catch (err) {
+        explain('memory_get', err);
+        throw err;
+      }
+    },
+  });
+}
+
+/**
+ * A compaction record per OpenClaw compaction: its start, its end and whether a memory flush ran.
+ * @param {any} api OpenClaw's plugin API
+ * @param {CairnBridge} bridge
+ * @param {(what: string, err: unknown) => void} explain
+ * @param {Map<string, string>} flushes session → time of its last memory-flush turn (ISO)
+ * @param {number} startupBudgetMs
+ */
+function registerCompactionRecords(api, bridge, explain, flushes, startupBudgetMs) {
+  /** @type {Map<string, { tokens: number | null, at: string }>} session → its compaction's start */
+  const compacting = new Map();
   api.on('before_compaction', (/** @type {any} */ event, /** @type {any} */ ctx) => {
     const sessionId = ctx?.sessionId || ctx?.sessionKey;
     if (sessionId) compacting.set(sessionId, { tokens: typeof event?.tokenCount === 'number' ? event.tokenCount : null, at: new Date().toISOString() });
@@ -216,12 +242,6 @@ function register(api) {
       explain('compaction record', err);
     }
   });
-
-  // A long-lived gateway starts Cairn before the first message, so no prompt waits for it.
-  api.on('gateway_start', () => {
-    bridge.start().catch((/** @type {unknown} */ err) => explain('start', err));
-  });
-  api.on('gateway_stop', () => bridge.dispose());
 }
 
 export default {

@@ -9,12 +9,18 @@
 // build time (after a warm-up, so the functions a search calls are in it too). The ESM
 // bundle imports the package through a small shim module that loads that script.
 //
-// A cache from another Node version (or other V8 flags, e.g. --cpu-prof) is rejected by V8
-// and the script simply compiles as before: the cache can only make loading faster.
+// The scripts load through the one code-cache loader, bin/cli-script.mjs (bundled into the
+// shim's chunk), with its checksum rule: a cache that is corrupt, truncated, made for another
+// script or refused by V8 (another Node version, other V8 flags such as --cpu-prof) is not
+// used and the script compiles from its source as before: the cache can only make loading faster.
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+
+/** The one code-cache loader, which the shims import (esbuild bundles it) and the build runs. */
+const CODE_CACHE_LOADER = fileURLToPath(new URL('../bin/cli-script.mjs', import.meta.url));
 
 export const VENDOR_DIR = 'vendor';
 
@@ -49,31 +55,14 @@ const PACKAGES = {
 };
 
 /** The loader inlined into each shim: run the vendored script with its code cache. */
-const LOADER = `import fs from 'node:fs';
-import path from 'node:path';
-import vm from 'node:vm';
-import { createRequire } from 'node:module';
+const LOADER = `import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-// commander requires node:child_process at the top for executable subcommands, which Cairn
-// has none of; loading that built-in costs 4–9 ms. It is handed a stand-in that loads it on use.
-function lazyRequire(file) {
-  const req = createRequire(file);
-  const late = (id) => new Proxy({}, { get: (_, key) => req(id)[key] });
-  return (id) => (id === 'node:child_process' || id === 'child_process' ? late(id) : req(id));
-}
+import { loadCliScript } from ${JSON.stringify(CODE_CACHE_LOADER)};
 function load(name) {
   // This shim lands in the bundle's entry or in chunks/; the vendor dir sits beside the entry.
   let dir = path.dirname(fileURLToPath(import.meta.url));
   if (path.basename(dir) === 'chunks') dir = path.dirname(dir);
-  const file = path.join(dir, ${JSON.stringify(VENDOR_DIR)}, name + '.js');
-  let cachedData;
-  try {
-    cachedData = fs.readFileSync(file + '.cache');
-  } catch {}
-  const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file, cachedData });
-  const module = { exports: {} };
-  script.runInThisContext()(module.exports, lazyRequire(file), module, file, path.dirname(file));
-  return module.exports;
+  return loadCliScript(path.join(dir, ${JSON.stringify(VENDOR_DIR)}, name + '.js')).exports;
 }`;
 
 /** An esbuild plugin that resolves the vendored packages to their shims. */
@@ -86,6 +75,7 @@ export function vendorPlugin() {
       b.onLoad({ filter: /.*/, namespace: 'cairn-vendor' }, (args) => ({
         contents: `${LOADER}\nconst m = load(${JSON.stringify(args.path)});\n${PACKAGES[args.path].shim}\n`,
         loader: 'js',
+        resolveDir: path.dirname(CODE_CACHE_LOADER),
       }));
     },
   };
@@ -111,19 +101,20 @@ export async function buildVendor(root, outdir, plugins = []) {
   }
   // The cache must come from the Node that will run the CLI; this build's Node is the best
   // guess (npm install builds with it). A child process, so that this one's flags do not count.
+  // Through the same loader (no cache read, the script kept) and the same cache file format.
   const make = `
-    const fs = require('node:fs'), path = require('node:path'), vm = require('node:vm'), { createRequire } = require('node:module');
-    const [dir, warm] = [process.argv[1], JSON.parse(process.argv[2])];
+    const [loaderUrl, dir, warm] = [process.argv[1], process.argv[2], JSON.parse(process.argv[3])];
+    const { loadCliScript, codeCacheFile } = await import(loaderUrl);
+    const { writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
     for (const [name, code] of Object.entries(warm)) {
-      const file = path.join(dir, name + '.js');
-      const script = new vm.Script(fs.readFileSync(file, 'utf8'), { filename: file });
-      const module = { exports: {} };
-      script.runInThisContext()(module.exports, createRequire(file), module, file, dir);
-      new Function('x', code)(module.exports);
-      fs.writeFileSync(file + '.cache', script.createCachedData());
+      const file = join(dir, name + '.js');
+      const s = loadCliScript(file, { cache: null, produce: true });
+      new Function('x', code)(s.exports);
+      writeFileSync(file + '.cache', codeCacheFile(s.source, s.script.createCachedData()));
     }`;
   const warm = Object.fromEntries(Object.entries(PACKAGES).map(([n, p]) => [n, p.warm]));
-  const r = spawnSync(process.execPath, ['-e', make, dir, JSON.stringify(warm)], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', make, pathToFileURL(CODE_CACHE_LOADER).href, dir, JSON.stringify(warm)], { encoding: 'utf8' });
   if (r.status !== 0) {
     // Not fatal: without caches the scripts compile as they would have anyway.
     for (const n of Object.keys(PACKAGES)) fs.rmSync(path.join(dir, `${n}.js.cache`), { force: true });

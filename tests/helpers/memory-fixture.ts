@@ -33,6 +33,12 @@ export function settingsWith(patch: (s: MemorySearchSettings) => void = () => {}
   return s;
 }
 
+/** The write side a whole test run asks for (the tests pass it in; the engine reads no environment for it). */
+function suiteWriteWorker(): { writeWorker?: 'on' | 'off' } {
+  const side = process.env.CAIRN_WRITE_WORKER;
+  return side === 'on' || side === 'off' ? { writeWorker: side } : {};
+}
+
 export function memoryFixture(files: Record<string, string>, settings = settingsWith()): Fixture {
   const root = tmpDir('cairn-mem-');
   const workspace = path.join(root, 'workspace');
@@ -56,6 +62,8 @@ export function memoryFixture(files: Record<string, string>, settings = settings
         embedder: opts.embedder === undefined ? null : opts.embedder,
         warn: (m) => warnings.push(m),
         now: () => new Date('2024-06-01T12:00:00Z'),
+        // `CAIRN_WRITE_WORKER=on|off npx vitest run tests/unit/index-*.test.ts` runs a suite with every write on one side.
+        ...suiteWriteWorker(),
         ...opts,
       }));
     },

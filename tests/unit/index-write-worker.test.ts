@@ -193,4 +193,24 @@ describe('index write worker', () => {
     expect((await idx.status()).warnings.join('\n')).toContain('memory/2024-05-05.md');
     await idx.dispose();
   });
+
+  it('the write side is what the caller passes in: CAIRN_WRITE_WORKER in the environment changes nothing', async () => {
+    const fault: WriteFault = { op: 'writeBatch', message: 'disk I/O error (injected)' };
+    const saved = process.env.CAIRN_WRITE_WORKER;
+    process.env.CAIRN_WRITE_WORKER = 'on';
+    try {
+      // No `writeWorker` given (auto): a 13-file rebuild writes on the engine thread, so the worker's fault never fires.
+      const fx = memoryFixture(notes());
+      const auto = fx.open({ embedder: embedder(), writeWorker: undefined, writeWorkerFault: fault });
+      expect(await auto.sync({ force: true })).toMatchObject({ full: true, files: 13 });
+      await auto.dispose();
+      // Passed in, the worker writes (and the injected fault fails the rebuild).
+      const on = fx.open({ embedder: embedder(), writeWorker: 'on', writeWorkerFault: fault });
+      await expect(on.sync({ force: true })).rejects.toThrow(/write worker failed: disk I\/O error \(injected\)/);
+      await on.dispose();
+    } finally {
+      if (saved === undefined) delete process.env.CAIRN_WRITE_WORKER;
+      else process.env.CAIRN_WRITE_WORKER = saved;
+    }
+  });
 });

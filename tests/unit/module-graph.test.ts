@@ -3,8 +3,11 @@
  * throw-away engine tree with an upward arrow (runtime or type-only), a cycle, a folder on no
  * floor or a runtime import of the dispatcher below the top floor is refused, a downward arrow
  * passes, and the real engine breaks no rule (there is no baseline of known violations).
+ * The other processes' code (the CLI, bin/, scripts/, the OpenClaw plugin) is held to its floors
+ * the same way (issue 38).
  */
 import { createRequire } from 'node:module';
+import fs from 'node:fs';
 import path from 'node:path';
 import { cruise } from 'dependency-cruiser';
 import { describe, expect, it } from 'vitest';
@@ -15,18 +18,24 @@ const rules = createRequire(import.meta.url)(path.join(root, '.dependency-cruise
 
 type Violation = { rule: { name: string; severity: string }; from: string; to: string };
 
-/** The rule violations in `baseDir`'s electron/engine, with the lint's options. */
-async function violations(baseDir: string): Promise<Violation[]> {
-  const res = await cruise(['electron/engine'], {
+/** The rule violations in `baseDir` cruised from `roots` (the lint's options; default: the engine alone). */
+async function violations(baseDir: string, roots = ['electron/engine'], includeOnly = '^electron/engine/'): Promise<Violation[]> {
+  const res = await cruise(roots, {
     baseDir,
     ruleSet: { forbidden: rules.forbidden } as never,
     validate: true,
     tsPreCompilationDeps: true,
     enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.mjs'] },
     exclude: { path: 'node_modules' },
-    includeOnly: '^electron/engine/',
+    includeOnly,
   });
   return (res.output as { summary: { violations: Violation[] } }).summary.violations.filter((v) => v.rule.severity !== 'ignore');
+}
+
+/** The CLI, bin/, scripts/ and the plugin as `npm run lint` cruises them: the rule violations in `baseDir`. */
+function processViolations(baseDir: string): Promise<Violation[]> {
+  const roots = ['electron/engine', 'electron/cli', 'bin', 'scripts', 'openclaw-plugin'].filter((d) => fs.existsSync(path.join(baseDir, d)));
+  return violations(baseDir, roots, '^(electron|shared|bin|scripts|openclaw-plugin)/');
 }
 
 /** Cruise `files` (paths under electron/engine/) in a temp tree; the names of the rules broken. */
@@ -104,4 +113,25 @@ describe('engine module graph', () => {
     expect(await broken({ ...dispatcher, 'sessions/a.ts': "import type { H } from '../rpc/dispatcher';\nexport type A = H;\n" })).toEqual([]);
     expect(await broken({ ...dispatcher, 'app/a.ts': "import { d } from '../rpc/dispatcher';\nexport const a = d;\n" })).toEqual([]);
   });
+});
+
+describe('every process\'s module graph', () => {
+  const brokenIn = async (files: Record<string, string>) => (await processViolations(writeTree(tmpDir('graph'), files))).map((v) => v.rule.name).sort();
+
+  it('refuses the plugin importing Cairn, bin/ importing the sources, the engine importing the CLI, product code importing scripts/', async () => {
+    const engine = { 'electron/engine/util/u.ts': 'export const u = 1;\n' };
+    expect(await brokenIn({ ...engine, 'openclaw-plugin/index.js': "import { u } from '../electron/engine/util/u';\nexport default u;\n" })).toEqual(['plugin-stands-alone']);
+    expect(await brokenIn({ ...engine, 'openclaw-plugin/index.js': "import { spawn } from 'node:child_process';\nimport { c } from './c.js';\nexport default [spawn, c];\n", 'openclaw-plugin/c.js': 'export const c = 1;\n' })).toEqual([]);
+    expect(await brokenIn({ ...engine, 'bin/cairn.mjs': "import { u } from '../electron/engine/util/u.ts';\nconsole.log(u);\n" })).toEqual(['bin-stands-alone']);
+    expect(await brokenIn({ 'electron/engine/util/u.ts': "import { c } from '../../cli/c';\nexport const u = c;\n", 'electron/cli/c.ts': 'export const c = 1;\n' })).toEqual(['engine-below-its-callers']);
+    expect(await brokenIn({ 'electron/cli/c.ts': "import { b } from '../../scripts/b.mjs';\nexport const c = b;\n", 'scripts/b.mjs': 'export const b = 1;\n' })).toEqual(['cli-not-the-window', 'no-product-code-imports-scripts']);
+  });
+
+  it('refuses a cycle in the CLI', async () => {
+    expect(await brokenIn({ 'electron/cli/a.ts': "import { b } from './b';\nexport const a = () => b;\n", 'electron/cli/b.ts': "import { a } from './a';\nexport const b = () => a;\n" })).toEqual(['no-circular']);
+  });
+
+  it('the real CLI, bin/, scripts/ and plugin break no rule', async () => {
+    expect((await processViolations(root)).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([]);
+  }, 60_000);
 });

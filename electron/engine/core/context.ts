@@ -67,6 +67,8 @@ export interface EngineDeps {
    * pass manual ones and fire them without waiting. Default: unref'd setTimeout.
    */
   timers?: import('../util/timers').Timers;
+  /** Where index syncs make their SQLite writes (index/write-client.ts; default `auto`); tests and benchmarks force a side. */
+  writeWorker?: 'auto' | 'on' | 'off';
 }
 
 /**

@@ -39,7 +39,7 @@ export interface MemoryIndexOptions {
   now?: () => Date;
   /** Chunks from which searches use a KNN worker thread (read by search/knn-worker.ts; tests lower it). */
   knnWorkerMinChunks?: number;
-  /** Where syncs make their SQLite writes (write-client.ts WriteWorkerMode; default `auto`). */
+  /** Where syncs make their SQLite writes (write-client.ts WriteWorkerMode; default `auto`; tests and benchmarks force a side). */
   writeWorker?: WriteWorkerMode;
   /** Test seam: a failure the write worker raises (write-worker.ts WriteFault). */
   writeWorkerFault?: WriteFault;
@@ -302,8 +302,7 @@ export class MemoryIndex {
 
   /** The write worker for this sync, or null (write here): see WriteWorkerMode. It loads only the default sqlite-vec. */
   private async writeWorkerFor(full: boolean, files: number): Promise<WriteWorker | null> {
-    const env = process.env.CAIRN_WRITE_WORKER; // forces a path for a whole run (tests, benchmarks)
-    const mode = this.opts.writeWorker ?? (env === 'on' || env === 'off' ? env : 'auto');
+    const mode = this.opts.writeWorker ?? 'auto';
     const loadVec = this.opts.loadVec;
     if (mode === 'off' || this.disposed) return null;
     // `auto` and no worker yet: only a big rebuild loads the worker's module (a one-shot CLI sync never does).

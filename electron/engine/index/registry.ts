@@ -162,6 +162,7 @@ export class MemoryRegistry {
         settings: s,
         embedder,
         loadVec: this.ctx.deps.loadSqliteVec,
+        ...(this.ctx.deps.writeWorker ? { writeWorker: this.ctx.deps.writeWorker } : {}),
         warn: (m) => this.ctx.warn(m),
         now: () => this.ctx.now(),
       });
