@@ -19,7 +19,8 @@ import { EngineError } from '../core/errors';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { dropBackup, readBackup, recordConnect, saveBackup, sha256 } from './backup';
 import { deleteJson5Path, setJson5Path } from './json5-edit';
-import { connectEdits, connectionProblems, currentLaunch, isOldStyle, pluginConfig, type CairnLaunch, type ConfigEdit } from './plan';
+import { connectEdits, connectionProblems, currentLaunch, isOldStyle, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
+import { applyUndo, undoEdits } from './undo';
 
 /** What connecting needs from outside: the environment and how Cairn starts. */
 export interface ConnectDeps {
@@ -121,21 +122,55 @@ function assertUnchanged(read: ReadConfig): void {
   }
 }
 
-/** Put the backup back (or, as a dry run, show what that would change). */
+/**
+ * The text undo writes and what to tell the person: the saved copy byte for byte while the
+ * file is still exactly what Cairn's first connect wrote; otherwise the file with Cairn's own
+ * settings put back as the copy had them (undo.ts), keeping every other edit made since.
+ */
+function undoText(read: ReadConfig, rec: NonNullable<ReturnType<typeof readBackup>>, deps: ConnectDeps): { after: string; message: string; exact: boolean } {
+  const backup = fs.readFileSync(rec.copy, 'utf8');
+  const since = rec.firstAt ?? rec.at;
+  if (sha256(read.text) === (rec.firstAfterSha256 ?? rec.afterSha256)) {
+    return { after: backup, exact: true, message: `${read.file} is as Cairn's first connect (${since}) left it: restored byte for byte as it was before, from ${rec.copy}.` };
+  }
+  let original: unknown;
+  try {
+    original = JSON5.parse(backup);
+  } catch (err) {
+    throw new EngineError('conflict', `${read.file} changed since Cairn connected it and the saved copy ${rec.copy} is not valid JSON5 (${(err as Error).message}), so Cairn's settings cannot be taken out key by key: nothing was written`);
+  }
+  let dirs: string[] = [];
+  try {
+    dirs = [pluginDirOf(deps.launch ?? currentLaunch())];
+  } catch {
+    // No plugin folder beside this Cairn: folders that still hold the plugin are recognised anyway.
+  }
+  const edits = undoEdits(read.config, original, dirs);
+  const after = applyUndo(read.text, edits, original, (t) => JSON5.parse(t));
+  if (after === read.text) return { after, exact: false, message: `${read.file} holds none of Cairn's settings any more: nothing to undo.` };
+  const what = edits.map((e) => `${e.path.join('.')} ${e.remove ? 'removed' : 'put back'}`).join(', ');
+  const equal = JSON.stringify(JSON5.parse(after)) === JSON.stringify(original);
+  return {
+    after,
+    exact: false,
+    message: `${read.file} changed since Cairn first connected it (${since}), so it was not replaced by the copy from before (kept at ${rec.copy}): Cairn's settings were taken out (${what}) and ${equal ? 'every setting is now as it was before Cairn connected; only the layout of your edited file differs' : 'every other edit made since was kept'}.`,
+  };
+}
+
+/** Take Cairn's settings out again (or, as a dry run, show what that would change). */
 function undo(stateDir: string, deps: ConnectDeps, dryRun: boolean): OpenClawConnectResult {
   const read = readConfig(stateDir);
   const rec = readBackup(stateDir, deps.env);
   if (!rec) throw new EngineError('not_found', `no backup of ${read.file} from "cairn connect openclaw": nothing to undo`);
-  const backup = fs.readFileSync(rec.copy, 'utf8');
-  const diff = unifiedDiff(read.file, read.text, backup);
-  if (sha256(read.text) !== rec.afterSha256) {
-    throw new EngineError('conflict', `${read.file} changed after Cairn connected it, so restoring the backup would lose those edits; the backup is ${rec.copy}`);
+  const { after, message, exact } = undoText(read, rec, deps);
+  const diff = unifiedDiff(read.file, read.text, after);
+  if (dryRun) return { changed: false, diff, message: `Would undo: ${message}` };
+  if (after !== read.text) {
+    assertUnchanged(read);
+    writeFileAtomicSync(read.file, after);
   }
-  if (dryRun) return { changed: false, diff, message: `Would restore ${read.file} from ${rec.copy}.` };
-  assertUnchanged(read);
-  writeFileAtomicSync(read.file, backup);
-  dropBackup(stateDir, deps.env);
-  return { changed: true, diff, message: `Restored ${read.file} as it was before Cairn connected it.` };
+  dropBackup(stateDir, deps.env, !exact);
+  return { changed: after !== read.text, diff, message: exact ? `Restored ${read.file} as it was before Cairn connected it.` : message };
 }
 
 /**
@@ -173,7 +208,8 @@ export async function connectOpenClaw(
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
   writeFileAtomicSync(read.file, after);
-  recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date());
+  // Made from the saved copy (the old set-up undone from it): the file now is the copy plus Cairn's settings.
+  recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date(), base !== read.text ? true : undefined);
   return {
     changed: true,
     diff,

@@ -1,0 +1,89 @@
+/**
+ * Issue 38, `cairn connect openclaw --undo` after more than one connect and hand edits:
+ * undo leaves OpenClaw as it was before Cairn's FIRST connect. Byte for byte while the file
+ * is still exactly what that connect wrote; otherwise Cairn's own settings are taken out key
+ * by key and the user's other edits made since are kept — and the message says which it did.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import JSON5 from 'json5';
+import { describe, expect, it } from 'vitest';
+import { connectOpenClaw, openClawConnection } from '../../electron/engine/openclaw/connect';
+import { setJson5Path } from '../../electron/engine/openclaw/json5-edit';
+import { CAIRN_BIN, runCairn } from '../helpers/cli';
+import { tmpDir } from '../helpers/tmp';
+
+const PLUGIN_DIR = path.join(path.dirname(path.dirname(CAIRN_BIN)), 'openclaw-plugin');
+const launch = { node: process.execPath, bin: CAIRN_BIN, pluginDir: PLUGIN_DIR, env: {} };
+
+const ORIGINAL = `// my OpenClaw
+{
+  agents: { defaults: { model: { primary: 'fake/fake-1' } } }, // keep me
+  plugins: {
+    allow: ['telegram'],
+  },
+}
+`;
+
+function ocDir(text = ORIGINAL): { stateDir: string; file: string; env: NodeJS.ProcessEnv } {
+  const stateDir = path.join(tmpDir('cairn-ocundo-'), '.openclaw');
+  fs.mkdirSync(stateDir);
+  const file = path.join(stateDir, 'openclaw.json');
+  fs.writeFileSync(file, text);
+  return { stateDir, file, env: { CAIRN_DATA_DIR: tmpDir('cairn-data-') } };
+}
+
+/** The user's hand edit of one key (as an editor would: the rest of the file kept). */
+function handEdit(file: string, keys: string[], value: unknown): void {
+  fs.writeFileSync(file, setJson5Path(fs.readFileSync(file, 'utf8'), keys, value));
+}
+
+describe('undo after a second connect', () => {
+  it('connect, plugin switched off by hand, connect again, undo: the original, byte for byte (CLI)', async () => {
+    const oc = ocDir();
+    const cli = (...args: string[]) => runCairn(['connect', 'openclaw', '--state-dir', oc.stateDir, '--yes', ...args], { env: oc.env });
+    expect((await cli()).code).toBe(0);
+    handEdit(oc.file, ['plugins', 'entries', 'cairn', 'enabled'], false);
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: false });
+    expect((await cli()).code).toBe(0);
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: true });
+    const undone = await cli('--undo');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(fs.readFileSync(oc.file, 'utf8')).toBe(ORIGINAL);
+    expect(undone.stderr).toContain('as it was before Cairn connected it');
+  });
+
+  it("an unrelated edit between two connects is kept; Cairn's settings go, and the message says so", async () => {
+    const oc = ocDir();
+    const deps = { env: oc.env, launch };
+    await connectOpenClaw(oc.stateDir, {}, deps);
+    // The user switches the plugin off, changes their model and allows another plugin …
+    handEdit(oc.file, ['plugins', 'entries', 'cairn', 'enabled'], false);
+    handEdit(oc.file, ['agents', 'defaults', 'model', 'primary'], 'fake/fake-2');
+    handEdit(oc.file, ['plugins', 'allow'], ['telegram', 'cairn', 'discord']);
+    // … and connects again.
+    expect((await connectOpenClaw(oc.stateDir, {}, deps)).changed).toBe(true);
+    const dry = await connectOpenClaw(oc.stateDir, { undo: true, dryRun: true }, deps);
+    const res = await connectOpenClaw(oc.stateDir, { undo: true }, deps);
+    expect(res.diff).toBe(dry.diff);
+    const text = fs.readFileSync(oc.file, 'utf8');
+    expect(JSON5.parse(text)).toEqual({ agents: { defaults: { model: { primary: 'fake/fake-2' } } }, plugins: { allow: ['telegram', 'discord'] } });
+    for (const c of ['// my OpenClaw', '// keep me']) expect(text).toContain(c);
+    expect(res.message).toContain('changed since Cairn first connected it');
+    expect(res.message).toContain('plugins.entries.cairn removed');
+    expect(res.message).toContain('every other edit made since was kept');
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: false });
+    await expect(connectOpenClaw(oc.stateDir, { undo: true }, deps)).rejects.toMatchObject({ code: 'not_found' });
+  });
+
+  it('a file reformatted since connect (openclaw config set) gets every setting back as before', async () => {
+    const oc = ocDir();
+    const deps = { env: oc.env, launch };
+    await connectOpenClaw(oc.stateDir, {}, deps);
+    // OpenClaw's own writer drops comments and re-indents.
+    fs.writeFileSync(oc.file, `${JSON.stringify(JSON5.parse(fs.readFileSync(oc.file, 'utf8')), null, 4)}\n`);
+    const res = await connectOpenClaw(oc.stateDir, { undo: true }, deps);
+    expect(JSON5.parse(fs.readFileSync(oc.file, 'utf8'))).toEqual(JSON5.parse(ORIGINAL));
+    expect(res.message).toContain('every setting is now as it was before Cairn connected');
+  });
+});
