@@ -87,3 +87,33 @@ describe('undo after a second connect', () => {
     expect(res.message).toContain('every setting is now as it was before Cairn connected');
   });
 });
+
+describe('a symlinked openclaw.json (a dotfile manager keeps it as a link)', () => {
+  it('connect and undo write through to the target; the link stays a link, the target keeps its mode', async () => {
+    const oc = ocDir();
+    // The real file lives in the dotfiles repository; openclaw.json links to it (relative link).
+    const dotfiles = tmpDir('cairn-dotfiles-');
+    const target = path.join(dotfiles, 'openclaw.json');
+    fs.renameSync(oc.file, target);
+    fs.chmodSync(target, 0o640);
+    fs.symlinkSync(path.relative(oc.stateDir, target), oc.file);
+    const isLinkToTarget = () => fs.lstatSync(oc.file).isSymbolicLink() && fs.realpathSync(oc.file) === fs.realpathSync(target);
+
+    const cli = (...args: string[]) => runCairn(['connect', 'openclaw', '--state-dir', oc.stateDir, '--yes', ...args], { env: oc.env });
+    const res = await cli();
+    expect(res.code, res.stderr).toBe(0);
+    expect(isLinkToTarget()).toBe(true);
+    expect(JSON5.parse(fs.readFileSync(target, 'utf8'))).toHaveProperty(['plugins', 'entries', 'cairn', 'enabled'], true);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o640);
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: true, canConnect: true });
+    // Nothing left beside the link or the target (no temp file, no plain copy).
+    expect(fs.readdirSync(oc.stateDir)).toEqual(['openclaw.json']);
+    expect(fs.readdirSync(dotfiles)).toEqual(['openclaw.json']);
+
+    const undone = await cli('--undo');
+    expect(undone.code, undone.stderr).toBe(0);
+    expect(isLinkToTarget()).toBe(true);
+    expect(fs.readFileSync(target, 'utf8')).toBe(ORIGINAL);
+    expect(fs.statSync(target).mode & 0o777).toBe(0o640);
+  });
+});

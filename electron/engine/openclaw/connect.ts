@@ -76,7 +76,26 @@ export function openClawConnection(stateDir: string): OpenClawConnection {
   };
 }
 
-function isWritable(file: string): boolean {
+/**
+ * Where openclaw.json's bytes live: the file, or what a symlink to it points at (dotfile
+ * managers keep it as a link). Connect and undo write there — atomically, in the target's own
+ * dir — so the link stays a link and its target gets the change.
+ */
+function realFile(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** Write openclaw.json through a link to its target, keeping the target's mode (atomic-write.ts). */
+function writeConfig(file: string, text: string): void {
+  writeFileAtomicSync(realFile(file), text);
+}
+
+function isWritable(link: string): boolean {
+  const file = realFile(link);
   try {
     fs.accessSync(file, fs.constants.W_OK);
     fs.accessSync(path.dirname(file), fs.constants.W_OK);
@@ -167,7 +186,7 @@ function undo(stateDir: string, deps: ConnectDeps, dryRun: boolean): OpenClawCon
   if (dryRun) return { changed: false, diff, message: `Would undo: ${message}` };
   if (after !== read.text) {
     assertUnchanged(read);
-    writeFileAtomicSync(read.file, after);
+    writeConfig(read.file, after);
   }
   dropBackup(stateDir, deps.env, !exact);
   return { changed: after !== read.text, diff, message: exact ? `Restored ${read.file} as it was before Cairn connected it.` : message };
@@ -207,7 +226,7 @@ export async function connectOpenClaw(
   if (!isWritable(read.file)) throw new EngineError('read_only', `${read.file} is not writable: nothing was changed`);
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
-  writeFileAtomicSync(read.file, after);
+  writeConfig(read.file, after);
   // Made from the saved copy (the old set-up undone from it): the file now is the copy plus Cairn's settings.
   recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date(), base !== read.text ? true : undefined);
   return {
