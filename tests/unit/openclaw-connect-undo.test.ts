@@ -3,13 +3,18 @@
  * undo leaves OpenClaw as it was before Cairn's FIRST connect. Byte for byte while the file
  * is still exactly what that connect wrote; otherwise Cairn's own settings are taken out key
  * by key and the user's other edits made since are kept — and the message says which it did.
+ * A symlinked openclaw.json is written through to its target. Consent is to the diff shown:
+ * a file edited between the diff and the yes is refused, with the new diff.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import JSON5 from 'json5';
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../electron/engine/engine';
 import { connectOpenClaw, openClawConnection } from '../../electron/engine/openclaw/connect';
 import { setJson5Path } from '../../electron/engine/openclaw/json5-edit';
+import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { CAIRN_BIN, runCairn } from '../helpers/cli';
 import { tmpDir } from '../helpers/tmp';
 
@@ -115,5 +120,62 @@ describe('a symlinked openclaw.json (a dotfile manager keeps it as a link)', () 
     expect(isLinkToTarget()).toBe(true);
     expect(fs.readFileSync(target, 'utf8')).toBe(ORIGINAL);
     expect(fs.statSync(target).mode & 0o777).toBe(0o640);
+  });
+});
+
+describe('consent is to the change shown: a file edited between the diff and the yes is refused', () => {
+  it('through the engine channel the window uses, for connect and for undo', async () => {
+    const oc = ocDir();
+    const engine = createEngine({ stateDir: tmpDir(), deps: { env: oc.env } });
+    const api = createDirectClient(engine);
+    try {
+      const shown = await api['openclaw.connect']({ stateDir: oc.stateDir, dryRun: true });
+      // While the diff is on screen, the user (or OpenClaw) edits the file.
+      handEdit(oc.file, ['agents', 'defaults', 'model', 'primary'], 'fake/edited');
+      const edited = fs.readFileSync(oc.file, 'utf8');
+      const refused = await api['openclaw.connect']({ stateDir: oc.stateDir, expectDiffSha256: shown.diffSha256 });
+      expect(refused).toMatchObject({ changed: false, stale: true, message: expect.stringContaining('nothing was written') });
+      expect(fs.readFileSync(oc.file, 'utf8')).toBe(edited);
+      // The fresh diff is the change as it is now (the edit is its context), and agreeing to it writes.
+      expect(refused.diff).not.toBe(shown.diff);
+      expect(refused.diff).toContain("fake/edited");
+      expect(await api['openclaw.connect']({ stateDir: oc.stateDir, expectDiffSha256: refused.diffSha256 })).toMatchObject({ changed: true });
+      expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: true });
+
+      const undoShown = await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true, dryRun: true });
+      handEdit(oc.file, ['plugins', 'entries', 'cairn', 'config', 'maxHits'], 9);
+      const undoRefused = await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true, expectDiffSha256: undoShown.diffSha256 });
+      expect(undoRefused).toMatchObject({ changed: false, stale: true });
+      expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: true });
+    } finally {
+      await engine.dispose();
+    }
+  });
+
+  it('in the CLI: the yes on a terminal to a diff that is stale by then writes nothing and shows the new diff', async () => {
+    const oc = ocDir();
+    // A real pseudo-terminal (util-linux `script`); the answer is typed once the question is up.
+    const child = spawn('script', ['-qec', `${JSON.stringify(process.execPath)} ${JSON.stringify(CAIRN_BIN)} connect openclaw --state-dir ${JSON.stringify(oc.stateDir)}`, '/dev/null'], {
+      env: { ...process.env, ...oc.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const closed = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve) => {
+      child.stdout.setEncoding('utf8').on('data', (c: string) => {
+        out += c;
+        if (out.includes('[y/N]')) resolve();
+      });
+    });
+    handEdit(oc.file, ['agents', 'defaults', 'model', 'primary'], 'fake/edited');
+    const edited = fs.readFileSync(oc.file, 'utf8');
+    child.stdin.write('y\n');
+    expect(await closed).toBe(1);
+    expect(fs.readFileSync(oc.file, 'utf8')).toBe(edited);
+    const after = out.slice(out.indexOf('[y/N]'));
+    expect(after).toContain('nothing was written');
+    // The change as it is now, printed again after the refusal.
+    expect(after).toContain('+++ ');
+    expect(after).toContain('fake/edited');
   });
 });

@@ -182,12 +182,15 @@ describe('the openclaw.* channels (what the app calls)', () => {
       const dry = await api['openclaw.connect']({ stateDir: oc.stateDir, dryRun: true });
       expect(dry).toMatchObject({ changed: false, diff: expect.stringContaining('"allowConversationAccess": true') });
       expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
-      const done = await api['openclaw.connect']({ stateDir: oc.stateDir });
+      // A write without the hash of the diff shown is refused by the channel itself.
+      await expect(api['openclaw.connect']({ stateDir: oc.stateDir })).rejects.toMatchObject({ code: 'bad_request' });
+      const done = await api['openclaw.connect']({ stateDir: oc.stateDir, expectDiffSha256: dry.diffSha256 });
       expect(done).toMatchObject({ changed: true, diff: dry.diff, backupPath: expect.stringContaining(oc.dataDir) });
       expect(await api['openclaw.connection']({ stateDir: oc.stateDir })).toMatchObject({ connected: true });
-      expect(await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true })).toMatchObject({ changed: true });
+      const undoDry = await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true, dryRun: true });
+      expect(await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true, expectDiffSha256: undoDry.diffSha256 })).toMatchObject({ changed: true });
       expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
-      await expect(api['openclaw.connect']({ stateDir: path.join(oc.stateDir, 'nope') })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(api['openclaw.connect']({ stateDir: path.join(oc.stateDir, 'nope'), dryRun: true })).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await engine.dispose();
     }

@@ -177,39 +177,59 @@ function undoText(read: ReadConfig, rec: NonNullable<ReturnType<typeof readBacku
 }
 
 /** Take Cairn's settings out again (or, as a dry run, show what that would change). */
-function undo(stateDir: string, deps: ConnectDeps, dryRun: boolean): OpenClawConnectResult {
+function undo(stateDir: string, deps: ConnectDeps, opts: ConnectOptions): OpenClawConnectResult {
   const read = readConfig(stateDir);
   const rec = readBackup(stateDir, deps.env);
   if (!rec) throw new EngineError('not_found', `no backup of ${read.file} from "cairn connect openclaw": nothing to undo`);
   const { after, message, exact } = undoText(read, rec, deps);
   const diff = unifiedDiff(read.file, read.text, after);
-  if (dryRun) return { changed: false, diff, message: `Would undo: ${message}` };
+  if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would undo: ${message}` };
+  const stale = staleConsent(read.file, diff, opts);
+  if (stale) return stale;
   if (after !== read.text) {
     assertUnchanged(read);
     writeConfig(read.file, after);
   }
   dropBackup(stateDir, deps.env, !exact);
-  return { changed: after !== read.text, diff, message: exact ? `Restored ${read.file} as it was before Cairn connected it.` : message };
+  return { changed: after !== read.text, diff, diffSha256: sha256(diff), message: exact ? `Restored ${read.file} as it was before Cairn connected it.` : message };
+}
+
+/** What to do: connect or undo, for real or as a dry run, and the change the person consented to. */
+export interface ConnectOptions {
+  dryRun?: boolean;
+  undo?: boolean;
+  /**
+   * sha256 of the diff the person said yes to (a dry run's `diffSha256`): the write happens
+   * only while the change is still exactly that one. Absent: no consent check (tests, scripts).
+   */
+  expectDiffSha256?: string;
 }
 
 /**
- * Connect `stateDir`'s OpenClaw to Cairn (or undo that). `expectSha256`: the sha256 of the
- * openclaw.json the person consented to change (the CLI's y/N after the diff); a file that
- * differs by now is refused.
+ * The refusal when the change computed now is not the one the person saw (the file was
+ * edited between the diff and the yes): nothing written, the change as it is now returned.
  */
-export async function connectOpenClaw(
-  stateDir: string,
-  opts: { dryRun?: boolean; undo?: boolean; expectSha256?: string },
-  deps: ConnectDeps,
-): Promise<OpenClawConnectResult> {
+function staleConsent(file: string, diff: string, opts: ConnectOptions): OpenClawConnectResult | undefined {
+  if (opts.expectDiffSha256 === undefined || opts.expectDiffSha256 === sha256(diff)) return undefined;
+  return {
+    changed: false,
+    stale: true,
+    diff,
+    diffSha256: sha256(diff),
+    message: `${file} changed after the change was shown to you (OpenClaw or an editor wrote it), so what you agreed to is no longer what would be written: nothing was written. Here is the change as it is now; agree to this one to write it.`,
+  };
+}
+
+/** Connect `stateDir`'s OpenClaw to Cairn (or undo that); see {@link ConnectOptions}. */
+export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, deps: ConnectDeps): Promise<OpenClawConnectResult> {
   const dir = path.resolve(stateDir);
-  if (opts.undo) return undo(dir, deps, opts.dryRun ?? false);
+  if (opts.undo) return undo(dir, deps, opts);
   const read = readConfig(dir);
   const launch = deps.launch ?? currentLaunch();
   const want = pluginConfig(dir, launch, deps.env);
   const base = baseText(read, dir, deps.env);
   const edits = connectEdits(base === read.text ? read.config : JSON5.parse(base), launch, want);
-  if (edits.length === 0 && base === read.text) return { changed: false, diff: '', message: `${read.file} is already connected to Cairn.` };
+  if (edits.length === 0 && base === read.text) return { changed: false, diff: '', diffSha256: sha256(''), message: `${read.file} is already connected to Cairn.` };
   let after: string;
   try {
     after = applyEdits(base, edits);
@@ -219,10 +239,9 @@ export async function connectOpenClaw(
   }
   const diff = unifiedDiff(read.file, read.text, after);
   const what = [...(base === read.text ? [] : ["the old connect's set-up undone from its backup"]), ...edits.map((e) => `${e.remove ? 'remove ' : ''}${e.path.join('.')}`)].join(', ');
-  if (opts.dryRun) return { changed: false, diff, message: `Would change ${what} in ${read.file}.` };
-  if (opts.expectSha256 && opts.expectSha256 !== sha256(read.text)) {
-    throw new EngineError('conflict', `${read.file} changed since the diff was shown: nothing was written; run connect again`);
-  }
+  if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would change ${what} in ${read.file}.` };
+  const stale = staleConsent(read.file, diff, opts);
+  if (stale) return stale;
   if (!isWritable(read.file)) throw new EngineError('read_only', `${read.file} is not writable: nothing was changed`);
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
@@ -232,6 +251,7 @@ export async function connectOpenClaw(
   return {
     changed: true,
     diff,
+    diffSha256: sha256(diff),
     backupPath,
     message: `Connected ${read.file} to Cairn's plugin (keeping its comments and layout); nothing of OpenClaw's is switched off. The previous file is saved at ${backupPath}; "cairn connect openclaw --undo" puts it back. Restart a running OpenClaw gateway if it does not pick the change up.`,
   };
