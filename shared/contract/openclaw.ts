@@ -21,6 +21,10 @@ export interface OpenClawConnectResult {
   changed: boolean;
   /** The change to openclaw.json as a unified diff (empty when there is none). */
   diff: string;
+  /** sha256 (hex) of `diff`: what a person consents to, passed back as `expectDiffSha256` to write it. */
+  diffSha256: string;
+  /** True when the write was refused because the change is no longer the one shown (`diff` is the change now). */
+  stale?: boolean;
   /** Where the previous openclaw.json was saved (absent on a dry run or undo). */
   backupPath?: string;
   /** One sentence for a person. */
@@ -31,8 +35,16 @@ const StateDir = z.string().min(1).max(4096);
 
 export const openclawChannels = {
   'openclaw.connection': ch(z.object({ stateDir: StateDir }).strict()).returns<OpenClawConnection>(),
-  /** Connect (or with `undo`, restore the backup); `dryRun` only computes the diff. */
+  /**
+   * Connect (or with `undo`, take it back); `dryRun` only computes the diff. A write needs
+   * `expectDiffSha256`, the `diffSha256` of the dry run whose diff the person said yes to: when
+   * the change differs by now (the file was edited meanwhile), nothing is written and the
+   * result is `stale` with the change as it is now.
+   */
   'openclaw.connect': ch(
-    z.object({ stateDir: StateDir, dryRun: z.boolean().optional(), undo: z.boolean().optional() }).strict(),
+    z
+      .object({ stateDir: StateDir, dryRun: z.boolean().optional(), undo: z.boolean().optional(), expectDiffSha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
+      .strict()
+      .refine((r) => r.dryRun === true || r.expectDiffSha256 !== undefined, { message: 'expectDiffSha256 (the diffSha256 of the dry run shown) is required to write', path: ['expectDiffSha256'] }),
   ).returns<OpenClawConnectResult>(),
 };

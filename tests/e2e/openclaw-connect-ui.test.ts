@@ -3,7 +3,9 @@
  * the OpenClaw section says in plain words what connecting adds (recall before every prompt,
  * Cairn behind OpenClaw's own memory_search), that nothing of OpenClaw is switched off, and
  * how to undo; Connect and Undo each show the exact change first, and Undo puts openclaw.json
- * back byte for byte. Cairn's backup goes to its own data dir, never OpenClaw's.
+ * back byte for byte. Cairn's backup goes to its own data dir, never OpenClaw's. A yes to a
+ * change that is stale by then (issue 38: the file was edited meanwhile) writes nothing and
+ * shows the new change.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -61,6 +63,32 @@ describe('Status: the OpenClaw connection in plain words', () => {
     await undo.getByRole('button', { name: 'Undo', exact: true }).click();
     await expect.poll(() => section.getAttribute('data-connected')).toBe('false');
     expect(fs.readFileSync(file, 'utf8')).toBe(CONFIG);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
+  it('refuses a yes to a change that is stale by then (the file was edited meanwhile) and shows the new one', async () => {
+    const file = path.join(env.stateDir, 'openclaw.json');
+    const { page, errors } = await openPage(env.browser, `${env.served.server.openUrl}#/status`);
+    const section = page.getByTestId('openclaw-connection');
+    await section.getByRole('button', { name: 'Connect Cairn to OpenClaw' }).click();
+    const ask = page.getByRole('group', { name: 'What connecting changes' });
+    await ask.waitFor();
+    // While the change is on screen, the user edits openclaw.json in an editor.
+    const edited = CONFIG.replace("'fake/fake-1'", "'fake/edited'");
+    fs.writeFileSync(file, edited);
+    await ask.getByRole('button', { name: 'Connect', exact: true }).click();
+    const alert = ask.getByRole('alert');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('nothing was written');
+    expect(fs.readFileSync(file, 'utf8')).toBe(edited);
+    expect(await section.getAttribute('data-connected')).toBe('false');
+    // The new change is open to read, with the edit in it; a yes to it connects.
+    expect(await ask.locator('.connect-diff').textContent()).toContain('fake/edited');
+    await screenshot(page, 'status-openclaw-connect-stale');
+    await ask.getByRole('button', { name: 'Connect', exact: true }).click();
+    await expect.poll(() => section.getAttribute('data-connected')).toBe('true');
+    expect(fs.readFileSync(file, 'utf8')).toContain('fake/edited');
     expect(errors).toEqual([]);
     await page.close();
   });

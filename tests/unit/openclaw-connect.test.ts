@@ -3,8 +3,8 @@
  * OpenClaw needed: openclaw-connect-real.test.ts runs the real one): the dry run prints the
  * exact change (Cairn's plugin, nothing of OpenClaw's denied) and writes nothing; connecting
  * keeps the file's comments, saves a backup in Cairn's data dir and nothing in OpenClaw's;
- * consent is asked for; undo restores the file byte for byte, and refuses when the file
- * changed since; a dir connected the old way is migrated; doctor reports the connection.
+ * consent is asked for; undo restores the file byte for byte, and keeps an edit made since
+ * (openclaw-connect-undo.test.ts has more); a dir connected the old way is migrated; doctor reports the connection.
  */
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -103,14 +103,14 @@ describe('connecting an OpenClaw dir to Cairn', () => {
     await expect(connectOpenClaw(oc.stateDir, { undo: true }, deps)).rejects.toMatchObject({ code: 'not_found' });
   });
 
-  it('undo refuses to overwrite an edit made after connecting, and keeps the backup', async () => {
+  it("undo after an edit made since connecting keeps that edit, takes Cairn's settings out and keeps the copy", async () => {
     const oc = ocDir(COMMENTED);
     const deps = { env: { CAIRN_DATA_DIR: oc.dataDir }, launch };
     const res = await connectOpenClaw(oc.stateDir, {}, deps);
     fs.appendFileSync(oc.file, '// edited later\n');
-    const edited = fs.readFileSync(oc.file, 'utf8');
-    await expect(connectOpenClaw(oc.stateDir, { undo: true }, deps)).rejects.toMatchObject({ code: 'conflict' });
-    expect(fs.readFileSync(oc.file, 'utf8')).toBe(edited);
+    const undone = await connectOpenClaw(oc.stateDir, { undo: true }, deps);
+    expect(undone.message).toContain('was not replaced by the copy');
+    expect(fs.readFileSync(oc.file, 'utf8')).toBe(`${COMMENTED}// edited later\n`);
     expect(fs.readFileSync(res.backupPath as string, 'utf8')).toBe(COMMENTED);
   });
 
@@ -182,12 +182,15 @@ describe('the openclaw.* channels (what the app calls)', () => {
       const dry = await api['openclaw.connect']({ stateDir: oc.stateDir, dryRun: true });
       expect(dry).toMatchObject({ changed: false, diff: expect.stringContaining('"allowConversationAccess": true') });
       expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
-      const done = await api['openclaw.connect']({ stateDir: oc.stateDir });
+      // A write without the hash of the diff shown is refused by the channel itself.
+      await expect(api['openclaw.connect']({ stateDir: oc.stateDir })).rejects.toMatchObject({ code: 'bad_request' });
+      const done = await api['openclaw.connect']({ stateDir: oc.stateDir, expectDiffSha256: dry.diffSha256 });
       expect(done).toMatchObject({ changed: true, diff: dry.diff, backupPath: expect.stringContaining(oc.dataDir) });
       expect(await api['openclaw.connection']({ stateDir: oc.stateDir })).toMatchObject({ connected: true });
-      expect(await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true })).toMatchObject({ changed: true });
+      const undoDry = await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true, dryRun: true });
+      expect(await api['openclaw.connect']({ stateDir: oc.stateDir, undo: true, expectDiffSha256: undoDry.diffSha256 })).toMatchObject({ changed: true });
       expect(fs.readFileSync(oc.file, 'utf8')).toBe(COMMENTED);
-      await expect(api['openclaw.connect']({ stateDir: path.join(oc.stateDir, 'nope') })).rejects.toMatchObject({ code: 'not_found' });
+      await expect(api['openclaw.connect']({ stateDir: path.join(oc.stateDir, 'nope'), dryRun: true })).rejects.toMatchObject({ code: 'not_found' });
     } finally {
       await engine.dispose();
     }

@@ -3,7 +3,9 @@
  * every prompt, Cairn's corpus behind OpenClaw's own memory tools; a dir connected the old
  * way is migrated) — the engine's connectOpenClaw, which the app's button calls too. It prints the change to
  * openclaw.json as a diff first and writes only with consent: y/N on a terminal, `--yes`
- * otherwise (without it a non-interactive run refuses, exit 2). `--undo` restores the backup.
+ * otherwise (without it a non-interactive run refuses, exit 2). What is written is exactly the
+ * change shown: a file edited in between is refused (exit 1) with the new diff. `--undo` takes
+ * the connection back.
  */
 import type { Command } from 'commander';
 import os from 'node:os';
@@ -45,7 +47,7 @@ function report(rt: CliRuntime, o: ConnectOptions, r: OpenClawConnectResult): vo
 
 async function run(rt: CliRuntime, o: ConnectOptions): Promise<number> {
   const stateDir = openClawDir(o.stateDir);
-  const [{ connectOpenClaw }, { sha256 }, fs] = await Promise.all([import('../../engine/openclaw/connect'), import('../../engine/openclaw/backup'), import('node:fs')]);
+  const { connectOpenClaw } = await import('../../engine/openclaw/connect');
   const deps = { env: process.env };
   const preview = await connectOpenClaw(stateDir, { dryRun: true, undo: o.undo }, deps);
   if (o.dryRun || !preview.diff) {
@@ -64,10 +66,11 @@ async function run(rt: CliRuntime, o: ConnectOptions): Promise<number> {
       return 1;
     }
   }
-  // The file the person saw: a change made to it since is refused, not overwritten.
-  const seen = sha256(fs.readFileSync(path.join(stateDir, 'openclaw.json'), 'utf8'));
-  report(rt, o, await connectOpenClaw(stateDir, { undo: o.undo, expectSha256: o.undo ? undefined : seen }, deps));
-  return 0;
+  // Exactly the change shown (its hash, taken before the question): one that differs by now —
+  // the file was edited while the person read it — is refused and shown afresh.
+  const done = await connectOpenClaw(stateDir, { undo: o.undo, expectDiffSha256: preview.diffSha256 }, deps);
+  report(rt, o, done);
+  return done.stale ? 1 : 0;
 }
 
 export function register(program: Command, rt: CliRuntime): void {

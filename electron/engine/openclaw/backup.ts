@@ -1,7 +1,10 @@
 /**
- * The copy of openclaw.json that `connect` saves before it changes the file, and what it
- * wrote, so that `connect --undo` can put the file back — but only while the file is still
- * what connect left (an edit made since would otherwise be lost). Kept in Cairn's own home
+ * The copy of openclaw.json that Cairn's FIRST connect saved before it changed the file, and
+ * what each connect wrote, so that `connect --undo` can put OpenClaw back as it was before
+ * Cairn ever touched it: byte for byte while the file is still what that first connect wrote,
+ * else by taking Cairn's own settings out (undo.ts). A later connect never replaces the copy —
+ * the file it sees is already Cairn's work (issue 38: a hand edit between two connects made
+ * the second one save a connected file as "the original"). Kept in Cairn's own home
  * for that state dir (config/data-dir.ts), not beside openclaw.json: Cairn adds no file to an
  * OpenClaw dir, and OpenClaw's own `config set` already uses `openclaw.json.bak` there.
  */
@@ -15,9 +18,13 @@ import { writeFileAtomicSync } from '../util/atomic-write';
 export interface BackupRecord {
   /** The openclaw.json changed (absolute). */
   configFile: string;
-  /** sha256 of the file as connect left it. */
+  /** sha256 of the file as the last connect left it. */
   afterSha256: string;
-  /** ISO time of the connect. */
+  /** sha256 of the file as the first connect (the one that saved the copy) left it; absent in records of older Cairns (then `afterSha256`). */
+  firstAfterSha256?: string;
+  /** ISO time of the first connect (absent in older records). */
+  firstAt?: string;
+  /** ISO time of the last connect. */
   at: string;
 }
 
@@ -43,28 +50,42 @@ export function readBackup(stateDir: string, env: NodeJS.ProcessEnv): (BackupRec
 }
 
 /**
- * Save `before` as the backup, unless the file is still what an earlier connect wrote (then
- * the earlier, original copy is the one to keep). Returns the copy's path.
+ * Save `before` as the backup, unless an earlier connect's backup is still kept: that one is
+ * the file from before Cairn's first connect, and `before` already holds Cairn's work (or a
+ * hand edit of it). Returns the copy's path.
  */
 export function saveBackup(stateDir: string, env: NodeJS.ProcessEnv, before: string): string {
   const p = backupPaths(stateDir, env);
-  const prior = readBackup(stateDir, env);
-  if (prior && prior.afterSha256 === sha256(before)) return p.copy;
+  if (readBackup(stateDir, env)) return p.copy;
   fs.mkdirSync(p.dir, { recursive: true });
   writeFileAtomicSync(p.copy, before, { mode: 0o600 });
   return p.copy;
 }
 
-/** Record what connect left in `configFile`. */
-export function recordConnect(stateDir: string, env: NodeJS.ProcessEnv, configFile: string, after: string, now: Date): void {
+/**
+ * Record what connect left in `configFile`. `first`: this connect's text was made from the
+ * saved copy (the first connect, or one that rebuilt the set-up from the copy), so the file
+ * byte-equal to `after` is the copy plus Cairn's settings and nothing else; default: whether
+ * no record was kept before.
+ */
+export function recordConnect(stateDir: string, env: NodeJS.ProcessEnv, configFile: string, after: string, now: Date, first?: boolean): void {
   const p = backupPaths(stateDir, env);
-  const rec: BackupRecord = { configFile, afterSha256: sha256(after), at: now.toISOString() };
+  const prior = readBackup(stateDir, env);
+  const isFirst = first ?? !prior;
+  const afterSha256 = sha256(after);
+  const rec: BackupRecord = {
+    configFile,
+    afterSha256,
+    firstAfterSha256: isFirst || !prior ? afterSha256 : (prior.firstAfterSha256 ?? prior.afterSha256),
+    firstAt: isFirst || !prior ? now.toISOString() : (prior.firstAt ?? prior.at),
+    at: now.toISOString(),
+  };
   writeFileAtomicSync(p.record, `${JSON.stringify(rec, null, 2)}\n`, { mode: 0o600 });
 }
 
-/** Forget the backup once it has been restored. */
-export function dropBackup(stateDir: string, env: NodeJS.ProcessEnv): void {
+/** Forget the backup once it has been restored (`keepCopy`: the copy stays for the person to compare; the next connect replaces it). */
+export function dropBackup(stateDir: string, env: NodeJS.ProcessEnv, keepCopy = false): void {
   const p = backupPaths(stateDir, env);
   fs.rmSync(p.record, { force: true });
-  fs.rmSync(p.copy, { force: true });
+  if (!keepCopy) fs.rmSync(p.copy, { force: true });
 }

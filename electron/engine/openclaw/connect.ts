@@ -19,7 +19,8 @@ import { EngineError } from '../core/errors';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { dropBackup, readBackup, recordConnect, saveBackup, sha256 } from './backup';
 import { deleteJson5Path, setJson5Path } from './json5-edit';
-import { connectEdits, connectionProblems, currentLaunch, isOldStyle, pluginConfig, type CairnLaunch, type ConfigEdit } from './plan';
+import { connectEdits, connectionProblems, currentLaunch, isOldStyle, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
+import { applyUndo, undoEdits } from './undo';
 
 /** What connecting needs from outside: the environment and how Cairn starts. */
 export interface ConnectDeps {
@@ -75,7 +76,26 @@ export function openClawConnection(stateDir: string): OpenClawConnection {
   };
 }
 
-function isWritable(file: string): boolean {
+/**
+ * Where openclaw.json's bytes live: the file, or what a symlink to it points at (dotfile
+ * managers keep it as a link). Connect and undo write there — atomically, in the target's own
+ * dir — so the link stays a link and its target gets the change.
+ */
+function realFile(file: string): string {
+  try {
+    return fs.realpathSync(file);
+  } catch {
+    return file;
+  }
+}
+
+/** Write openclaw.json through a link to its target, keeping the target's mode (atomic-write.ts). */
+function writeConfig(file: string, text: string): void {
+  writeFileAtomicSync(realFile(file), text);
+}
+
+function isWritable(link: string): boolean {
+  const file = realFile(link);
   try {
     fs.accessSync(file, fs.constants.W_OK);
     fs.accessSync(path.dirname(file), fs.constants.W_OK);
@@ -121,41 +141,95 @@ function assertUnchanged(read: ReadConfig): void {
   }
 }
 
-/** Put the backup back (or, as a dry run, show what that would change). */
-function undo(stateDir: string, deps: ConnectDeps, dryRun: boolean): OpenClawConnectResult {
+/**
+ * The text undo writes and what to tell the person: the saved copy byte for byte while the
+ * file is still exactly what Cairn's first connect wrote; otherwise the file with Cairn's own
+ * settings put back as the copy had them (undo.ts), keeping every other edit made since.
+ */
+function undoText(read: ReadConfig, rec: NonNullable<ReturnType<typeof readBackup>>, deps: ConnectDeps): { after: string; message: string; exact: boolean } {
+  const backup = fs.readFileSync(rec.copy, 'utf8');
+  const since = rec.firstAt ?? rec.at;
+  if (sha256(read.text) === (rec.firstAfterSha256 ?? rec.afterSha256)) {
+    return { after: backup, exact: true, message: `${read.file} is as Cairn's first connect (${since}) left it: restored byte for byte as it was before, from ${rec.copy}.` };
+  }
+  let original: unknown;
+  try {
+    original = JSON5.parse(backup);
+  } catch (err) {
+    throw new EngineError('conflict', `${read.file} changed since Cairn connected it and the saved copy ${rec.copy} is not valid JSON5 (${(err as Error).message}), so Cairn's settings cannot be taken out key by key: nothing was written`);
+  }
+  let dirs: string[] = [];
+  try {
+    dirs = [pluginDirOf(deps.launch ?? currentLaunch())];
+  } catch {
+    // No plugin folder beside this Cairn: folders that still hold the plugin are recognised anyway.
+  }
+  const edits = undoEdits(read.config, original, dirs);
+  const after = applyUndo(read.text, edits, original, (t) => JSON5.parse(t));
+  if (after === read.text) return { after, exact: false, message: `${read.file} holds none of Cairn's settings any more: nothing to undo.` };
+  const what = edits.map((e) => `${e.path.join('.')} ${e.remove ? 'removed' : 'put back'}`).join(', ');
+  const equal = JSON.stringify(JSON5.parse(after)) === JSON.stringify(original);
+  return {
+    after,
+    exact: false,
+    message: `${read.file} changed since Cairn first connected it (${since}), so it was not replaced by the copy from before (kept at ${rec.copy}): Cairn's settings were taken out (${what}) and ${equal ? 'every setting is now as it was before Cairn connected; only the layout of your edited file differs' : 'every other edit made since was kept'}.`,
+  };
+}
+
+/** Take Cairn's settings out again (or, as a dry run, show what that would change). */
+function undo(stateDir: string, deps: ConnectDeps, opts: ConnectOptions): OpenClawConnectResult {
   const read = readConfig(stateDir);
   const rec = readBackup(stateDir, deps.env);
   if (!rec) throw new EngineError('not_found', `no backup of ${read.file} from "cairn connect openclaw": nothing to undo`);
-  const backup = fs.readFileSync(rec.copy, 'utf8');
-  const diff = unifiedDiff(read.file, read.text, backup);
-  if (sha256(read.text) !== rec.afterSha256) {
-    throw new EngineError('conflict', `${read.file} changed after Cairn connected it, so restoring the backup would lose those edits; the backup is ${rec.copy}`);
+  const { after, message, exact } = undoText(read, rec, deps);
+  const diff = unifiedDiff(read.file, read.text, after);
+  if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would undo: ${message}` };
+  const stale = staleConsent(read.file, diff, opts);
+  if (stale) return stale;
+  if (after !== read.text) {
+    assertUnchanged(read);
+    writeConfig(read.file, after);
   }
-  if (dryRun) return { changed: false, diff, message: `Would restore ${read.file} from ${rec.copy}.` };
-  assertUnchanged(read);
-  writeFileAtomicSync(read.file, backup);
-  dropBackup(stateDir, deps.env);
-  return { changed: true, diff, message: `Restored ${read.file} as it was before Cairn connected it.` };
+  dropBackup(stateDir, deps.env, !exact);
+  return { changed: after !== read.text, diff, diffSha256: sha256(diff), message: exact ? `Restored ${read.file} as it was before Cairn connected it.` : message };
+}
+
+/** What to do: connect or undo, for real or as a dry run, and the change the person consented to. */
+export interface ConnectOptions {
+  dryRun?: boolean;
+  undo?: boolean;
+  /**
+   * sha256 of the diff the person said yes to (a dry run's `diffSha256`): the write happens
+   * only while the change is still exactly that one. Absent: no consent check (tests, scripts).
+   */
+  expectDiffSha256?: string;
 }
 
 /**
- * Connect `stateDir`'s OpenClaw to Cairn (or undo that). `expectSha256`: the sha256 of the
- * openclaw.json the person consented to change (the CLI's y/N after the diff); a file that
- * differs by now is refused.
+ * The refusal when the change computed now is not the one the person saw (the file was
+ * edited between the diff and the yes): nothing written, the change as it is now returned.
  */
-export async function connectOpenClaw(
-  stateDir: string,
-  opts: { dryRun?: boolean; undo?: boolean; expectSha256?: string },
-  deps: ConnectDeps,
-): Promise<OpenClawConnectResult> {
+function staleConsent(file: string, diff: string, opts: ConnectOptions): OpenClawConnectResult | undefined {
+  if (opts.expectDiffSha256 === undefined || opts.expectDiffSha256 === sha256(diff)) return undefined;
+  return {
+    changed: false,
+    stale: true,
+    diff,
+    diffSha256: sha256(diff),
+    message: `${file} changed after the change was shown to you (OpenClaw or an editor wrote it), so what you agreed to is no longer what would be written: nothing was written. Here is the change as it is now; agree to this one to write it.`,
+  };
+}
+
+/** Connect `stateDir`'s OpenClaw to Cairn (or undo that); see {@link ConnectOptions}. */
+export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, deps: ConnectDeps): Promise<OpenClawConnectResult> {
   const dir = path.resolve(stateDir);
-  if (opts.undo) return undo(dir, deps, opts.dryRun ?? false);
+  if (opts.undo) return undo(dir, deps, opts);
   const read = readConfig(dir);
   const launch = deps.launch ?? currentLaunch();
   const want = pluginConfig(dir, launch, deps.env);
   const base = baseText(read, dir, deps.env);
   const edits = connectEdits(base === read.text ? read.config : JSON5.parse(base), launch, want);
-  if (edits.length === 0 && base === read.text) return { changed: false, diff: '', message: `${read.file} is already connected to Cairn.` };
+  if (edits.length === 0 && base === read.text) return { changed: false, diff: '', diffSha256: sha256(''), message: `${read.file} is already connected to Cairn.` };
   let after: string;
   try {
     after = applyEdits(base, edits);
@@ -165,18 +239,19 @@ export async function connectOpenClaw(
   }
   const diff = unifiedDiff(read.file, read.text, after);
   const what = [...(base === read.text ? [] : ["the old connect's set-up undone from its backup"]), ...edits.map((e) => `${e.remove ? 'remove ' : ''}${e.path.join('.')}`)].join(', ');
-  if (opts.dryRun) return { changed: false, diff, message: `Would change ${what} in ${read.file}.` };
-  if (opts.expectSha256 && opts.expectSha256 !== sha256(read.text)) {
-    throw new EngineError('conflict', `${read.file} changed since the diff was shown: nothing was written; run connect again`);
-  }
+  if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would change ${what} in ${read.file}.` };
+  const stale = staleConsent(read.file, diff, opts);
+  if (stale) return stale;
   if (!isWritable(read.file)) throw new EngineError('read_only', `${read.file} is not writable: nothing was changed`);
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
-  writeFileAtomicSync(read.file, after);
-  recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date());
+  writeConfig(read.file, after);
+  // Made from the saved copy (the old set-up undone from it): the file now is the copy plus Cairn's settings.
+  recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date(), base !== read.text ? true : undefined);
   return {
     changed: true,
     diff,
+    diffSha256: sha256(diff),
     backupPath,
     message: `Connected ${read.file} to Cairn's plugin (keeping its comments and layout); nothing of OpenClaw's is switched off. The previous file is saved at ${backupPath}; "cairn connect openclaw --undo" puts it back. Restart a running OpenClaw gateway if it does not pick the change up.`,
   };

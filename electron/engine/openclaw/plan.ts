@@ -119,7 +119,7 @@ function sameJson(a: unknown, b: unknown): boolean {
 }
 
 /** Whether `dir` holds a plugin whose manifest id is Cairn's. */
-function isCairnPluginDir(dir: string): boolean {
+export function isCairnPluginDir(dir: string): boolean {
   try {
     return (JSON.parse(fs.readFileSync(path.join(dir, 'openclaw.plugin.json'), 'utf8')) as { id?: unknown }).id === PLUGIN_ID;
   } catch {

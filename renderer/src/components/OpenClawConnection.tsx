@@ -3,7 +3,8 @@
  * adds (recall before every prompt, Cairn's notes and sessions behind OpenClaw's own
  * memory_search), that nothing of OpenClaw is switched off, and how to go back. Every change
  * is shown first (the exact diff of openclaw.json, from a dry run) and made only after the
- * person says yes. Used by the welcome's found folders (compact) and the Status page.
+ * person says yes — to that diff: if the file changed meanwhile, the engine refuses and the new
+ * diff is shown instead. Used by the welcome's found folders (compact) and the Status page.
  */
 import { useCallback, useEffect, useState } from 'react';
 import type { OpenClawConnection, OpenClawConnectResult } from '../../../shared/contract/openclaw';
@@ -26,7 +27,7 @@ export function OpenClawWhatItDoes({ stateDir, cli = true }: { stateDir: string;
       </p>
       <p>
         <strong>How to undo.</strong> Connecting changes only <code>openclaw.json</code> (it loads Cairn’s plugin) and keeps a copy of the file in Cairn’s own folder.
-        Undo puts the file back exactly as it was: the Undo button on the Status page
+        Undo puts the file back exactly as it was (if you edited it since, it takes only Cairn’s settings out and keeps your edits): the Undo button on the Status page
         {cli ? (
           <>
             , or <code>cairn connect openclaw --undo --state-dir {stateDir}</code>
@@ -61,8 +62,11 @@ export function OpenClawConnectionView({ stateDir, compact = false, onChanged }:
     setBusy(true);
     setError(undefined);
     try {
-      const result = await api['openclaw.connect']({ stateDir, dryRun, ...(action === 'undo' ? { undo: true } : {}) });
-      if (dryRun) setPreview({ action, result });
+      // The yes is for the change shown: its hash goes with it, and a file edited meanwhile is refused.
+      const consent = dryRun ? {} : { expectDiffSha256: preview?.result.diffSha256 ?? '' };
+      const result = await api['openclaw.connect']({ stateDir, dryRun, ...consent, ...(action === 'undo' ? { undo: true } : {}) });
+      // Refused (`stale`): the new change is shown instead, to say yes to again.
+      if (dryRun || result.stale) setPreview({ action, result });
       else {
         setPreview(undefined);
         setDone(result.message);
@@ -113,10 +117,10 @@ export function OpenClawConnectionView({ stateDir, compact = false, onChanged }:
       {preview && (
         <div className="connect-preview" role="group" aria-label={preview.action === 'undo' ? 'What undoing changes' : 'What connecting changes'}>
           {compact && preview.action === 'connect' && <OpenClawWhatItDoes stateDir={conn.stateDir} cli={false} />}
-          <p>{preview.result.message}</p>
+          {preview.result.stale ? <p role="alert" className="error">{preview.result.message}</p> : <p>{preview.result.message}</p>}
           {preview.result.diff && (
-            // The exact change, for whoever wants to check it before saying yes.
-            <details>
+            // The exact change, for whoever wants to check it before saying yes (open when it changed under them).
+            <details open={preview.result.stale ? true : undefined}>
               <summary>The exact change to openclaw.json</summary>
               <pre className="connect-diff">{preview.result.diff}</pre>
             </details>
