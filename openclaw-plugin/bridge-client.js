@@ -4,7 +4,9 @@
  * process, started on first use under the absolute Node that installed Cairn (OpenClaw puts
  * its own Node 24 first on PATH, and Cairn's native modules are built for Cairn's Node), and
  * started again on the next request after it died. JSON lines over the child's stdin/stdout
- * (electron/engine/openclaw/bridge.ts is the other end). Nothing native of Cairn's loads here.
+ * (electron/engine/openclaw/bridge.ts is the other end), framed by wire.js: ended at '\n' only,
+ * never with readline (on OpenClaw's Node 24 it also ends a line at U+2028/U+2029). Nothing
+ * native of Cairn's loads here.
  *
  * Every request has a time budget; a request past it is cancelled on Cairn's side (which logs
  * it) and rejected here with a `BridgeError` whose `kind` says why, so the caller can go on
@@ -12,7 +14,7 @@
  * `openclaw agent` alive, and the child ends when its stdin closes with OpenClaw's exit.
  */
 import { spawn } from 'node:child_process';
-import readline from 'node:readline';
+import { encodeLine, LineSplitter } from './wire.js';
 
 /** Why a request to Cairn failed: `timeout` (over budget), `unavailable` (no bridge), `error` (Cairn answered with an error). */
 export class BridgeError extends Error {
@@ -108,8 +110,10 @@ export class CairnBridge {
       this.stderrTail.push(...c.split('\n').filter(Boolean));
       this.stderrTail = this.stderrTail.slice(-5);
     });
-    const rl = readline.createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout), crlfDelay: Infinity });
-    rl.on('line', (line) => this.answer(line));
+    const lines = new LineSplitter();
+    child.stdout?.setEncoding('utf8').on('data', (/** @type {string} */ c) => {
+      for (const line of lines.push(c)) this.answer(line);
+    });
     this.hello = this.send('hello', { warm: this.warmAgent }, 0).then((v) => {
       this.readyFlag = true;
       return v;
@@ -183,7 +187,7 @@ export class CairnBridge {
   /** @param {Record<string, unknown>} msg */
   write(msg) {
     try {
-      this.child?.stdin?.write(`${JSON.stringify(msg)}\n`);
+      this.child?.stdin?.write(encodeLine(msg));
     } catch {
       // the exit handler reports it
     }

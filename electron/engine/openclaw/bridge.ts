@@ -1,6 +1,7 @@
 /**
  * Cairn's side of the bridge the OpenClaw plugin (openclaw-plugin/) talks to: one JSON object
- * per line in, one per line out (`cairn openclaw-bridge`, electron/cli/commands/openclaw-bridge.ts,
+ * per line in, one per line out, framed by openclaw-plugin/wire.js (U+2028/U+2029 escaped:
+ * OpenClaw's Node 24 readline would end a line there) (`cairn openclaw-bridge`, electron/cli/commands/openclaw-bridge.ts,
  * runs the loop). A request is `{ id, op, ...args }`; the answer `{ id, ok: true, result }` or
  * `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
  * search does not hold up a `get`.
@@ -13,6 +14,7 @@
 import type { OpenClawCompactionRecord } from '../../../shared/types/openclaw-recall';
 import type { EngineContext } from '../core/context';
 import { getCited } from '../sessions/cited-get';
+import { encodeLine } from '../../../openclaw-plugin/wire.js';
 import { appendCompactionRecord } from './recall-log';
 import { recallForPrompt, type RecallRequest } from './recall';
 
@@ -134,8 +136,8 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
 }
 
 /**
- * Serve the bridge: read requests from `lines`, write each answer with `write`. Resolves when
- * the input ends (OpenClaw's process closed the pipe or exited).
+ * Serve the bridge: read requests from `lines`, write each answer with `write` (one line,
+ * '\n' included). Resolves when the input ends (OpenClaw's process closed the pipe or exited).
  */
 export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void): Promise<void> {
   const pending = new Set<Promise<void>>();
@@ -148,7 +150,7 @@ export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<strin
       if (!isRecord(parsed)) throw new Error('a request must be a JSON object');
       req = parsed;
     } catch (err) {
-      write(JSON.stringify({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` }));
+      write(encodeLine({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` }));
       continue;
     }
     if (req.op === 'cancel') {
@@ -158,8 +160,8 @@ export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<strin
     const ac = new AbortController();
     if (req.id !== undefined) running.set(req.id, ac);
     const p = handleBridgeRequest(ctx, req, ac.signal).then(
-      (result) => write(JSON.stringify({ id: req.id ?? null, ok: true, result: result ?? null })),
-      (err: unknown) => write(JSON.stringify({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
+      (result) => write(encodeLine({ id: req.id ?? null, ok: true, result: result ?? null })),
+      (err: unknown) => write(encodeLine({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
     );
     pending.add(p);
     void p.finally(() => {
