@@ -45,11 +45,13 @@ const commands = {
     const out = await hooks.get('before_prompt_build')({ prompt: message, currentUserMessage: message, messages }, { agentId, sessionId, sessionKey: `agent:${agentId}:explicit:${sessionId}`, trigger });
     return { context: out?.prependContext ?? null, ms: performance.now() - started };
   },
+  /** Any hook, called as OpenClaw calls it; its return value (null for none). */
+  hook: async ({ name, event = {}, ctx = {} }) => ({ value: (await hooks.get(name)?.(event, ctx)) ?? null }),
   async search({ query, maxResults, agentId = 'main' }) {
     const started = performance.now();
     return { hits: await supplement.search({ query, maxResults, agentId }), ms: performance.now() - started };
   },
-  get: async ({ lookup, fromLine, lineCount }) => ({ result: await supplement.get({ lookup, fromLine, lineCount, agentId: 'main' }) }),
+  get: async ({ lookup, fromLine, lineCount, agentId = 'main' }) => ({ result: await supplement.get({ lookup, fromLine, lineCount, agentId }) }),
   warnings: () => ({ warnings }),
   gatewayStart: () => (hooks.get('gateway_start')?.({}, {}), {}),
   ready: () => ({ ready: bridge()?.ready === true }),

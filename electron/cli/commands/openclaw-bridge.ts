@@ -16,6 +16,7 @@ export function register(program: Command, rt: CliRuntime): void {
       const o = program.opts<GlobalOptions>();
       const [{ serveBridge }, { readLines }, engine] = await Promise.all([import('../../engine/openclaw/bridge'), import('../../../openclaw-plugin/wire.js'), rt.engine(o)]);
       // Lines end at '\n' only (wire.js): a newer Node's readline also ends one at U+2028/U+2029.
-      await serveBridge(engine.ctx, readLines(process.stdin), (line) => process.stdout.write(line));
+      const pause = rt.deps.openclawBridgePause;
+      await serveBridge(engine.ctx, readLines(process.stdin), (line) => process.stdout.write(line), pause ? { pause } : {});
     });
 }

@@ -67,6 +67,12 @@ export interface EngineDeps {
    * pass manual ones and fire them without waiting. Default: unref'd setTimeout.
    */
   timers?: import('../util/timers').Timers;
+  /**
+   * Where `cairn openclaw-bridge` holds a request before its work (openclaw/bridge.ts): tests
+   * make a slow Cairn (`recall`, `search`, `get`) or a warm-up that does not end (`warm-up`).
+   * Resolves when the work may go on, or when `signal` aborts.
+   */
+  openclawBridgePause?: (at: 'recall' | 'search' | 'get' | 'warm-up', signal: AbortSignal) => Promise<void>;
 }
 
 /**

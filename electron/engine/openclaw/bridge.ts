@@ -6,7 +6,7 @@
  * `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
  * search does not hold up a `get`.
  *
- * Ops: `hello` (version and state dir, after warming up the agent's index), `cancel` (stop
+ * Ops: `hello` (version and state dir, at once; the agent's index warms up after it), `cancel` (stop
  * request `target`: the plugin's budget ran out), `recall` (recall.ts: the section for a prompt, logged),
  * `search` and `get` (the memory corpus supplement behind OpenClaw's memory_search/memory_get
  * `corpus=all`), `compaction` (append a compaction record, recall-log.ts).
@@ -17,6 +17,15 @@ import { getCited } from '../sessions/cited-get';
 import { encodeLine } from '../../../openclaw-plugin/wire.js';
 import { appendCompactionRecord } from './recall-log';
 import { recallForPrompt, type RecallRequest } from './recall';
+
+/** Where the bridge may hold a request before its work (EngineDeps.openclawBridgePause). */
+export type BridgePausePoint = 'recall' | 'search' | 'get' | 'warm-up';
+
+/** What the bridge is given besides the engine: test hooks, passed in (never read from the environment). */
+export interface BridgeHooks {
+  /** Hold a request before its work (tests: a slow Cairn); resolves at once when `signal` aborts. */
+  pause?: (at: BridgePausePoint, signal: AbortSignal) => Promise<void>;
+}
 
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
 export const CAIRN_CORPUS = 'cairn';
@@ -93,20 +102,36 @@ function compaction(ctx: EngineContext, req: Record<string, unknown>): { file: s
   return { file: appendCompactionRecord(ctx, record) };
 }
 
+/**
+ * Warm the agent's index up: the first search syncs a missing or stale index (a whole rebuild
+ * after an upgrade) and loads the embedder. In the background, after `hello` answered: a
+ * prompt meanwhile waits its own budget, not the warm-up's length; `signal` ends it with the bridge.
+ */
+async function warmUp(ctx: EngineContext, agentId: string, hooks: BridgeHooks, signal: AbortSignal): Promise<void> {
+  await hooks.pause?.('warm-up', signal);
+  if (signal.aborted) return;
+  await ctx
+    .searchBackend()
+    .search(agentId, { query: 'cairn warm-up', maxResults: 1, signal })
+    .then(() => undefined, () => undefined);
+}
+
+/** What one served bridge gives each request besides the engine. */
+interface BridgeSession {
+  hooks: BridgeHooks;
+  /** Start the warm-up of an agent's index in the background. */
+  warm(agentId: string): void;
+}
+
 /** Answer one request (already parsed). Throws for a bad or failed request; the loop turns that into `ok: false`. */
-export async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal: AbortSignal, session: BridgeSession): Promise<unknown> {
+  const { hooks } = session;
+  if ((req.op === 'recall' || req.op === 'search' || req.op === 'get') && hooks.pause) await hooks.pause(req.op, signal);
   switch (req.op) {
-    case 'hello': {
-      // Warm up before saying ready: the first search syncs a missing or stale index and
-      // loads the embedder, which the plugin's start-up budget covers, not a prompt's.
-      if (typeof req.warm === 'string' && req.warm) {
-        await ctx
-          .searchBackend()
-          .search(req.warm, { query: 'cairn warm-up', maxResults: 1, signal })
-          .catch(() => undefined);
-      }
+    case 'hello':
+      // Warm up before saying ready, inside the plugin's start-up budget.
+      if (typeof req.warm === 'string' && req.warm) await warmUp(ctx, req.warm, hooks, signal);
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
-    }
     case 'recall': {
       const r: RecallRequest = {
         agentId: agentOf(req),
@@ -139,9 +164,15 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
  * Serve the bridge: read requests from `lines`, write each answer with `write` (one line,
  * '\n' included). Resolves when the input ends (OpenClaw's process closed the pipe or exited).
  */
-export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void): Promise<void> {
+export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void, hooks: BridgeHooks = {}): Promise<void> {
   const pending = new Set<Promise<void>>();
   const running = new Map<unknown, AbortController>();
+  const track = (p: Promise<void>): void => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+  const closing = new AbortController();
+  const session: BridgeSession = { hooks, warm: (agentId) => track(warmUp(ctx, agentId, hooks, closing.signal)) };
   for await (const line of lines) {
     if (!line.trim()) continue;
     let req: Record<string, unknown>;
@@ -159,17 +190,14 @@ export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<strin
     }
     const ac = new AbortController();
     if (req.id !== undefined) running.set(req.id, ac);
-    const p = handleBridgeRequest(ctx, req, ac.signal).then(
+    const p = handleBridgeRequest(ctx, req, ac.signal, session).then(
       (result) => write(encodeLine({ id: req.id ?? null, ok: true, result: result ?? null })),
       (err: unknown) => write(encodeLine({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
     );
-    pending.add(p);
-    void p.finally(() => {
-      pending.delete(p);
-      running.delete(req.id);
-    });
+    track(p.finally(() => running.delete(req.id)));
   }
   // OpenClaw is gone: nobody waits for the answers, stop the work (a timed-out recall still logs).
+  closing.abort();
   for (const ac of running.values()) ac.abort();
   await Promise.all(pending);
 }

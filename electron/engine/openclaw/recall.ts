@@ -124,25 +124,6 @@ const toHit = (r: SearchResult): OpenClawRecallHit => ({
   snippet: r.snippet,
 });
 
-/** Milliseconds the bridge waits before searching: a test hook for a slow Cairn (CAIRN_OPENCLAW_BRIDGE_DELAY_MS). */
-function testDelayMs(ctx: EngineContext): number {
-  const v = Number(ctx.env().CAIRN_OPENCLAW_BRIDGE_DELAY_MS);
-  return Number.isFinite(v) && v > 0 ? v : 0;
-}
-
-/** Sleep `ms`, or less when `signal` aborts. */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * Recall for one prompt and log it. Never throws for a search failure: that is an `error`
  * outcome with the reason, and the prompt goes on without recall. `signal` is the plugin's
@@ -184,8 +165,7 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
   };
   if (req.skip) return finish('', { outcome: 'skipped', reason: req.skip, hits: [] });
   if (!query) return finish('', { outcome: 'skipped', reason: 'no text in the message', hits: [] });
-  const delay = testDelayMs(ctx);
-  if (delay) await abortableSleep(delay, signal);
+  // Cut off before it started (the bridge held it: a slow Cairn): a timeout, logged at once.
   if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
   let results: SearchResult[];
   try {
