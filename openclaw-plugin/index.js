@@ -166,7 +166,8 @@ function register(api) {
   });
 
   if (cfg.corpus !== false && typeof api.registerMemoryCorpusSupplement === 'function') {
-    const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs: Math.max(startupBudgetMs, CORPUS_BUDGET_MS) };
+    // Its own budget once Cairn runs; the start-up budget like a prompt's (the hello no longer waits for the warm-up).
+    const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs };
     api.registerMemoryCorpusSupplement({
       /** @param {{ query: string, maxResults?: number, agentId?: string }} p */
       async search(p) {

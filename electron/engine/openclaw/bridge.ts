@@ -129,8 +129,8 @@ async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unkno
   if ((req.op === 'recall' || req.op === 'search' || req.op === 'get') && hooks.pause) await hooks.pause(req.op, signal);
   switch (req.op) {
     case 'hello':
-      // Warm up before saying ready, inside the plugin's start-up budget.
-      if (typeof req.warm === 'string' && req.warm) await warmUp(ctx, req.warm, hooks, signal);
+      // Ready at once: the warm-up runs after the answer (see warmUp).
+      if (typeof req.warm === 'string' && req.warm) session.warm(req.warm);
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
     case 'recall': {
       const r: RecallRequest = {
