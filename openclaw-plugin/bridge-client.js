@@ -14,7 +14,7 @@
  * `openclaw agent` alive, and the child ends when its stdin closes with OpenClaw's exit.
  */
 import { spawn } from 'node:child_process';
-import { encodeLine, LineSplitter } from './wire.js';
+import { checkAnswer, encodeLine, LineSplitter } from './wire.js';
 
 /** Why a request to Cairn failed: `timeout` (over budget), `unavailable` (no bridge), `error` (Cairn answered with an error). */
 export class BridgeError extends Error {
@@ -38,7 +38,14 @@ export class BridgeError extends Error {
  * @property {Record<string, string>} [env] extra variables
  */
 
-/** @typedef {{ resolve: (v: unknown) => void, reject: (e: Error) => void, timer: NodeJS.Timeout }} Pending */
+/** @typedef {{ op: import('./wire.js').BridgeOp, resolve: (v: any) => void, reject: (e: Error) => void, timer: NodeJS.Timeout }} Pending */
+/** @typedef {import('./wire.js').AnsweredRequest} AnsweredRequest */
+/** @typedef {import('./wire.js').BridgeResults} BridgeResults */
+/**
+ * The fields of an `op` request (wire.js), without the op.
+ * @template {keyof BridgeResults} O
+ * @typedef {Omit<Extract<AnsweredRequest, { op: O }>, 'op'>} ArgsOf
+ */
 
 /** Don't restart a bridge that keeps dying faster than this (ms): wait this long before the next start. */
 const RESTART_PAUSE_MS = 5000;
@@ -52,7 +59,7 @@ export class CairnBridge {
     /** @type {Map<number, Pending>} */
     this.pending = new Map();
     this.nextId = 1;
-    /** @type {Promise<unknown> | null} the running start's hello */
+    /** @type {Promise<import('./wire.js').HelloResult> | null} the running start's hello */
     this.hello = null;
     /** Why the last bridge ended (for the warning), and when. */
     this.lastExit = '';
@@ -145,27 +152,30 @@ export class CairnBridge {
 
   /** @param {string} line */
   answer(line) {
-    let msg;
+    let value;
     try {
-      msg = JSON.parse(line);
+      value = JSON.parse(line);
     } catch {
       return; // not ours (Cairn writes nothing else on stdout; a stray line is ignored)
     }
-    const p = this.pending.get(msg?.id);
-    if (!p) return;
+    // Checked against the wire's description (wire.js): a result of the wrong shape is an error, not a crash later.
+    const msg = checkAnswer(value, (id) => this.pending.get(id)?.op);
+    const p = msg.id === null ? undefined : this.pending.get(msg.id);
+    if (!p || msg.id === null) return;
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
     if (msg.ok) p.resolve(msg.result);
-    else p.reject(new BridgeError('error', String(msg.error)));
+    else p.reject(new BridgeError('error', msg.error));
   }
 
   /**
    * Send one request on the running child. `budgetMs` 0: no budget of its own (the hello,
    * bounded by its caller).
-   * @param {string} op
-   * @param {Record<string, unknown>} args
+   * @template {keyof BridgeResults} O
+   * @param {O} op
+   * @param {ArgsOf<O>} args
    * @param {number} budgetMs
-   * @returns {Promise<unknown>}
+   * @returns {Promise<BridgeResults[O]>}
    */
   send(op, args, budgetMs) {
     const child = this.child;
@@ -182,12 +192,12 @@ export class CairnBridge {
         budgetMs > 0 ? budgetMs : 2 ** 31 - 1,
       );
       if (budgetMs <= 0) timer.unref();
-      this.pending.set(id, { resolve, reject, timer });
-      this.write({ id, op, ...args });
+      this.pending.set(id, { op, resolve, reject, timer });
+      this.write(/** @type {{ id: number } & import('./wire.js').BridgeRequest} */ ({ id, op, ...args }));
     });
   }
 
-  /** @param {Record<string, unknown>} msg */
+  /** @param {{ id: number } & import('./wire.js').BridgeRequest} msg */
   write(msg) {
     try {
       this.child?.stdin?.write(encodeLine(msg));
@@ -202,12 +212,14 @@ export class CairnBridge {
    * the start, not again for every request that finds it still starting; a request never
    * waits for it less than its own `budgetMs`. Then the request itself has `budgetMs`: while
    * Cairn warms up (a rebuild after an upgrade), a prompt waits its own 300 ms, not the start-up's 2 s.
-   * @param {string} op
-   * @param {Record<string, unknown>} args
+   * @template {keyof BridgeResults} O
+   * @param {O} op
+   * @param {ArgsOf<O>} args
    * @param {{ budgetMs: number, startupBudgetMs: number }} budgets
+   * @returns {Promise<BridgeResults[O]>}
    */
   async request(op, args, budgets) {
-    if (typeof args.agentId === 'string' && !this.child) this.warmAgent = args.agentId;
+    if ('agentId' in args && typeof args.agentId === 'string' && !this.child) this.warmAgent = args.agentId;
     if (!this.ready) {
       const starting = this.child !== null && this.hello !== null;
       const hello = this.start();

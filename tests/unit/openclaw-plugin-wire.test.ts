@@ -5,11 +5,13 @@
  * line. What OpenClaw's user gets: recall for the prompt, and memory_search/memory_get
  * `corpus=all` answering with the note's text as it is on disk — never a timeout.
  */
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAIRN_BIN } from '../helpers/cli';
 import { openClawNode, pluginOcDir, startPluginHost } from '../helpers/openclaw-plugin-host';
+import { readLines } from '../../openclaw-plugin/wire.js';
 
 const { node, skip } = openClawNode();
 const LS = '\u2028';
@@ -55,6 +57,44 @@ describe(`Cairn's plugin on OpenClaw's Node 24, memory text that breaks line fra
       expect(whole.result?.content).toContain(big);
 
       expect((await host.call<{ warnings: string[] }>('warnings')).warnings).toEqual([]);
+    } finally {
+      await host.close();
+    }
+  });
+});
+
+describe(`The wire's messages are checked on both ends${skip}`, () => {
+  it('Cairn answers a request that does not fit the wire with an error naming the field, and keeps serving', { timeout: 120_000 }, async () => {
+    const { stateDir, dataDir } = pluginOcDir();
+    const bridge = spawn(process.execPath, [CAIRN_BIN, '--state-dir', stateDir, 'openclaw-bridge'], { env: { ...process.env, CAIRN_DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'inherit'] });
+    const answers = readLines(bridge.stdout)[Symbol.asyncIterator]();
+    const ask = async (line: string) => {
+      bridge.stdin.write(`${line}\n`);
+      return JSON.parse((await answers.next()).value as string) as { id: number | null; ok: boolean; error?: string; result?: unknown };
+    };
+    try {
+      expect(await ask(JSON.stringify({ id: 1, op: 'search', query: 'Lisbon', maxResults: 'ten' }))).toEqual({ id: 1, ok: false, error: 'bad request: search.maxResults must be absent or a number' });
+      expect(await ask(JSON.stringify({ id: 2, op: 'recall', sessionId: 's', message: 'hi', recent: ['a', 3] }))).toEqual({ id: 2, ok: false, error: 'bad request: recall.recent must be absent or a list of strings' });
+      expect(await ask(JSON.stringify({ id: 3, op: 'compaction', record: { tokensBefore: 10 } }))).toEqual({ id: 3, ok: false, error: 'bad request: compaction.record.sessionId must be a string' });
+      expect(await ask(JSON.stringify({ id: 4, op: 'forget' }))).toEqual({ id: 4, ok: false, error: 'bad request: unknown op "forget"' });
+      const ok = await ask(JSON.stringify({ id: 5, op: 'search', query: 'Lisbon trip codeword', maxResults: null }));
+      expect(ok).toMatchObject({ id: 5, ok: true, result: expect.arrayContaining([expect.objectContaining({ corpus: 'cairn' })]) });
+    } finally {
+      bridge.stdin.end();
+    }
+  });
+
+  it.skipIf(!node)("the plugin turns an answer that does not fit the wire into no recall and one warning, never into OpenClaw's hands", { timeout: 120_000 }, async () => {
+    const { stateDir, dataDir } = pluginOcDir();
+    const misfit = path.join(__dirname, '..', 'helpers', 'openclaw-bridge-misfit.mjs');
+    const host = startPluginHost(node as string, { stateDir, dataDir, node: node as string, bin: misfit, recallBudgetMs: 60_000, startupBudgetMs: 60_000 });
+    try {
+      expect((await host.call<{ context: string | null }>('prompt', { message: 'What is the Lisbon trip codeword?' })).context).toBeNull();
+      await expect(host.call('search', { query: 'Lisbon' })).rejects.toThrow("Cairn's answer does not fit the wire: search result[0].citation must be a string");
+      expect((await host.call<{ warnings: string[] }>('warnings')).warnings).toEqual([
+        "cairn: recall went on without Cairn: Cairn's answer does not fit the wire: recall result.context must be a string",
+        "cairn: memory_search went on without Cairn: Cairn's answer does not fit the wire: search result[0].citation must be a string",
+      ]);
     } finally {
       await host.close();
     }

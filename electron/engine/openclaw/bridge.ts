@@ -1,9 +1,10 @@
 /**
  * Cairn's side of the bridge the OpenClaw plugin (openclaw-plugin/) talks to: one JSON object
- * per line in, one per line out, framed by openclaw-plugin/wire.js (U+2028/U+2029 escaped:
- * OpenClaw's Node 24 readline would end a line there) (`cairn openclaw-bridge`, electron/cli/commands/openclaw-bridge.ts,
- * runs the loop). A request is `{ id, op, ...args }`; the answer `{ id, ok: true, result }` or
- * `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
+ * per line in, one per line out (`cairn openclaw-bridge`, electron/cli/commands/openclaw-bridge.ts,
+ * runs the loop). The messages are described once, in openclaw-plugin/wire.js: their types
+ * (imported here), the check each request line passes (`checkRequest`) and the framing
+ * (U+2028/U+2029 escaped: OpenClaw's Node 24 readline would end a line there). A request is
+ * `{ id, op, ...args }`; the answer `{ id, ok: true, result }` or `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
  * search does not hold up a `get`.
  *
  * Ops: `hello` (version and state dir, at once; the agent's index warms up after it), `cancel` (stop
@@ -14,7 +15,8 @@
 import type { OpenClawCompactionRecord } from '../../../shared/types/openclaw-recall';
 import type { EngineContext } from '../core/context';
 import { getCited } from '../sessions/cited-get';
-import { encodeLine } from '../../../openclaw-plugin/wire.js';
+import { checkRequest, encodeLine } from '../../../openclaw-plugin/wire.js';
+import type { AnsweredRequest, BridgeAnswer, BridgeResults, CompactionRequest, CorpusHit, GetRequest, GetResult, RecallWireRequest, SearchRequest } from '../../../openclaw-plugin/wire.js';
 import { appendCompactionRecord } from './recall-log';
 import { recallForPrompt, type RecallRequest } from './recall';
 
@@ -30,31 +32,11 @@ export interface BridgeHooks {
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
 export const CAIRN_CORPUS = 'cairn';
 
-/** A corpus-supplement search result, the shape OpenClaw's `MemoryCorpusSearchResult` takes. */
-interface CorpusHit {
-  corpus: string;
-  path: string;
-  score: number;
-  snippet: string;
-  startLine: number;
-  endLine: number;
-  citation: string;
-  source: string;
-  kind: string;
-  provenanceLabel: string;
-}
+const agentOf = (req: { agentId?: string }): string => req.agentId || 'main';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`${what} must be a string`);
-  return v;
-};
-const optNum = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const agentOf = (req: Record<string, unknown>): string => (typeof req.agentId === 'string' && req.agentId ? req.agentId : 'main');
-
-async function search(ctx: EngineContext, req: Record<string, unknown>): Promise<CorpusHit[]> {
-  const maxResults = Math.min(Math.max(1, optNum(req.maxResults) ?? 6), 20);
-  const res = await ctx.searchBackend().search(agentOf(req), { query: str(req.query, 'query'), maxResults });
+async function search(ctx: EngineContext, req: SearchRequest): Promise<CorpusHit[]> {
+  const maxResults = Math.min(Math.max(1, req.maxResults ?? 6), 20);
+  const res = await ctx.searchBackend().search(agentOf(req), { query: req.query, maxResults });
   return res.results.map((r) => ({
     corpus: CAIRN_CORPUS,
     path: r.path,
@@ -69,10 +51,9 @@ async function search(ctx: EngineContext, req: Record<string, unknown>): Promise
   }));
 }
 
-async function get(ctx: EngineContext, req: Record<string, unknown>): Promise<{ corpus: string; path: string; content: string; fromLine: number; lineCount: number; provenanceLabel: string } | null> {
-  const lookup = str(req.lookup, 'lookup').replace(/^cairn:/, '');
-  const fromLine = optNum(req.fromLine);
-  const lineCount = optNum(req.lineCount);
+async function get(ctx: EngineContext, req: GetRequest): Promise<GetResult | null> {
+  const lookup = req.lookup.replace(/^cairn:/, '');
+  const { fromLine, lineCount } = req;
   try {
     const got = await getCited(ctx, agentOf(req), lookup, fromLine, lineCount);
     const lines = got.text.split('\n').length;
@@ -84,20 +65,18 @@ async function get(ctx: EngineContext, req: Record<string, unknown>): Promise<{ 
   }
 }
 
-function compaction(ctx: EngineContext, req: Record<string, unknown>): { file: string } {
+function compaction(ctx: EngineContext, req: CompactionRequest): { file: string } {
   const r = req.record;
-  if (!isRecord(r)) throw new Error('record must be an object');
-  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const record: OpenClawCompactionRecord = {
     v: 1,
-    ts: typeof r.ts === 'string' ? r.ts : ctx.now().toISOString(),
-    agentId: typeof r.agentId === 'string' && r.agentId ? r.agentId : 'main',
-    sessionId: str(r.sessionId, 'record.sessionId'),
-    ...(typeof r.sessionKey === 'string' && r.sessionKey ? { sessionKey: r.sessionKey } : {}),
-    tokensBefore: num(r.tokensBefore),
-    tokensAfter: num(r.tokensAfter),
+    ts: r.ts ?? ctx.now().toISOString(),
+    agentId: r.agentId || 'main',
+    sessionId: r.sessionId,
+    ...(r.sessionKey ? { sessionKey: r.sessionKey } : {}),
+    tokensBefore: r.tokensBefore ?? null,
+    tokensAfter: r.tokensAfter ?? null,
     flushRan: r.flushRan === true,
-    ...(typeof r.flushAt === 'string' ? { flushAt: r.flushAt } : {}),
+    ...(r.flushAt !== undefined ? { flushAt: r.flushAt } : {}),
   };
   return { file: appendCompactionRecord(ctx, record) };
 }
@@ -123,31 +102,33 @@ interface BridgeSession {
   warm(agentId: string): void;
 }
 
-/** Answer one request (already parsed). Throws for a bad or failed request; the loop turns that into `ok: false`. */
-async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal: AbortSignal, session: BridgeSession): Promise<unknown> {
+/** The recall a `recall` request asks for, with the plugin's defaults for what it left out. */
+const recallOf = (req: RecallWireRequest): RecallRequest => ({
+  agentId: agentOf(req),
+  sessionId: req.sessionId,
+  ...(req.sessionKey ? { sessionKey: req.sessionKey } : {}),
+  message: req.message,
+  recent: req.recent ?? [],
+  inContext: req.inContext ?? '',
+  ...(req.skip ? { skip: req.skip } : {}),
+  budgetMs: req.budgetMs ?? 300,
+  maxTokens: req.maxTokens ?? 600,
+  minScore: req.minScore ?? 0.1,
+  ...(req.maxHits !== undefined ? { maxHits: req.maxHits } : {}),
+});
+
+/** Answer one request (already checked). Throws for a failed request; the loop turns that into `ok: false`. */
+async function handleBridgeRequest(ctx: EngineContext, req: AnsweredRequest, signal: AbortSignal, session: BridgeSession): Promise<BridgeResults[AnsweredRequest['op']]> {
   const { hooks } = session;
   if ((req.op === 'recall' || req.op === 'search' || req.op === 'get') && hooks.pause) await hooks.pause(req.op, signal);
   switch (req.op) {
     case 'hello':
       // Ready at once: the warm-up runs after the answer (see warmUp).
-      if (typeof req.warm === 'string' && req.warm) session.warm(req.warm);
+      if (req.warm) session.warm(req.warm);
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
     case 'recall': {
-      const r: RecallRequest = {
-        agentId: agentOf(req),
-        sessionId: str(req.sessionId, 'sessionId'),
-        ...(typeof req.sessionKey === 'string' && req.sessionKey ? { sessionKey: req.sessionKey } : {}),
-        message: str(req.message, 'message'),
-        recent: Array.isArray(req.recent) ? req.recent.filter((t): t is string => typeof t === 'string') : [],
-        inContext: typeof req.inContext === 'string' ? req.inContext : '',
-        ...(typeof req.skip === 'string' && req.skip ? { skip: req.skip } : {}),
-        budgetMs: optNum(req.budgetMs) ?? 300,
-        maxTokens: optNum(req.maxTokens) ?? 600,
-        minScore: optNum(req.minScore) ?? 0.1,
-        ...(optNum(req.maxHits) !== undefined ? { maxHits: optNum(req.maxHits) } : {}),
-      };
-      const res = await recallForPrompt(ctx, r, signal);
-      return { context: res.context, outcome: res.entry.outcome, reason: res.entry.reason, tookMs: res.entry.tookMs, hits: res.entry.hits.length };
+      const res = await recallForPrompt(ctx, recallOf(req), signal);
+      return { context: res.context, outcome: res.entry.outcome, ...(res.entry.reason !== undefined ? { reason: res.entry.reason } : {}), tookMs: res.entry.tookMs, hits: res.entry.hits.length };
     }
     case 'search':
       return await search(ctx, req);
@@ -155,8 +136,6 @@ async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unkno
       return await get(ctx, req);
     case 'compaction':
       return compaction(ctx, req);
-    default:
-      throw new Error(`unknown op ${JSON.stringify(req.op)}`);
   }
 }
 
@@ -166,35 +145,40 @@ async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unkno
  */
 export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void, hooks: BridgeHooks = {}): Promise<void> {
   const pending = new Set<Promise<void>>();
-  const running = new Map<unknown, AbortController>();
+  const running = new Map<number, AbortController>();
   const track = (p: Promise<void>): void => {
     pending.add(p);
     void p.finally(() => pending.delete(p));
   };
   const closing = new AbortController();
   const session: BridgeSession = { hooks, warm: (agentId) => track(warmUp(ctx, agentId, hooks, closing.signal)) };
+  const answer = (a: BridgeAnswer): void => write(encodeLine(a));
   for await (const line of lines) {
     if (!line.trim()) continue;
-    let req: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(line);
-      if (!isRecord(parsed)) throw new Error('a request must be a JSON object');
-      req = parsed;
+      parsed = JSON.parse(line);
     } catch (err) {
-      write(encodeLine({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` }));
+      answer({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` });
       continue;
     }
+    const checked = checkRequest(parsed);
+    if (!checked.ok) {
+      answer({ id: checked.id, ok: false, error: `bad request: ${checked.error}` });
+      continue;
+    }
+    const { id, request: req } = checked;
     if (req.op === 'cancel') {
       running.get(req.target)?.abort();
       continue;
     }
     const ac = new AbortController();
-    if (req.id !== undefined) running.set(req.id, ac);
+    if (id !== null) running.set(id, ac);
     const p = handleBridgeRequest(ctx, req, ac.signal, session).then(
-      (result) => write(encodeLine({ id: req.id ?? null, ok: true, result: result ?? null })),
-      (err: unknown) => write(encodeLine({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
+      (result) => answer({ id, ok: true, result: result ?? null }),
+      (err: unknown) => answer({ id, ok: false, error: err instanceof Error ? err.message : String(err) }),
     );
-    track(p.finally(() => running.delete(req.id)));
+    track(p.finally(() => id !== null && running.delete(id)));
   }
   // OpenClaw is gone: nobody waits for the answers, stop the work (a timed-out recall still logs).
   closing.abort();
