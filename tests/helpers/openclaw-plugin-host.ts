@@ -104,3 +104,36 @@ export function pluginOcDir(notes: Record<string, string> = {}): { stateDir: str
   for (const [name, text] of Object.entries(notes)) fs.writeFileSync(path.join(memoryDir, name), text);
   return { stateDir, dataDir: tmpDir('cairn-data-'), memoryDir };
 }
+
+/** One answer line of the bridge, as read (wire.js's BridgeAnswer, not checked). */
+export interface RawAnswer {
+  id: number | null;
+  ok: boolean;
+  error?: string;
+  result?: unknown;
+}
+
+/**
+ * The bridge alone, without the plugin (`node <bin> --state-dir <dir> openclaw-bridge` under
+ * this Node): `send` writes one raw line, `next` reads the next answer, `ask` does both.
+ */
+export function rawBridge(bin: string, stateDir: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [bin, '--state-dir', stateDir, 'openclaw-bridge'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const answers = readLines(child.stdout)[Symbol.asyncIterator]();
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const next = async (): Promise<RawAnswer> => {
+    const r = await answers.next();
+    if (r.done) throw new Error('the bridge ended before answering');
+    return JSON.parse(r.value) as RawAnswer;
+  };
+  const send = (line: string): void => void child.stdin.write(`${line}\n`);
+  return {
+    send,
+    next,
+    ask: (line: string) => (send(line), next()),
+    close: async () => {
+      child.stdin.end();
+      await ended;
+    },
+  };
+}

@@ -5,13 +5,11 @@
  * line. What OpenClaw's user gets: recall for the prompt, and memory_search/memory_get
  * `corpus=all` answering with the note's text as it is on disk — never a timeout.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAIRN_BIN } from '../helpers/cli';
-import { openClawNode, pluginOcDir, startPluginHost } from '../helpers/openclaw-plugin-host';
-import { readLines } from '../../openclaw-plugin/wire.js';
+import { openClawNode, pluginOcDir, rawBridge, startPluginHost } from '../helpers/openclaw-plugin-host';
 
 const { node, skip } = openClawNode();
 const LS = '\u2028';
@@ -66,12 +64,8 @@ describe(`Cairn's plugin on OpenClaw's Node 24, memory text that breaks line fra
 describe(`The wire's messages are checked on both ends${skip}`, () => {
   it('Cairn answers a request that does not fit the wire with an error naming the field, and keeps serving', { timeout: 120_000 }, async () => {
     const { stateDir, dataDir } = pluginOcDir();
-    const bridge = spawn(process.execPath, [CAIRN_BIN, '--state-dir', stateDir, 'openclaw-bridge'], { env: { ...process.env, CAIRN_DATA_DIR: dataDir }, stdio: ['pipe', 'pipe', 'inherit'] });
-    const answers = readLines(bridge.stdout)[Symbol.asyncIterator]();
-    const ask = async (line: string) => {
-      bridge.stdin.write(`${line}\n`);
-      return JSON.parse((await answers.next()).value as string) as { id: number | null; ok: boolean; error?: string; result?: unknown };
-    };
+    const bridge = rawBridge(CAIRN_BIN, stateDir, { CAIRN_DATA_DIR: dataDir });
+    const { ask } = bridge;
     try {
       expect(await ask(JSON.stringify({ id: 1, op: 'search', query: 'Lisbon', maxResults: 'ten' }))).toEqual({ id: 1, ok: false, error: 'bad request: search.maxResults must be absent or a number' });
       expect(await ask(JSON.stringify({ id: 2, op: 'recall', sessionId: 's', message: 'hi', recent: ['a', 3] }))).toEqual({ id: 2, ok: false, error: 'bad request: recall.recent must be absent or a list of strings' });
@@ -80,7 +74,7 @@ describe(`The wire's messages are checked on both ends${skip}`, () => {
       const ok = await ask(JSON.stringify({ id: 5, op: 'search', query: 'Lisbon trip codeword', maxResults: null }));
       expect(ok).toMatchObject({ id: 5, ok: true, result: expect.arrayContaining([expect.objectContaining({ corpus: 'cairn' })]) });
     } finally {
-      bridge.stdin.end();
+      await bridge.close();
     }
   });
 

@@ -34,9 +34,10 @@ export const CAIRN_CORPUS = 'cairn';
 
 const agentOf = (req: { agentId?: string }): string => req.agentId || 'main';
 
-async function search(ctx: EngineContext, req: SearchRequest): Promise<CorpusHit[]> {
+/** A corpus search; `signal`: the plugin's `cancel` (its budget ran out) stops it. */
+async function search(ctx: EngineContext, req: SearchRequest, signal: AbortSignal): Promise<CorpusHit[]> {
   const maxResults = Math.min(Math.max(1, req.maxResults ?? 6), 20);
-  const res = await ctx.searchBackend().search(agentOf(req), { query: req.query, maxResults });
+  const res = await ctx.searchBackend().search(agentOf(req), { query: req.query, maxResults, signal });
   return res.results.map((r) => ({
     corpus: CAIRN_CORPUS,
     path: r.path,
@@ -131,7 +132,7 @@ async function handleBridgeRequest(ctx: EngineContext, req: AnsweredRequest, sig
       return { context: res.context, outcome: res.entry.outcome, ...(res.entry.reason !== undefined ? { reason: res.entry.reason } : {}), tookMs: res.entry.tookMs, hits: res.entry.hits.length };
     }
     case 'search':
-      return await search(ctx, req);
+      return await search(ctx, req, signal);
     case 'get':
       return await get(ctx, req);
     case 'compaction':

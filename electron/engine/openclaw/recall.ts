@@ -18,6 +18,7 @@ import crypto from 'node:crypto';
 import type { OpenClawRecallEntry, OpenClawRecallHit } from '../../../shared/types/openclaw-recall';
 import type { SearchResult } from '../../../shared/types/search';
 import type { EngineContext } from '../core/context';
+import { redactSecrets } from '../util/redact';
 import { appendRecallEntry } from './recall-log';
 
 /** What the plugin sends for one prompt. */
@@ -139,8 +140,9 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
     agentId: req.agentId,
     sessionId: req.sessionId,
     ...(req.sessionKey ? { sessionKey: req.sessionKey } : {}),
-    turn: { promptPreview: req.message.slice(0, PREVIEW_CHARS), promptSha256: sha256(req.message) },
-    query,
+    // Redacted as the audit redacts (util/redact.ts), before the cut: half a key is still a key.
+    turn: { promptPreview: redactSecrets(req.message).slice(0, PREVIEW_CHARS), promptSha256: sha256(req.message) },
+    query: recallQuery(redactSecrets(req.message), (req.recent ?? []).map(redactSecrets)),
   };
   const finish = (context: string, fields: Pick<OpenClawRecallEntry, 'outcome' | 'reason' | 'hits'>): RecallResponse => {
     const tookMs = Date.now() - started;
