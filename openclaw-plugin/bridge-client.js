@@ -4,7 +4,9 @@
  * process, started on first use under the absolute Node that installed Cairn (OpenClaw puts
  * its own Node 24 first on PATH, and Cairn's native modules are built for Cairn's Node), and
  * started again on the next request after it died. JSON lines over the child's stdin/stdout
- * (electron/engine/openclaw/bridge.ts is the other end). Nothing native of Cairn's loads here.
+ * (electron/engine/openclaw/bridge.ts is the other end), framed by wire.js: ended at '\n' only,
+ * never with readline (on OpenClaw's Node 24 it also ends a line at U+2028/U+2029). Nothing
+ * native of Cairn's loads here.
  *
  * Every request has a time budget; a request past it is cancelled on Cairn's side (which logs
  * it) and rejected here with a `BridgeError` whose `kind` says why, so the caller can go on
@@ -12,7 +14,7 @@
  * `openclaw agent` alive, and the child ends when its stdin closes with OpenClaw's exit.
  */
 import { spawn } from 'node:child_process';
-import readline from 'node:readline';
+import { checkAnswer, encodeLine, LineSplitter } from './wire.js';
 
 /** Why a request to Cairn failed: `timeout` (over budget), `unavailable` (no bridge), `error` (Cairn answered with an error). */
 export class BridgeError extends Error {
@@ -36,7 +38,14 @@ export class BridgeError extends Error {
  * @property {Record<string, string>} [env] extra variables
  */
 
-/** @typedef {{ resolve: (v: unknown) => void, reject: (e: Error) => void, timer: NodeJS.Timeout }} Pending */
+/** @typedef {{ op: import('./wire.js').BridgeOp, resolve: (v: any) => void, reject: (e: Error) => void, timer: NodeJS.Timeout }} Pending */
+/** @typedef {import('./wire.js').AnsweredRequest} AnsweredRequest */
+/** @typedef {import('./wire.js').BridgeResults} BridgeResults */
+/**
+ * The fields of an `op` request (wire.js), without the op.
+ * @template {keyof BridgeResults} O
+ * @typedef {Omit<Extract<AnsweredRequest, { op: O }>, 'op'>} ArgsOf
+ */
 
 /** Don't restart a bridge that keeps dying faster than this (ms): wait this long before the next start. */
 const RESTART_PAUSE_MS = 5000;
@@ -50,11 +59,13 @@ export class CairnBridge {
     /** @type {Map<number, Pending>} */
     this.pending = new Map();
     this.nextId = 1;
-    /** @type {Promise<unknown> | null} the running start's hello */
+    /** @type {Promise<import('./wire.js').HelloResult> | null} the running start's hello */
     this.hello = null;
     /** Why the last bridge ended (for the warning), and when. */
     this.lastExit = '';
     this.lastStartAt = 0;
+    /** Until when a request may wait for the running start's hello (set by the request that started it). */
+    this.startDeadline = 0;
     /** @type {string[]} the child's last stderr lines */
     this.stderrTail = [];
     this.readyFlag = false;
@@ -85,6 +96,7 @@ export class CairnBridge {
       return Promise.reject(new BridgeError('unavailable', `Cairn's bridge ended a moment ago (${this.lastExit}); not restarting it yet`));
     }
     this.lastStartAt = Date.now();
+    this.startDeadline = 0;
     this.readyFlag = false;
     this.stderrTail = [];
     const { node, bin, stateDir } = this.opts;
@@ -108,8 +120,10 @@ export class CairnBridge {
       this.stderrTail.push(...c.split('\n').filter(Boolean));
       this.stderrTail = this.stderrTail.slice(-5);
     });
-    const rl = readline.createInterface({ input: /** @type {import('node:stream').Readable} */ (child.stdout), crlfDelay: Infinity });
-    rl.on('line', (line) => this.answer(line));
+    const lines = new LineSplitter();
+    child.stdout?.setEncoding('utf8').on('data', (/** @type {string} */ c) => {
+      for (const line of lines.push(c)) this.answer(line);
+    });
     this.hello = this.send('hello', { warm: this.warmAgent }, 0).then((v) => {
       this.readyFlag = true;
       return v;
@@ -138,27 +152,30 @@ export class CairnBridge {
 
   /** @param {string} line */
   answer(line) {
-    let msg;
+    let value;
     try {
-      msg = JSON.parse(line);
+      value = JSON.parse(line);
     } catch {
       return; // not ours (Cairn writes nothing else on stdout; a stray line is ignored)
     }
-    const p = this.pending.get(msg?.id);
-    if (!p) return;
+    // Checked against the wire's description (wire.js): a result of the wrong shape is an error, not a crash later.
+    const msg = checkAnswer(value, (id) => this.pending.get(id)?.op);
+    const p = msg.id === null ? undefined : this.pending.get(msg.id);
+    if (!p || msg.id === null) return;
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
     if (msg.ok) p.resolve(msg.result);
-    else p.reject(new BridgeError('error', String(msg.error)));
+    else p.reject(new BridgeError('error', msg.error));
   }
 
   /**
    * Send one request on the running child. `budgetMs` 0: no budget of its own (the hello,
    * bounded by its caller).
-   * @param {string} op
-   * @param {Record<string, unknown>} args
+   * @template {keyof BridgeResults} O
+   * @param {O} op
+   * @param {ArgsOf<O>} args
    * @param {number} budgetMs
-   * @returns {Promise<unknown>}
+   * @returns {Promise<BridgeResults[O]>}
    */
   send(op, args, budgetMs) {
     const child = this.child;
@@ -175,30 +192,41 @@ export class CairnBridge {
         budgetMs > 0 ? budgetMs : 2 ** 31 - 1,
       );
       if (budgetMs <= 0) timer.unref();
-      this.pending.set(id, { resolve, reject, timer });
-      this.write({ id, op, ...args });
+      this.pending.set(id, { op, resolve, reject, timer });
+      this.write(/** @type {{ id: number } & import('./wire.js').BridgeRequest} */ ({ id, op, ...args }));
     });
   }
 
-  /** @param {Record<string, unknown>} msg */
+  /** @param {{ id: number } & import('./wire.js').BridgeRequest} msg */
   write(msg) {
     try {
-      this.child?.stdin?.write(`${JSON.stringify(msg)}\n`);
+      this.child?.stdin?.write(encodeLine(msg));
     } catch {
       // the exit handler reports it
     }
   }
 
   /**
-   * One request, starting Cairn first if needed: the start may take `startupBudgetMs`, the
-   * request itself `budgetMs`.
-   * @param {string} op
-   * @param {Record<string, unknown>} args
+   * One request, starting Cairn first if needed. A start (the process up and its `hello`,
+   * which answers before the index warms up) may take `startupBudgetMs` — once, counted from
+   * the start, not again for every request that finds it still starting; a request never
+   * waits for it less than its own `budgetMs`. Then the request itself has `budgetMs`: while
+   * Cairn warms up (a rebuild after an upgrade), a prompt waits its own 300 ms, not the start-up's 2 s.
+   * @template {keyof BridgeResults} O
+   * @param {O} op
+   * @param {ArgsOf<O>} args
    * @param {{ budgetMs: number, startupBudgetMs: number }} budgets
+   * @returns {Promise<BridgeResults[O]>}
    */
   async request(op, args, budgets) {
-    if (typeof args.agentId === 'string' && !this.child) this.warmAgent = args.agentId;
-    if (!this.ready) await withBudget(this.start(), budgets.startupBudgetMs, `Cairn did not start within ${budgets.startupBudgetMs} ms`);
+    if ('agentId' in args && typeof args.agentId === 'string' && !this.child) this.warmAgent = args.agentId;
+    if (!this.ready) {
+      const starting = this.child !== null && this.hello !== null;
+      const hello = this.start();
+      if (!starting) this.startDeadline = Date.now() + budgets.startupBudgetMs;
+      const wait = Math.max(this.startDeadline - Date.now(), budgets.budgetMs);
+      await withBudget(hello, wait, `Cairn did not start within ${Math.round(wait)} ms`);
+    }
     return this.send(op, args, budgets.budgetMs);
   }
 

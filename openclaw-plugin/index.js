@@ -181,7 +181,8 @@ function register(api) {
  * @param {number} startupBudgetMs
  */
 function registerCorpus(api, bridge, explain, startupBudgetMs) {
-  const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs: Math.max(startupBudgetMs, CORPUS_BUDGET_MS) };
+  // Its own budget once Cairn runs; the start-up budget like a prompt's (the hello no longer waits for the warm-up).
+  const budgets = { budgetMs: CORPUS_BUDGET_MS, startupBudgetMs };
   api.registerMemoryCorpusSupplement({
     /** @param {{ query: string, maxResults?: number, agentId?: string }} p */
     async search(p) {

@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error -- a plain .mjs script without types
 import { knnWasmModuleText } from '../../scripts/build-knn-wasm.mjs';
 
 describe('knn-scan-wasm.ts', () => {

@@ -33,6 +33,7 @@ import { tmpDir } from '../helpers/tmp';
 
 const openclaw = realOpenClaw();
 const PLUGIN_DIR = path.join(path.dirname(path.dirname(CAIRN_BIN)), 'openclaw-plugin');
+const PAUSED_BIN = path.join(__dirname, '..', 'helpers', 'openclaw-bridge-paused.mjs');
 const QUERIES = ['Lisbon trip codeword', 'Gamma report budget code', 'favourite fruit quince'];
 
 let closeModel: (() => Promise<void>) | undefined;
@@ -81,7 +82,8 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     // Cairn's Node, as a path the test can take away later (turn 3).
     const nodeLink = path.join(tmpDir('cairn-ocnode-'), 'node');
     fs.writeFileSync(nodeLink, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
-    const deps = { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: CAIRN_BIN, pluginDir: PLUGIN_DIR, env: {} } };
+    // The real CLI with one test hook passed in (where the bridge holds a request): turn 1's slow Cairn.
+    const deps = { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: PAUSED_BIN, pluginDir: PLUGIN_DIR, env: {} } };
 
     // The dir as the old connect left it: Cairn's MCP server, OpenClaw's memory tools denied,
     // tool search off — and its backup of the user's file in Cairn's data dir.
@@ -114,7 +116,7 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
 
     // 1. A slow Cairn, cut off at the 300 ms budget; OpenClaw's own memory_search with corpus=all.
     const first = model.requests.length;
-    const t1 = await turn('earlier', 'SEARCH-THREE Please remember: my locker code is 4417-heron.', { CAIRN_OPENCLAW_BRIDGE_DELAY_MS: '600000', CAIRN_OPENCLAW_RECALL_BUDGET_MS: '300' });
+    const t1 = await turn('earlier', 'SEARCH-THREE Please remember: my locker code is 4417-heron.', { CAIRN_TEST_BRIDGE_PAUSE: JSON.stringify({ recall: 600_000 }), CAIRN_OPENCLAW_RECALL_BUDGET_MS: '300' });
     expect(t1.code, t1.out.slice(-3000)).toBe(0);
     expect(t1.out).toContain('Noted.');
     expect(cairnWarnings(t1.out)).toEqual([expect.stringContaining('Cairn did not answer recall within 300 ms')]);

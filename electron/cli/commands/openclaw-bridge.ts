@@ -6,7 +6,6 @@
  * its stdin closes (OpenClaw exited) — no orphan outlives the process that started it.
  */
 import type { Command } from 'commander';
-import readline from 'node:readline';
 import type { CliRuntime, GlobalOptions } from '../runtime';
 
 export function register(program: Command, rt: CliRuntime): void {
@@ -15,8 +14,9 @@ export function register(program: Command, rt: CliRuntime): void {
     .description("serve the Cairn plugin inside OpenClaw: recall, search, get and compaction records as JSON lines on stdio")
     .action(async () => {
       const o = program.opts<GlobalOptions>();
-      const [{ serveBridge }, engine] = await Promise.all([import('../../engine/openclaw/bridge'), rt.engine(o)]);
-      const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-      await serveBridge(engine.ctx, rl, (line) => process.stdout.write(`${line}\n`));
+      const [{ serveBridge }, { readLines }, engine] = await Promise.all([import('../../engine/openclaw/bridge'), import('../../../openclaw-plugin/wire.js'), rt.engine(o)]);
+      // Lines end at '\n' only (wire.js): a newer Node's readline also ends one at U+2028/U+2029.
+      const pause = rt.deps.openclawBridgePause;
+      await serveBridge(engine.ctx, readLines(process.stdin), (line) => process.stdout.write(line), pause ? { pause } : {});
     });
 }

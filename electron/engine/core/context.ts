@@ -69,6 +69,12 @@ export interface EngineDeps {
   timers?: import('../util/timers').Timers;
   /** Where index syncs make their SQLite writes (index/write-client.ts; default `auto`); tests and benchmarks force a side. */
   writeWorker?: 'auto' | 'on' | 'off';
+  /**
+   * Where `cairn openclaw-bridge` holds a request before its work (openclaw/bridge.ts): tests
+   * make a slow Cairn (`recall`, `search`, `get`) or a warm-up that does not end (`warm-up`).
+   * Resolves when the work may go on, or when `signal` aborts.
+   */
+  openclawBridgePause?: (at: 'recall' | 'search' | 'get' | 'warm-up', signal: AbortSignal) => Promise<void>;
 }
 
 /**

@@ -1,11 +1,13 @@
 /**
  * Cairn's side of the bridge the OpenClaw plugin (openclaw-plugin/) talks to: one JSON object
  * per line in, one per line out (`cairn openclaw-bridge`, electron/cli/commands/openclaw-bridge.ts,
- * runs the loop). A request is `{ id, op, ...args }`; the answer `{ id, ok: true, result }` or
- * `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
+ * runs the loop). The messages are described once, in openclaw-plugin/wire.js: their types
+ * (imported here), the check each request line passes (`checkRequest`) and the framing
+ * (U+2028/U+2029 escaped: OpenClaw's Node 24 readline would end a line there). A request is
+ * `{ id, op, ...args }`; the answer `{ id, ok: true, result }` or `{ id, ok: false, error }`. Requests are answered as they finish, not in order, so one slow
  * search does not hold up a `get`.
  *
- * Ops: `hello` (version and state dir, after warming up the agent's index), `cancel` (stop
+ * Ops: `hello` (version and state dir, at once; the agent's index warms up after it), `cancel` (stop
  * request `target`: the plugin's budget ran out), `recall` (recall.ts: the section for a prompt, logged),
  * `search` and `get` (the memory corpus supplement behind OpenClaw's memory_search/memory_get
  * `corpus=all`), `compaction` (append a compaction record, recall-log.ts).
@@ -13,37 +15,29 @@
 import type { OpenClawCompactionRecord } from '../../../shared/types/openclaw-recall';
 import type { EngineContext } from '../core/context';
 import { getCited } from '../sessions/cited-get';
+import { checkRequest, encodeLine } from '../../../openclaw-plugin/wire.js';
+import type { AnsweredRequest, BridgeAnswer, BridgeResults, CompactionRequest, CorpusHit, GetRequest, GetResult, RecallWireRequest, SearchRequest } from '../../../openclaw-plugin/wire.js';
 import { appendCompactionRecord } from './recall-log';
 import { recallForPrompt, type RecallRequest } from './recall';
+
+/** Where the bridge may hold a request before its work (EngineDeps.openclawBridgePause). */
+export type BridgePausePoint = 'recall' | 'search' | 'get' | 'warm-up';
+
+/** What the bridge is given besides the engine: test hooks, passed in (never read from the environment). */
+export interface BridgeHooks {
+  /** Hold a request before its work (tests: a slow Cairn); resolves at once when `signal` aborts. */
+  pause?: (at: BridgePausePoint, signal: AbortSignal) => Promise<void>;
+}
 
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
 export const CAIRN_CORPUS = 'cairn';
 
-/** A corpus-supplement search result, the shape OpenClaw's `MemoryCorpusSearchResult` takes. */
-interface CorpusHit {
-  corpus: string;
-  path: string;
-  score: number;
-  snippet: string;
-  startLine: number;
-  endLine: number;
-  citation: string;
-  source: string;
-  kind: string;
-  provenanceLabel: string;
-}
+const agentOf = (req: { agentId?: string }): string => req.agentId || 'main';
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const str = (v: unknown, what: string): string => {
-  if (typeof v !== 'string') throw new Error(`${what} must be a string`);
-  return v;
-};
-const optNum = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
-const agentOf = (req: Record<string, unknown>): string => (typeof req.agentId === 'string' && req.agentId ? req.agentId : 'main');
-
-async function search(ctx: EngineContext, req: Record<string, unknown>): Promise<CorpusHit[]> {
-  const maxResults = Math.min(Math.max(1, optNum(req.maxResults) ?? 6), 20);
-  const res = await ctx.searchBackend().search(agentOf(req), { query: str(req.query, 'query'), maxResults });
+/** A corpus search; `signal`: the plugin's `cancel` (its budget ran out) stops it. */
+async function search(ctx: EngineContext, req: SearchRequest, signal: AbortSignal): Promise<CorpusHit[]> {
+  const maxResults = Math.min(Math.max(1, req.maxResults ?? 6), 20);
+  const res = await ctx.searchBackend().search(agentOf(req), { query: req.query, maxResults, signal });
   return res.results.map((r) => ({
     corpus: CAIRN_CORPUS,
     path: r.path,
@@ -58,10 +52,9 @@ async function search(ctx: EngineContext, req: Record<string, unknown>): Promise
   }));
 }
 
-async function get(ctx: EngineContext, req: Record<string, unknown>): Promise<{ corpus: string; path: string; content: string; fromLine: number; lineCount: number; provenanceLabel: string } | null> {
-  const lookup = str(req.lookup, 'lookup').replace(/^cairn:/, '');
-  const fromLine = optNum(req.fromLine);
-  const lineCount = optNum(req.lineCount);
+async function get(ctx: EngineContext, req: GetRequest): Promise<GetResult | null> {
+  const lookup = req.lookup.replace(/^cairn:/, '');
+  const { fromLine, lineCount } = req;
   try {
     const got = await getCited(ctx, agentOf(req), lookup, fromLine, lineCount);
     const lines = got.text.split('\n').length;
@@ -73,101 +66,123 @@ async function get(ctx: EngineContext, req: Record<string, unknown>): Promise<{ 
   }
 }
 
-function compaction(ctx: EngineContext, req: Record<string, unknown>): { file: string } {
+function compaction(ctx: EngineContext, req: CompactionRequest): { file: string } {
   const r = req.record;
-  if (!isRecord(r)) throw new Error('record must be an object');
-  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
   const record: OpenClawCompactionRecord = {
     v: 1,
-    ts: typeof r.ts === 'string' ? r.ts : ctx.now().toISOString(),
-    agentId: typeof r.agentId === 'string' && r.agentId ? r.agentId : 'main',
-    sessionId: str(r.sessionId, 'record.sessionId'),
-    ...(typeof r.sessionKey === 'string' && r.sessionKey ? { sessionKey: r.sessionKey } : {}),
-    tokensBefore: num(r.tokensBefore),
-    tokensAfter: num(r.tokensAfter),
+    ts: r.ts ?? ctx.now().toISOString(),
+    agentId: r.agentId || 'main',
+    sessionId: r.sessionId,
+    ...(r.sessionKey ? { sessionKey: r.sessionKey } : {}),
+    tokensBefore: r.tokensBefore ?? null,
+    tokensAfter: r.tokensAfter ?? null,
     flushRan: r.flushRan === true,
-    ...(typeof r.flushAt === 'string' ? { flushAt: r.flushAt } : {}),
+    ...(r.flushAt !== undefined ? { flushAt: r.flushAt } : {}),
   };
   return { file: appendCompactionRecord(ctx, record) };
 }
 
-/** Answer one request (already parsed). Throws for a bad or failed request; the loop turns that into `ok: false`. */
-export async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+/**
+ * Warm the agent's index up: the first search syncs a missing or stale index (a whole rebuild
+ * after an upgrade) and loads the embedder. In the background, after `hello` answered: a
+ * prompt meanwhile waits its own budget, not the warm-up's length; `signal` ends it with the bridge.
+ */
+async function warmUp(ctx: EngineContext, agentId: string, hooks: BridgeHooks, signal: AbortSignal): Promise<void> {
+  await hooks.pause?.('warm-up', signal);
+  if (signal.aborted) return;
+  await ctx
+    .searchBackend()
+    .search(agentId, { query: 'cairn warm-up', maxResults: 1, signal })
+    .then(() => undefined, () => undefined);
+}
+
+/** What one served bridge gives each request besides the engine. */
+interface BridgeSession {
+  hooks: BridgeHooks;
+  /** Start the warm-up of an agent's index in the background. */
+  warm(agentId: string): void;
+}
+
+/** The recall a `recall` request asks for, with the plugin's defaults for what it left out. */
+const recallOf = (req: RecallWireRequest): RecallRequest => ({
+  agentId: agentOf(req),
+  sessionId: req.sessionId,
+  ...(req.sessionKey ? { sessionKey: req.sessionKey } : {}),
+  message: req.message,
+  recent: req.recent ?? [],
+  inContext: req.inContext ?? '',
+  ...(req.skip ? { skip: req.skip } : {}),
+  budgetMs: req.budgetMs ?? 300,
+  maxTokens: req.maxTokens ?? 600,
+  minScore: req.minScore ?? 0.1,
+  ...(req.maxHits !== undefined ? { maxHits: req.maxHits } : {}),
+});
+
+/** Answer one request (already checked). Throws for a failed request; the loop turns that into `ok: false`. */
+async function handleBridgeRequest(ctx: EngineContext, req: AnsweredRequest, signal: AbortSignal, session: BridgeSession): Promise<BridgeResults[AnsweredRequest['op']]> {
+  const { hooks } = session;
+  if ((req.op === 'recall' || req.op === 'search' || req.op === 'get') && hooks.pause) await hooks.pause(req.op, signal);
   switch (req.op) {
-    case 'hello': {
-      // Warm up before saying ready: the first search syncs a missing or stale index and
-      // loads the embedder, which the plugin's start-up budget covers, not a prompt's.
-      if (typeof req.warm === 'string' && req.warm) {
-        await ctx
-          .searchBackend()
-          .search(req.warm, { query: 'cairn warm-up', maxResults: 1, signal })
-          .catch(() => undefined);
-      }
+    case 'hello':
+      // Ready at once: the warm-up runs after the answer (see warmUp).
+      if (req.warm) session.warm(req.warm);
       return { version: ctx.version, stateDir: ctx.stateDir, pid: process.pid };
-    }
     case 'recall': {
-      const r: RecallRequest = {
-        agentId: agentOf(req),
-        sessionId: str(req.sessionId, 'sessionId'),
-        ...(typeof req.sessionKey === 'string' && req.sessionKey ? { sessionKey: req.sessionKey } : {}),
-        message: str(req.message, 'message'),
-        recent: Array.isArray(req.recent) ? req.recent.filter((t): t is string => typeof t === 'string') : [],
-        inContext: typeof req.inContext === 'string' ? req.inContext : '',
-        ...(typeof req.skip === 'string' && req.skip ? { skip: req.skip } : {}),
-        budgetMs: optNum(req.budgetMs) ?? 300,
-        maxTokens: optNum(req.maxTokens) ?? 600,
-        minScore: optNum(req.minScore) ?? 0.1,
-        ...(optNum(req.maxHits) !== undefined ? { maxHits: optNum(req.maxHits) } : {}),
-      };
-      const res = await recallForPrompt(ctx, r, signal);
-      return { context: res.context, outcome: res.entry.outcome, reason: res.entry.reason, tookMs: res.entry.tookMs, hits: res.entry.hits.length };
+      const res = await recallForPrompt(ctx, recallOf(req), signal);
+      return { context: res.context, outcome: res.entry.outcome, ...(res.entry.reason !== undefined ? { reason: res.entry.reason } : {}), tookMs: res.entry.tookMs, hits: res.entry.hits.length };
     }
     case 'search':
-      return await search(ctx, req);
+      return await search(ctx, req, signal);
     case 'get':
       return await get(ctx, req);
     case 'compaction':
       return compaction(ctx, req);
-    default:
-      throw new Error(`unknown op ${JSON.stringify(req.op)}`);
   }
 }
 
 /**
- * Serve the bridge: read requests from `lines`, write each answer with `write`. Resolves when
- * the input ends (OpenClaw's process closed the pipe or exited).
+ * Serve the bridge: read requests from `lines`, write each answer with `write` (one line,
+ * '\n' included). Resolves when the input ends (OpenClaw's process closed the pipe or exited).
  */
-export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void): Promise<void> {
+export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void, hooks: BridgeHooks = {}): Promise<void> {
   const pending = new Set<Promise<void>>();
-  const running = new Map<unknown, AbortController>();
+  const running = new Map<number, AbortController>();
+  const track = (p: Promise<void>): void => {
+    pending.add(p);
+    void p.finally(() => pending.delete(p));
+  };
+  const closing = new AbortController();
+  const session: BridgeSession = { hooks, warm: (agentId) => track(warmUp(ctx, agentId, hooks, closing.signal)) };
+  const answer = (a: BridgeAnswer): void => write(encodeLine(a));
   for await (const line of lines) {
     if (!line.trim()) continue;
-    let req: Record<string, unknown>;
+    let parsed: unknown;
     try {
-      const parsed: unknown = JSON.parse(line);
-      if (!isRecord(parsed)) throw new Error('a request must be a JSON object');
-      req = parsed;
+      parsed = JSON.parse(line);
     } catch (err) {
-      write(JSON.stringify({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` }));
+      answer({ id: null, ok: false, error: `bad request line: ${(err as Error).message}` });
       continue;
     }
+    const checked = checkRequest(parsed);
+    if (!checked.ok) {
+      answer({ id: checked.id, ok: false, error: `bad request: ${checked.error}` });
+      continue;
+    }
+    const { id, request: req } = checked;
     if (req.op === 'cancel') {
       running.get(req.target)?.abort();
       continue;
     }
     const ac = new AbortController();
-    if (req.id !== undefined) running.set(req.id, ac);
-    const p = handleBridgeRequest(ctx, req, ac.signal).then(
-      (result) => write(JSON.stringify({ id: req.id ?? null, ok: true, result: result ?? null })),
-      (err: unknown) => write(JSON.stringify({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
+    if (id !== null) running.set(id, ac);
+    const p = handleBridgeRequest(ctx, req, ac.signal, session).then(
+      (result) => answer({ id, ok: true, result: result ?? null }),
+      (err: unknown) => answer({ id, ok: false, error: err instanceof Error ? err.message : String(err) }),
     );
-    pending.add(p);
-    void p.finally(() => {
-      pending.delete(p);
-      running.delete(req.id);
-    });
+    track(p.finally(() => id !== null && running.delete(id)));
   }
   // OpenClaw is gone: nobody waits for the answers, stop the work (a timed-out recall still logs).
+  closing.abort();
   for (const ac of running.values()) ac.abort();
   await Promise.all(pending);
 }

@@ -11,7 +11,7 @@ import { z } from 'zod';
 import type { RecallHitView, RecallRecordView, SessionRecallLog } from '../../../shared/contract/openclaw-recall';
 import type { EngineContext } from '../core/context';
 import { EngineError } from '../core/errors';
-import { recallLogPath } from './recall-log';
+import { legacyRecallLogPath, recallLogPath } from './recall-log';
 
 /** At most this much of the end of a log is read (about 2,000 prompts with 5 hits each). */
 export const MAX_READ_BYTES = 8 * 1024 * 1024;
@@ -152,7 +152,18 @@ function isCompleteJson(s: string): boolean {
   }
 }
 
-/** The recall log of one session of `agentId` (where the plugin's bridge writes it: recall-log.ts). */
+/**
+ * The recall log of one session of `agentId` (where the plugin's bridge writes it: recall-log.ts),
+ * after what the first logs wrote for it under their old, shared name: only lines of this very
+ * session (`a/b` and `a_b` wrote to one file then). Its line numbers and unreadable
+ * lines are the old file's; `logPath` is where new lines go.
+ */
 export function readSessionRecall(ctx: EngineContext, agentId: string, sessionId: string): SessionRecallLog {
-  return readRecallLogFile(recallLogPath(ctx, agentId, sessionId));
+  const mine = (log: SessionRecallLog): RecallRecordView[] => log.records.filter((r) => r.agentId === agentId && r.sessionId === sessionId);
+  // (A plain id's file kept its name: it may hold another session's old lines too.)
+  const now = readRecallLogFile(recallLogPath(ctx, agentId, sessionId));
+  const legacyPath = legacyRecallLogPath(ctx, agentId, sessionId);
+  const old = legacyPath === null ? null : readRecallLogFile(legacyPath);
+  if (!old?.exists) return { ...now, records: mine(now) };
+  return { ...now, exists: true, records: [...mine(old), ...mine(now)], truncated: now.truncated || old.truncated };
 }

@@ -18,6 +18,7 @@ import crypto from 'node:crypto';
 import type { OpenClawRecallEntry, OpenClawRecallHit } from '../../../shared/types/openclaw-recall';
 import type { SearchResult } from '../../../shared/types/search';
 import type { EngineContext } from '../core/context';
+import { redactSecrets } from '../util/redact';
 import { appendRecallEntry } from './recall-log';
 
 /** What the plugin sends for one prompt. */
@@ -124,25 +125,6 @@ const toHit = (r: SearchResult): OpenClawRecallHit => ({
   snippet: r.snippet,
 });
 
-/** Milliseconds the bridge waits before searching: a test hook for a slow Cairn (CAIRN_OPENCLAW_BRIDGE_DELAY_MS). */
-function testDelayMs(ctx: EngineContext): number {
-  const v = Number(ctx.env().CAIRN_OPENCLAW_BRIDGE_DELAY_MS);
-  return Number.isFinite(v) && v > 0 ? v : 0;
-}
-
-/** Sleep `ms`, or less when `signal` aborts. */
-function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const t = setTimeout(done, ms);
-    function done(): void {
-      clearTimeout(t);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
 /**
  * Recall for one prompt and log it. Never throws for a search failure: that is an `error`
  * outcome with the reason, and the prompt goes on without recall. `signal` is the plugin's
@@ -158,8 +140,9 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
     agentId: req.agentId,
     sessionId: req.sessionId,
     ...(req.sessionKey ? { sessionKey: req.sessionKey } : {}),
-    turn: { promptPreview: req.message.slice(0, PREVIEW_CHARS), promptSha256: sha256(req.message) },
-    query,
+    // Redacted as the audit redacts (util/redact.ts), before the cut: half a key is still a key.
+    turn: { promptPreview: redactSecrets(req.message).slice(0, PREVIEW_CHARS), promptSha256: sha256(req.message) },
+    query: recallQuery(redactSecrets(req.message), (req.recent ?? []).map(redactSecrets)),
   };
   const finish = (context: string, fields: Pick<OpenClawRecallEntry, 'outcome' | 'reason' | 'hits'>): RecallResponse => {
     const tookMs = Date.now() - started;
@@ -184,8 +167,7 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
   };
   if (req.skip) return finish('', { outcome: 'skipped', reason: req.skip, hits: [] });
   if (!query) return finish('', { outcome: 'skipped', reason: 'no text in the message', hits: [] });
-  const delay = testDelayMs(ctx);
-  if (delay) await abortableSleep(delay, signal);
+  // Cut off before it started (the bridge held it: a slow Cairn): a timeout, logged at once.
   if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
   let results: SearchResult[];
   try {

@@ -1,0 +1,139 @@
+/**
+ * Cairn's plugin as OpenClaw runs it, for tests and benchmarks: a process under OpenClaw's own
+ * Node 24 (the one scripts/fetch-test-openclaw.mjs installs; its `openclaw.sh` names it) that
+ * loads openclaw-plugin/index.js with OpenClaw's plugin-API shape (openclaw-plugin-host-child.mjs),
+ * whose bridge child is the real `cairn openclaw-bridge` (or `bin`). Commands go over its
+ * stdin; `call` resolves with the command's answer. Also a temp OpenClaw dir to point it at.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { readLines } from '../../openclaw-plugin/wire.js';
+import { OC2026_STATE_DIR } from './openclaw-state';
+import { OPENCLAW_CACHE, realOpenClaw } from './openclaw-real';
+import { tmpDir } from './tmp';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const HOST = path.join(here, 'openclaw-plugin-host-child.mjs');
+/** The plugin's entry, as `cairn connect openclaw` points OpenClaw at it. */
+export const PLUGIN_INDEX = path.join(here, '..', '..', 'openclaw-plugin', 'index.js');
+
+/** OpenClaw's Node (read from the wrapper the fetch script writes), or a skip suffix for the title. */
+export function openClawNode(): { node: string | null; skip: string } {
+  const { command, skip } = realOpenClaw();
+  if (!command) return { node: null, skip };
+  const node = /exec "([^"]+)"/.exec(fs.readFileSync(command, 'utf8'))?.[1] ?? path.join(OPENCLAW_CACHE, 'node24', 'bin', 'node');
+  return { node, skip: '' };
+}
+
+/** The plugin's config (plugins.entries.cairn.config). */
+export interface PluginConfig {
+  stateDir: string;
+  dataDir?: string;
+  node: string;
+  bin: string;
+  env?: Record<string, string>;
+  recallBudgetMs?: number;
+  startupBudgetMs?: number;
+  minScore?: number;
+  maxHits?: number;
+  recallTokens?: number;
+}
+
+/** Usage of one process, from /proc (null when it is gone). */
+export interface Usage {
+  rss: number;
+  fds: number;
+}
+
+/** A running plugin host: `call` one command (see openclaw-plugin-host-child.mjs for the list). */
+export interface PluginHost {
+  pid: number;
+  call<T = Record<string, unknown>>(what: string, args?: Record<string, unknown>): Promise<T>;
+  /** Close its stdin (OpenClaw exits) and wait for it and its bridge to end. */
+  close(): Promise<void>;
+}
+
+/** Start the plugin under `node` (OpenClaw's Node 24) with `config`. */
+export function startPluginHost(node: string, config: PluginConfig): PluginHost {
+  const child = spawn(node, [HOST, JSON.stringify(config), PLUGIN_INDEX], { stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, NODE_OPTIONS: '' } });
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
+  const waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  void (async () => {
+    for await (const line of readLines(child.stdout)) {
+      const msg = JSON.parse(line) as { id: number; ok: boolean; value?: unknown; error?: string };
+      const w = waiting.get(msg.id);
+      waiting.delete(msg.id);
+      if (msg.ok) w?.resolve(msg.value);
+      else w?.reject(new Error(msg.error));
+    }
+    for (const w of waiting.values()) w.reject(new Error(`the plugin host ended: ${stderr.slice(-2000)}`));
+  })();
+  let next = 1;
+  return {
+    pid: child.pid ?? 0,
+    call<T>(what: string, args: Record<string, unknown> = {}) {
+      const id = next++;
+      return new Promise<T>((resolve, reject) => {
+        waiting.set(id, { resolve: resolve as (v: unknown) => void, reject });
+        child.stdin.write(`${JSON.stringify({ id, do: what, ...args })}\n`);
+      });
+    },
+    async close() {
+      child.stdin.end();
+      await ended;
+    },
+  };
+}
+
+/**
+ * A temp OpenClaw dir (the 2026.9.6 fixture's workspace and config) with `notes` added under
+ * its `workspace/memory/`, and a temp Cairn data dir.
+ */
+export function pluginOcDir(notes: Record<string, string> = {}): { stateDir: string; dataDir: string; memoryDir: string } {
+  const stateDir = path.join(tmpDir('cairn-ocplug-'), '.openclaw');
+  fs.mkdirSync(stateDir);
+  fs.cpSync(path.join(OC2026_STATE_DIR, 'workspace'), path.join(stateDir, 'workspace'), { recursive: true });
+  const cfg = JSON.parse(fs.readFileSync(path.join(OC2026_STATE_DIR, 'openclaw.json'), 'utf8')) as { agents: { defaults: { workspace: string } } };
+  cfg.agents.defaults.workspace = path.join(stateDir, 'workspace');
+  fs.writeFileSync(path.join(stateDir, 'openclaw.json'), JSON.stringify(cfg));
+  const memoryDir = path.join(stateDir, 'workspace', 'memory');
+  for (const [name, text] of Object.entries(notes)) fs.writeFileSync(path.join(memoryDir, name), text);
+  return { stateDir, dataDir: tmpDir('cairn-data-'), memoryDir };
+}
+
+/** One answer line of the bridge, as read (wire.js's BridgeAnswer, not checked). */
+export interface RawAnswer {
+  id: number | null;
+  ok: boolean;
+  error?: string;
+  result?: unknown;
+}
+
+/**
+ * The bridge alone, without the plugin (`node <bin> --state-dir <dir> openclaw-bridge` under
+ * this Node): `send` writes one raw line, `next` reads the next answer, `ask` does both.
+ */
+export function rawBridge(bin: string, stateDir: string, env: Record<string, string>) {
+  const child = spawn(process.execPath, [bin, '--state-dir', stateDir, 'openclaw-bridge'], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const answers = readLines(child.stdout)[Symbol.asyncIterator]();
+  const ended = new Promise<void>((resolve) => child.on('close', () => resolve()));
+  const next = async (): Promise<RawAnswer> => {
+    const r = await answers.next();
+    if (r.done) throw new Error('the bridge ended before answering');
+    return JSON.parse(r.value) as RawAnswer;
+  };
+  const send = (line: string): void => void child.stdin.write(`${line}\n`);
+  return {
+    send,
+    next,
+    ask: (line: string) => (send(line), next()),
+    close: async () => {
+      child.stdin.end();
+      await ended;
+    },
+  };
+}
