@@ -19,12 +19,12 @@ import type { Db } from './db';
 export const SCHEMA_VERSION = 9;
 
 /**
- * Whether the vector side can read an index built with `id`: from schema 8 on the floats are
- * found through `chunks.embed_hash` and `chunks_vec` is int8. An older index answers from its
- * keyword side until its one rebuild is done.
+ * Whether the vector side can read an index built with `id`: only one of the current schema.
+ * An older index answers from its keyword side (its FTS tables and chunk rows stay readable)
+ * while its one rebuild runs beside the searches (search/builtin-backend.ts).
  */
 export function vectorsReadable(id: IndexIdentity): boolean {
-  return id.schema >= 8;
+  return id.schema === SCHEMA_VERSION;
 }
 
 /** What the index was built with; any difference means a full reindex. */
