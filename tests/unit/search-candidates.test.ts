@@ -52,8 +52,16 @@ function build(kind: 'vec0' | 'fallback'): Db {
     vector: Float32Array.from(d.vec),
   }));
   db.transaction(() => store.insertChunks(rows))();
+  // Chunk ids follow the days (store.ts dayKey), which rise with the docs: doc n has the
+  // n-th id. The assertions below name docs by number.
+  const ids = db.prepare('SELECT id FROM chunks ORDER BY id').pluck().all() as number[];
+  docNumbers.set(db, new Map(ids.map((id, i) => [id, i + 1])));
   return db;
 }
+
+const docNumbers = new WeakMap<Db, Map<number, number>>();
+/** The doc number (1-based, in `docs`) of chunk `id`. */
+const num = (db: Db, id: number) => docNumbers.get(db)!.get(id)!;
 
 const all = { sources: ['memory', 'sessions'] as MemorySource[] };
 
@@ -66,10 +74,10 @@ describe('vector candidates', () => {
   it('vec0 scores are the cosine similarity of the raw vectors, best first', () => {
     const db = build('vec0');
     const got = vec0Candidates(db, Float32Array.from(query), 10, all);
-    expect(got.map((c) => c.id).slice(0, 4)).toEqual(expected.map((e) => e.id).slice(0, 4));
-    for (const c of got) expect(c.score).toBeCloseTo(expected.find((e) => e.id === c.id)!.score, 5);
+    expect(got.map((c) => num(db, c.id)).slice(0, 4)).toEqual(expected.map((e) => e.id).slice(0, 4));
+    for (const c of got) expect(c.score).toBeCloseTo(expected.find((e) => e.id === num(db, c.id))!.score, 5);
     // A vector pointing away scores 0 (clamped), not a negative similarity.
-    expect(got.find((c) => c.id === 4)!.score).toBe(0);
+    expect(got.find((c) => num(db, c.id) === 4)!.score).toBe(0);
     db.close();
   });
 
@@ -89,13 +97,13 @@ describe('vector candidates', () => {
   it('honours the source and date filters', () => {
     const db = build('vec0');
     const got = vec0Candidates(db, Float32Array.from(query), 10, { sources: ['sessions'], since: '2024-05-02', before: '2024-07-01' });
-    expect(got.map((c) => c.id)).toEqual([2]);
+    expect(got.map((c) => num(db, c.id))).toEqual([2]);
     db.close();
   });
 });
 
 describe('keyword candidates', () => {
-  const ids = (db: Db, filter: CandidateFilter) => lexicalCandidates(db, 'gateway', 10, filter, { calibration: 'absolute', stemWeight: 0 }).map((c) => c.id).sort();
+  const ids = (db: Db, filter: CandidateFilter) => lexicalCandidates(db, 'gateway', 10, filter, { calibration: 'absolute', stemWeight: 0 }).map((c) => num(db, c.id)).sort();
 
   it('filters by source and date, through the covering index and without it', () => {
     const db = build('vec0');

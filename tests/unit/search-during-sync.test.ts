@@ -13,50 +13,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { memoryRegistry } from '../../electron/engine/index/registry';
-import type { Embedder, EmbedOptions } from '../../electron/engine/embed/types';
-import { FakeEmbedder } from '../../testkit/fake-embedder';
+import { GatedEmbedder } from '../helpers/gated-embedder';
 import { tmpDir, writeTree } from '../helpers/tmp';
-
-/** A FakeEmbedder whose document batches wait, once armed, until the gate opens. */
-class GatedEmbedder implements Embedder {
-  private readonly inner = new FakeEmbedder();
-  readonly provider = this.inner.provider;
-  readonly model = this.inner.model;
-  readonly dims = this.inner.dims;
-  private gate: Promise<void> | null = null;
-  private open: () => void = () => {};
-  private entered: () => void = () => {};
-  /** Resolves when a document batch reached the closed gate. */
-  reached: Promise<void> = Promise.resolve();
-
-  get id(): string {
-    return this.inner.id;
-  }
-
-  arm(): void {
-    this.gate = new Promise((r) => (this.open = r));
-    this.reached = new Promise((r) => (this.entered = r));
-  }
-
-  release(): void {
-    this.gate = null;
-    this.open();
-  }
-
-  /** Queries embedded while the gate was closed (a search that did not wait for the sync). */
-  queriesWhileHeld = 0;
-
-  async embed(texts: string[], opts?: EmbedOptions): Promise<Float32Array[]> {
-    if (opts?.kind === 'query' && this.gate) this.queriesWhileHeld++;
-    if (opts?.kind !== 'query' && this.gate) {
-      this.entered();
-      await this.gate;
-    }
-    return this.inner.embed(texts, opts);
-  }
-
-  async dispose(): Promise<void> {}
-}
 
 const engines: Engine[] = [];
 afterEach(async () => {

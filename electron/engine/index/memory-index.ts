@@ -60,6 +60,8 @@ export interface IndexSnapshot {
   embedder: Embedder | null;
   /** The index was built for another embedder (keyword results only until the rebuild). */
   otherEmbedder: boolean;
+  /** The schema the index was built with when older than this Cairn's (it is rebuilt), else null. */
+  olderSchema: number | null;
   /** Why sqlite-vec did not load, when the brute-force fallback answers instead. */
   vecError: string | null;
   /** Chunks in the index (from the meta table: no count query). */
@@ -352,6 +354,7 @@ export class MemoryIndex {
       vector: usable ? vector : 'none',
       embedder: usable ? e : null,
       otherEmbedder: !usable && e !== null,
+      olderSchema: built !== undefined && built.schema < SCHEMA_VERSION ? built.schema : null,
       vecError: vector === 'fallback' ? (this.vecChecked?.error ?? null) : null,
       chunkCount: Number(readMeta(db, 'chunkCount') ?? 0),
     };

@@ -129,6 +129,9 @@ export class RebuildFile {
   finalize(now: number, meta: Record<string, string> = {}): void {
     writeMeta(this.db, 'identity', JSON.stringify(this.o.identity));
     writeMeta(this.db, 'lastSync', new Date(now).toISOString());
+    // A new file's chunks are numbered afresh: readers holding a copy of the old one's
+    // (search/knn-cache.ts) see the generation change and load anew.
+    writeMeta(this.db, 'generation', crypto.randomBytes(8).toString('hex'));
     for (const [k, v] of Object.entries(meta)) writeMeta(this.db, k, v);
   }
 

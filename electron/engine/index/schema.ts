@@ -10,19 +10,21 @@ import type { Db } from './db';
  * Bump when the table layout or what is indexed changes: forces a full reindex
  * (6: `chunks_fts_stem`, the stemmed keyword table beside the exact one; 7: that table is
  * written by store.ts, no longer by triggers on `chunks`; 8: `chunks_vec` holds int8
- * vectors, the floats are kept once, in `embedding_cache`, found by `chunks.embed_hash`).
+ * vectors, the floats are kept once, in `embedding_cache`, found by `chunks.embed_hash`;
+ * 9: chunk ids follow the chunks' dates (store.ts `dayKey`), `chunks.added` orders them by
+ * when they were written).
  * The rebuild carries the old file's `embedding_cache` over (reindex.ts): nothing is
  * embedded again.
  */
-export const SCHEMA_VERSION = 8;
+export const SCHEMA_VERSION = 9;
 
 /**
- * Whether the vector side can read an index built with `id`: from schema 8 on the floats are
- * found through `chunks.embed_hash` and `chunks_vec` is int8. An older index answers from its
- * keyword side until its one rebuild is done.
+ * Whether the vector side can read an index built with `id`: only one of the current schema.
+ * An older index answers from its keyword side (its FTS tables and chunk rows stay readable)
+ * while its one rebuild runs beside the searches (search/builtin-backend.ts).
  */
 export function vectorsReadable(id: IndexIdentity): boolean {
-  return id.schema >= 8;
+  return id.schema === SCHEMA_VERSION;
 }
 
 /** What the index was built with; any difference means a full reindex. */
@@ -51,7 +53,10 @@ export function createBaseSchema(db: Db): void {
       mtime INTEGER NOT NULL, size INTEGER NOT NULL
     );
     CREATE TABLE IF NOT EXISTS chunks (
-      id INTEGER PRIMARY KEY, path TEXT NOT NULL, source TEXT NOT NULL,
+      -- The id follows the chunk's date (store.ts dayKey): the keyword side's early stop
+      -- ranks the highest ids a MATCH finds, the newest by date. "added" counts writes (never
+      -- reused): what a sync added, for the KNN worker's copy (search/knn-cache.ts).
+      id INTEGER PRIMARY KEY, added INTEGER NOT NULL, path TEXT NOT NULL, source TEXT NOT NULL,
       start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL,
       -- The embedding_cache key (hash of the embedded body) of the chunk's float vector, the
       -- one exact copy; NULL when the chunk has no vector. Before text: a read of it never
@@ -66,6 +71,7 @@ export function createBaseSchema(db: Db): void {
     );
     CREATE INDEX IF NOT EXISTS chunks_path ON chunks(path);
     CREATE INDEX IF NOT EXISTS chunks_day ON chunks(day);
+    CREATE INDEX IF NOT EXISTS chunks_added ON chunks(added);
     -- Covering index for the keyword side's source/date filters: the join from an FTS match
     -- reads these narrow pages instead of the chunk rows (≈ 1.6 KB of text each).
     CREATE INDEX IF NOT EXISTS chunks_filter ON chunks(id, source, day);

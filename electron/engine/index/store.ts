@@ -123,18 +123,60 @@ function stemWriter(db: Db): { ins: Database.Statement; del: Database.Statement 
   };
 }
 
+/** Ids of one day: a chunk id is its day key × DAY_IDS + its place among that day's chunks. */
+export const DAY_IDS = 2 ** 20;
+/** The day key above every date: the workspace's root memory files (MEMORY.md, USER.md). */
+export const TOP_DAY = 2 ** 22;
+
 /**
- * Chunk ids are never reused (a plain INTEGER PRIMARY KEY would hand out the highest deleted
- * one again): the KNN worker's copy of the vectors (search/knn-cache.ts) finds what a sync
- * added as the ids above the highest it has seen. `chunkIdHigh` in meta is the highest id
- * ever given, written in the same transaction as the chunks.
+ * The day key of a chunk's id (schema 9): days since 1970-01-01 of its date — a daily note's
+ * file-name date, a transcript message's date, else the file's mtime day (an undated note:
+ * when it was last edited) — or {@link TOP_DAY} for a root memory file (`MEMORY.md`,
+ * `USER.md`), which never decays and so always counts as newest. FTS5 walks a doclist in
+ * id order, so the keyword side's early stop (search/lexical.ts), which ranks the highest
+ * ids a MATCH finds, ranks the newest by date: through a full rebuild (written in path
+ * order), an incremental sync and an appended transcript alike.
  */
-function chunkIds(db: Db): { high(): number; setHigh(id: number): void } {
-  const high = db
-    .prepare("SELECT MAX(COALESCE((SELECT MAX(id) FROM chunks), 0), COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'chunkIdHigh'), 0))")
-    .pluck();
-  const set = db.prepare("INSERT INTO meta (key, value) VALUES ('chunkIdHigh', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
-  return { high: () => Number(high.get()), setHigh: (id) => void set.run(String(id)) };
+export function dayKey(c: Pick<ChunkRow, 'path' | 'source' | 'day' | 'evergreen' | 'mtime'>): number {
+  if (c.evergreen && c.source === 'memory' && !c.path.includes('/')) return TOP_DAY;
+  const ms = c.day && /^\d{4}-\d{2}-\d{2}$/.test(c.day) ? Date.parse(`${c.day}T00:00:00Z`) : c.mtime;
+  const days = Math.floor((Number.isFinite(ms) ? ms : 0) / 86_400_000);
+  return Math.min(TOP_DAY - 1, Math.max(0, days));
+}
+
+/**
+ * Chunk ids by date ({@link dayKey}): a new chunk takes the next id of its day, above that
+ * day's chunks, so within a day the latest synced is highest. A day with DAY_IDS chunks
+ * (a single ≈ 1 GB note) overflows to the next id above every other, still unique.
+ *
+ * Separately each chunk gets `added`, a counter that is never reused (`chunkAdded` in meta,
+ * written in the same transaction as the chunks): the KNN worker's copy of the vectors
+ * (search/knn-cache.ts) finds what a sync added as the chunks added after the last it saw.
+ */
+function chunkIds(db: Db): { begin(): void; id(key: number): number; added(): number; end(): void } {
+  const bandMax = db.prepare('SELECT MAX(id) FROM chunks WHERE id >= ? AND id < ?').pluck();
+  const maxId = db.prepare('SELECT COALESCE(MAX(id), 0) FROM chunks').pluck();
+  const addedHigh = db.prepare("SELECT MAX(COALESCE((SELECT MAX(added) FROM chunks), 0), COALESCE((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'chunkAdded'), 0))").pluck();
+  const setAdded = db.prepare("INSERT INTO meta (key, value) VALUES ('chunkAdded', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value");
+  let last = new Map<number, number>();
+  let added = 0;
+  return {
+    begin() {
+      last = new Map();
+      added = Number(addedHigh.get());
+    },
+    id(key) {
+      const lo = key * DAY_IDS;
+      let prev = last.get(key);
+      if (prev === undefined) prev = (bandMax.get(lo, lo + DAY_IDS) as number | null) ?? lo - 1;
+      let id = prev + 1;
+      if (id >= lo + DAY_IDS) id = Math.max(Number(maxId.get()), prev) + 1; // the day is full
+      last.set(key, id);
+      return id;
+    },
+    added: () => ++added,
+    end: () => void setAdded.run(String(added)),
+  };
 }
 
 /** How a store writes: the embedder (the float copies' cache key) and the vector table's kind. */
@@ -174,8 +216,8 @@ export function createStore(db: Db, opts: StoreOptions): Store {
   const delVec = opts.vectors === 'none' ? null : db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
   const delFile = db.prepare('DELETE FROM files WHERE path = ?');
   const insChunk = db.prepare(
-    `INSERT INTO chunks (id, path, source, start_line, end_line, hash, embed_hash, model, text, heading, day, dated, evergreen, mtime)
-     VALUES (@id, @path, @source, @startLine, @endLine, @hash, @embedHash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
+    `INSERT INTO chunks (id, added, path, source, start_line, end_line, hash, embed_hash, model, text, heading, day, dated, evergreen, mtime)
+     VALUES (@id, @added, @path, @source, @startLine, @endLine, @hash, @embedHash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
   );
   const ids = chunkIds(db);
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
@@ -206,11 +248,12 @@ export function createStore(db: Db, opts: StoreOptions): Store {
 
   const insertChunks = (chunks: readonly ChunkRow[]) => {
     if (chunks.length === 0) return;
-    let next = ids.high();
+    ids.begin();
     for (const c of chunks) {
       const embedHash = vectors?.hashOf(c) ?? null;
       const info = insChunk.run({
-        id: ++next,
+        id: ids.id(dayKey(c)),
+        added: ids.added(),
         path: c.path,
         source: c.source,
         startLine: c.startLine,
@@ -231,7 +274,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
       if (embedHash !== null) vectors!.write(id, c, embedHash);
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
-    ids.setHigh(next);
+    ids.end();
   };
 
   return {

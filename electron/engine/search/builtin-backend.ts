@@ -36,7 +36,18 @@ async function builtinSearch(reg: MemoryRegistry, agentId: string, req: SearchRe
   // isDirty() below runs another — measured 10–20 ms CPU each on a 900-file workspace.
   const missing = !index.built;
   const running = missing ? null : index.syncing();
-  if (running === 'rebuild') {
+  // An index built otherwise (an older Cairn's schema, another embedder or chunking) is
+  // rebuilt — minutes with a real embedder. Its tables stay readable meanwhile: the rebuild
+  // starts beside this search, which answers from the old index at once (keyword-only when
+  // its vectors cannot be used: index-search.ts), as every later one does until it is done.
+  // Not cancelled with this search; a one-shot CLI finishes it before it exits.
+  const upgrade = !missing && running === null && s.sync.onSearch && index.needsRebuild();
+  if (upgrade) {
+    reg.sync(agentId).catch(() => {
+      // reported through index.idle {error}; the next search tries again
+    });
+  }
+  if (running === 'rebuild' || upgrade) {
     // A rebuild can take minutes with a real embedder (every chunk re-embedded): the old
     // index answers meanwhile rather than the search queueing behind it.
     warnings.push('the index is being rebuilt: results come from the index as it was before');

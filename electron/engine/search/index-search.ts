@@ -61,7 +61,8 @@ async function searchOnce(index: MemoryIndex, req: SearchRequest, view: SearchVi
     req,
     index.now(),
   );
-  if (snap.otherEmbedder) warnings.push('the index was built with another embedder and is being rebuilt: keyword results only');
+  if (snap.olderSchema !== null && !snap.embedder && index.embedder) warnings.push(`the index was built by an older Cairn (schema ${snap.olderSchema}) and is being rebuilt: keyword results only until it is done`);
+  else if (snap.otherEmbedder) warnings.push('the index was built with another embedder and is being rebuilt: keyword results only');
   return { ...out, embedder, warnings: [...warnings, ...out.warnings], tookMs: Math.round((performance.now() - started) * 10) / 10 };
 }
 

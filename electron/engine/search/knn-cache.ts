@@ -11,9 +11,10 @@
  *   transaction, ≤ 8 ms at a time so that the worker keeps answering (from vec0, as before)
  *   while it loads: ≈ 1.5 s per 100k chunks × 384 d.
  * - **Refresh**: before each answer, when `PRAGMA data_version` says another connection has
- *   committed: the chunks with an id above the highest one seen are read (the store never
- *   reuses an id: index/store.ts), and when the index then holds fewer chunks than the copy,
- *   the ids that are gone are dropped. A refresh that finds more new chunks than it should
+ *   committed: the chunks added after the last one seen are read (`chunks.added`, a counter
+ *   the store never reuses: index/store.ts; an index older than schema 9 has none and its
+ *   ids rise instead), and when the index then holds fewer chunks than the copy, the ids
+ *   that are gone are dropped. A rebuilt file (a new `generation` in meta) is loaded anew. A refresh that finds more new chunks than it should
  *   read one by one (a big sync) starts a new load instead, answered from vec0 until done.
  *
  */
@@ -36,7 +37,10 @@ interface Copy {
   matrix: VectorMatrix | null;
   /** Chunks without a vector (an embedding that failed): counted, never re-read. */
   vectorless: Set<number>;
-  maxId: number;
+  /** The highest `added` seen (the highest id in an index without that column). */
+  maxAdded: number;
+  /** The file's `generation` (meta) when loaded: a rebuild numbers its chunks afresh. */
+  generation: string | null;
 }
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -104,6 +108,15 @@ function chunksTable(db: Db): string {
 
 function chunkSql(db: Db, where: string): string {
   return `SELECT id, source, day FROM ${chunksTable(db)}${where}`;
+}
+
+/** The column that orders chunks by when they were written: `added` (schema 9), else the id. */
+function addedColumn(db: Db): 'added' | 'id' {
+  return hasTable(db, 'chunks_added') ? 'added' : 'id';
+}
+
+function generationOf(db: Db): string | null {
+  return (db.prepare("SELECT value FROM meta WHERE key = 'generation'").pluck().get() as string | undefined) ?? null;
 }
 
 export class KnnCache {
@@ -195,7 +208,8 @@ export class KnnCache {
         : await this.sliced(db.prepare('SELECT rowid, embedding FROM chunks_vec').raw().iterate() as IterableIterator<[number | bigint, Buffer]>, ([rowid, blob]) => add(Number(rowid), int8Of(blob)));
       if (!done) return null;
       const vectorless = new Set(ids.filter((_, i) => found[i] === 0));
-      return { matrix, vectorless, maxId: ids.length ? ids[ids.length - 1]! : 0 };
+      const maxAdded = Number(db.prepare(`SELECT COALESCE(MAX(${addedColumn(db)}), 0) FROM chunks`).pluck().get());
+      return { matrix, vectorless, maxAdded, generation: generationOf(db) };
     } finally {
       if (db.inTransaction) db.exec('COMMIT');
       db.close();
@@ -231,19 +245,26 @@ export class KnnCache {
     if (version === this.version) return true;
     db.exec('BEGIN');
     try {
-      const added = db.prepare(chunkSql(db, ' WHERE id > ? ORDER BY id')).raw().all(copy.maxId) as ChunkMeta[];
-      if (added.length > POINT_READS_MAX) {
+      const col = addedColumn(db);
+      const high = Number(db.prepare(`SELECT COALESCE(MAX(${col}), 0) FROM chunks`).pluck().get());
+      const added =
+        generationOf(db) === copy.generation
+          ? (db.prepare(`SELECT id, source, day FROM chunks WHERE ${col} > ? ORDER BY ${col}`).raw().all(copy.maxAdded) as ChunkMeta[])
+          : null;
+      if (added === null || added.length > POINT_READS_MAX) {
         this.copy = null;
         return false;
       }
+      copy.maxAdded = Math.max(copy.maxAdded, high);
       const vecOf = db.prepare('SELECT embedding FROM chunks_vec WHERE rowid = ?').pluck();
       for (const [id, source, day] of added) {
         const blob = vecOf.get(BigInt(id)) as Buffer | undefined;
-        copy.maxId = Math.max(copy.maxId, id);
         if (!blob) {
+          copy.matrix?.remove(id); // an id freed and given again (store.ts) to a chunk without a vector
           copy.vectorless.add(id);
           continue;
         }
+        copy.vectorless.delete(id);
         const v = int8Of(blob);
         copy.matrix ??= new VectorMatrix(v.length);
         copy.matrix.upsert(id, v, source, day);
