@@ -14,6 +14,7 @@ import type { OpenClawCompactionRecord } from '../../../shared/types/openclaw-re
 import type { EngineContext } from '../core/context';
 import { getCited } from '../sessions/cited-get';
 import { appendCompactionRecord } from './recall-log';
+import { warmCompactedRecall } from './compacted-recall';
 import { recallForPrompt, type RecallRequest } from './recall';
 
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
@@ -88,7 +89,9 @@ function compaction(ctx: EngineContext, req: Record<string, unknown>): { file: s
     flushRan: r.flushRan === true,
     ...(typeof r.flushAt === 'string' ? { flushAt: r.flushAt } : {}),
   };
-  return { file: appendCompactionRecord(ctx, record) };
+  const file = appendCompactionRecord(ctx, record);
+  warmCompactedRecall(ctx, record.agentId, record.sessionId);
+  return { file };
 }
 
 /** Answer one request (already parsed). Throws for a bad or failed request; the loop turns that into `ok: false`. */

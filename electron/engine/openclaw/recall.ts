@@ -18,6 +18,7 @@ import crypto from 'node:crypto';
 import type { OpenClawRecallEntry, OpenClawRecallHit } from '../../../shared/types/openclaw-recall';
 import type { SearchResult } from '../../../shared/types/search';
 import type { EngineContext } from '../core/context';
+import { compactedRecall, withCompacted } from './compacted-recall';
 import { appendRecallEntry } from './recall-log';
 
 /** What the plugin sends for one prompt. */
@@ -187,9 +188,12 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
   const delay = testDelayMs(ctx);
   if (delay) await abortableSleep(delay, signal);
   if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
+  // Issue 37 item 5: the session's compacted part, searched beside the memory (compacted-recall.ts).
+  const compacted = compactedRecall(ctx, req.agentId, req.sessionId, query, signal, req.budgetMs);
   let results: SearchResult[];
   try {
     results = (await ctx.searchBackend().search(req.agentId, { query, maxResults: Math.max(req.maxHits ?? 6, 6) * 2, signal })).results;
+    results = withCompacted(results, await compacted);
   } catch (err) {
     if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
     return finish('', { outcome: 'error', reason: err instanceof Error ? err.message : String(err), hits: [] });
