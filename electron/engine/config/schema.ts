@@ -251,6 +251,12 @@ export const LlmSchema = z.looseObject({
 export const CairnSchema = z.looseObject({
   llm: LlmSchema.prefault({}),
   ui: z.looseObject({ theme: z.enum(['system', 'light', 'dark']).default('system') }).prefault({}),
+  /**
+   * Recall before a prompt (the OpenClaw plugin, openclaw/recall.ts). `compacted`: the current
+   * session's compacted part — what its last compaction replaced by a summary — is searched
+   * too, also when session search is off (openclaw/compacted-recall.ts; docs/openclaw.md).
+   */
+  recall: z.looseObject({ compacted: z.boolean().default(true) }).prefault({}),
 });
 
 export const ConfigSchema = z.looseObject({

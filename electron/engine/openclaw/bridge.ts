@@ -18,6 +18,7 @@ import { getCited } from '../sessions/cited-get';
 import { checkRequest, encodeLine } from '../../../openclaw-plugin/wire.js';
 import type { AnsweredRequest, BridgeAnswer, BridgeResults, CompactionRequest, CorpusHit, GetRequest, GetResult, RecallWireRequest, SearchRequest } from '../../../openclaw-plugin/wire.js';
 import { appendCompactionRecord } from './recall-log';
+import { warmCompactedRecall } from './compacted-recall';
 import { recallForPrompt, type RecallRequest } from './recall';
 
 /** Where the bridge may hold a request before its work (EngineDeps.openclawBridgePause). */
@@ -79,7 +80,9 @@ function compaction(ctx: EngineContext, req: CompactionRequest): { file: string 
     flushRan: r.flushRan === true,
     ...(r.flushAt !== undefined ? { flushAt: r.flushAt } : {}),
   };
-  return { file: appendCompactionRecord(ctx, record) };
+  const file = appendCompactionRecord(ctx, record);
+  warmCompactedRecall(ctx, record.agentId, record.sessionId);
+  return { file };
 }
 
 /**

@@ -19,6 +19,7 @@ import type { OpenClawRecallEntry, OpenClawRecallHit } from '../../../shared/typ
 import type { SearchResult } from '../../../shared/types/search';
 import type { EngineContext } from '../core/context';
 import { redactSecrets } from '../util/redact';
+import { compactedRecall, withCompacted } from './compacted-recall';
 import { appendRecallEntry } from './recall-log';
 
 /** What the plugin sends for one prompt. */
@@ -169,9 +170,12 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
   if (!query) return finish('', { outcome: 'skipped', reason: 'no text in the message', hits: [] });
   // Cut off before it started (the bridge held it: a slow Cairn): a timeout, logged at once.
   if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
+  // Issue 37 item 5: the session's compacted part, searched beside the memory (compacted-recall.ts).
+  const compacted = compactedRecall(ctx, req.agentId, req.sessionId, query, signal, req.budgetMs);
   let results: SearchResult[];
   try {
     results = (await ctx.searchBackend().search(req.agentId, { query, maxResults: Math.max(req.maxHits ?? 6, 6) * 2, signal })).results;
+    results = withCompacted(results, await compacted);
   } catch (err) {
     if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
     return finish('', { outcome: 'error', reason: err instanceof Error ? err.message : String(err), hits: [] });
