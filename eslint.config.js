@@ -87,8 +87,9 @@ export default tseslint.config(
     },
   },
   {
-    files: ['electron/engine/**/*.ts'],
-    rules: layer('electron/engine/ is plain Node: it runs in the CLI, the server and tests too. No Electron, no renderer.', [
+    // The CLI, bin/ and the OpenClaw plugin run under plain Node, as the engine does.
+    files: ['electron/engine/**/*.ts', 'electron/cli/**/*.ts', 'bin/**/*.mjs', 'openclaw-plugin/**/*.js'],
+    rules: layer('The engine, the CLI, bin/ and the plugin are plain Node: they run without Electron (the CLI, the server, OpenClaw, tests). No Electron, no renderer.', [
       'electron',
       '**/renderer/**',
       '**/main/**',

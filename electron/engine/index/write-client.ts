@@ -15,8 +15,9 @@ import type { PendingFile } from './sync-write';
 import { WRITE_WORKER_MIN_FILES, type CacheEntry, type FileState, type IndexWrites } from './write-side';
 import { decodeVectors, encodeBatch, encodeVectors, type WireVectors } from './write-wire';
 import { removeDbFiles, swapIn, type RebuildInput } from './reindex';
-import { startWriteWorkerThread, type AfterSync, type WireError, type WriteFault, type WriteReply, type WriteRequest } from './write-worker';
+import { startWriteWorkerThread, type AfterSync, type WriteFault, type WriteRequest } from './write-worker';
 import { abortError } from '../util/abort';
+import { connectWorker, type WireError, type WorkerClient } from '../util/module-worker';
 
 /** The error a failed call rejects with: the worker's message, its name and SQLite code kept. */
 function errorOf(e: WireError): Error {
@@ -26,32 +27,18 @@ function errorOf(e: WireError): Error {
   return e.code ? Object.assign(err, { code: e.code }) : err;
 }
 
-/** A running write worker. Calls are served in the order they are made. */
+/** A running write worker (util/module-worker.ts's protocol). Calls are served in the order they are made. */
 export class WriteWorker {
-  private readonly pending = new Map<number, { resolve: (r: unknown) => void; reject: (e: Error) => void }>();
-  private seq = 0;
-  private dead: Error | null = null;
+  private pending = 0;
 
-  private constructor(private readonly worker: Worker) {
-    const fail = (err: Error) => {
-      this.dead ??= err;
-      for (const p of this.pending.values()) p.reject(err);
-      this.pending.clear();
-    };
-    worker.on('error', (err) => fail(new Error(`the index's write worker crashed: ${err.message}`)));
-    worker.on('exit', (code) => fail(new Error(`the index's write worker stopped (exit code ${code})`)));
-    worker.on('message', (m: WriteReply | { type: 'failed'; message: string }) => {
-      if (m.type === 'done' || (m.type === 'failed' && 'seq' in m)) {
-        const p = this.pending.get(m.seq);
-        this.pending.delete(m.seq);
-        if (this.pending.size === 0) worker.unref();
-        if (m.type === 'done') p?.resolve(m.result);
-        else p?.reject(errorOf(m.error));
-      }
-    });
+  private constructor(
+    private readonly client: WorkerClient<WriteRequest, unknown>,
+    private readonly worker: Worker,
+  ) {
     // Only now: Node refs a worker's message port again whenever a first 'message' listener
-    // is added, even after unref() (that listener kept every process with an idle worker up).
-    // Idle, it never keeps a process alive; a call under way does (call()), as any I/O would.
+    // is added, even after unref() (connectWorker adds one, which kept every process with an
+    // idle worker up). Idle, it never keeps a process alive; a call under way does (call()),
+    // as any I/O would.
     worker.unref();
   }
 
@@ -68,50 +55,36 @@ export class WriteWorker {
     }
     if (!worker) return null;
     // Kept alive while it starts (its ready message is awaited); unref'd once running (constructor).
-    const w = worker;
-    const up = await new Promise<boolean>((resolve) => {
-      const onMessage = (m: { type: string }) => {
-        if (m.type === 'ready' || m.type === 'failed') {
-          w.off('message', onMessage);
-          w.off('exit', onExit);
-          resolve(m.type === 'ready');
-        }
-      };
-      const onExit = () => resolve(false);
-      w.on('message', onMessage);
-      w.once('exit', onExit);
-    });
-    if (!up) {
-      await w.terminate();
-      return null;
+    try {
+      return new WriteWorker(await connectWorker<WriteRequest, unknown>(worker, "the index's write worker", undefined, { errorOf }), worker);
+    } catch {
+      return null; // it could not start (connectWorker has stopped it)
     }
-    return new WriteWorker(w);
   }
 
   /** Post one call; resolves with its result once the worker has made it. */
   call<T>(req: WriteRequest, transfer: ArrayBuffer[] = []): Promise<T> {
-    if (this.dead) return Promise.reject(this.dead);
-    const seq = ++this.seq;
-    return new Promise<T>((resolve, reject) => {
-      if (this.pending.size === 0) this.worker.ref();
-      this.pending.set(seq, { resolve: resolve as (r: unknown) => void, reject });
-      this.worker.postMessage({ ...req, seq }, transfer);
-    });
+    if (this.pending++ === 0) this.worker.ref();
+    const done = () => {
+      if (--this.pending === 0) this.worker.unref();
+    };
+    const p = this.client.call(req, transfer) as Promise<T>;
+    p.then(done, done);
+    return p;
   }
 
   /** Cancel the sync the worker is writing (its running call fails with an AbortError). */
   abort(): void {
-    if (!this.dead) this.worker.postMessage({ abort: true });
+    this.client.abort();
   }
 
   /** Whether the worker has stopped (crashed, or closed). */
   get stopped(): boolean {
-    return this.dead !== null;
+    return this.client.stopped;
   }
 
-  async close(): Promise<void> {
-    this.dead ??= new Error("the index's write worker was closed");
-    await this.worker.terminate();
+  close(): Promise<void> {
+    return this.client.close();
   }
 }
 

@@ -10,12 +10,13 @@
  * The worker runs the same plain functions the engine thread runs without it (LocalWrites,
  * RebuildFile): the engine thread reads, chunks and embeds, posts each batch's rows with
  * their vectors (one transferred buffer, write-wire.ts) and awaits the acknowledgement. The
- * client is write-client.ts. Loading follows the KNN worker (util/module-worker.ts): this
- * module's own URL in the sources and the CLI bundle, its own build in the Electron app.
+ * client is write-client.ts. Loading and the call protocol are the other workers'
+ * (util/module-worker.ts): this module's own URL in the sources and the CLI bundle, its own
+ * build in the Electron app; calls served in order, `abort` out of band.
  */
 import fs from 'node:fs';
 import os from 'node:os';
-import { isMainThread, parentPort, workerData, type Worker } from 'node:worker_threads';
+import { isMainThread, workerData, type Worker } from 'node:worker_threads';
 import { openDatabase, type Db } from './db';
 import { writeMeta, type IndexIdentity } from './schema';
 import { createStore, type FileRow, type Store } from './store';
@@ -23,7 +24,7 @@ import { RebuildFile } from './reindex';
 import { LocalWrites, pruneIndexCache } from './write-side';
 import { decodeBatch, decodeVectors, encodeVectors, type WireBatch, type WireVectors } from './write-wire';
 import { abortError } from '../util/abort';
-import { reportStartFailure, startModuleWorker } from '../util/module-worker';
+import { reportStartFailure, serveWorker, startModuleWorker } from '../util/module-worker';
 
 /** workerData marker of the write worker (also its key for `registerWorkerModule`). */
 export const WRITE_WORKER_MARK = 'cairnWriteWorker';
@@ -75,16 +76,6 @@ export type WriteRequest =
   | { op: 'abandon' }
   | { op: 'close' };
 
-/** An error as it crosses the thread boundary (its name and SQLite code kept). */
-export interface WireError {
-  name: string;
-  message: string;
-  code?: string;
-}
-
-/** What the worker posts back. */
-export type WriteReply = { type: 'ready' } | { type: 'done'; seq: number; result: unknown } | { type: 'failed'; seq: number; error: WireError };
-
 /**
  * Start a write worker thread running this module (its own URL, or the build registered for
  * WRITE_WORKER_MARK); null where there is neither. write-client.ts speaks to it.
@@ -128,8 +119,8 @@ class WriterState {
     return new LocalWrites({ db, store, vectors, yieldNow: workerYielder(), signal: this.controller.signal });
   }
 
-  /** Make one call; its result, and the buffers to transfer with it. */
-  async handle(m: WriteRequest): Promise<{ result: unknown; transfer?: ArrayBuffer[] }> {
+  /** Make one call; its result (a cache lookup's answer is WireVectors, its buffer transferred). */
+  async handle(m: WriteRequest): Promise<unknown> {
     const n = (this.calls.get(m.op) ?? 0) + 1;
     this.calls.set(m.op, n);
     if (this.fault && this.fault.op === m.op && (this.fault.nth ?? 1) === n) {
@@ -141,7 +132,7 @@ class WriterState {
         this.controller = new AbortController();
         const rb = await RebuildFile.open({ indexFile: m.indexFile, identity: m.identity, embedder: m.embedder, carryCache: m.carryCache, signal: this.controller.signal });
         this.session = { db: rb.db, writes: this.newWrites(rb.db, rb.store, m.vectors), rebuild: rb };
-        return { result: { lineVectors: rb.store.lineVectors, tmp: rb.tmp } };
+        return { lineVectors: rb.store.lineVectors, tmp: rb.tmp };
       }
       case 'openIndex': {
         this.controller = new AbortController();
@@ -152,61 +143,60 @@ class WriterState {
         }
         const store = createStore(opened.db, { provider: m.provider, model: m.model, vectors: m.vector });
         this.session = { db: opened.db, writes: this.newWrites(opened.db, store, m.vectors), rebuild: null };
-        return { result: { lineVectors: store.lineVectors } };
+        return { lineVectors: store.lineVectors };
       }
       case 'existing':
-        return { result: await this.current().writes.existing() };
+        return await this.current().writes.existing();
       case 'removeFiles':
-        return { result: await this.current().writes.removeFiles(m.paths) };
+        return await this.current().writes.removeFiles(m.paths);
       case 'begin':
-        return { result: await this.current().writes.begin(m.bulk) };
+        return await this.current().writes.begin(m.bulk);
       case 'cacheGet': {
         const found = await this.current().writes.cacheGet(m.provider, m.model, m.hashes);
-        const wire = encodeVectors([...found]);
-        return { result: wire, transfer: [wire.vectors.buf.buffer as ArrayBuffer] };
+        return encodeVectors([...found]);
       }
       case 'cachePut': {
         const entries = [...decodeVectors(m.entries)].map(([hash, vector]) => ({ hash, vector }));
-        return { result: await this.current().writes.cachePut(m.provider, m.model, entries, m.now) };
+        return await this.current().writes.cachePut(m.provider, m.model, entries, m.now);
       }
       case 'writeBatch': {
         if (this.controller.signal.aborted) throw abortError(undefined, 'indexing cancelled');
         const b = decodeBatch(m.batch);
-        return { result: await this.current().writes.writeBatch(b.files, b.byHash, b.chunks) };
+        return await this.current().writes.writeBatch(b.files, b.byHash, b.chunks);
       }
       case 'touchFiles':
-        return { result: await this.current().writes.touchFiles(m.rows) };
+        return await this.current().writes.touchFiles(m.rows);
       case 'finish':
-        return { result: await this.current().writes.finish() };
+        return await this.current().writes.finish();
       case 'finalize': {
         const s = this.current();
         s.rebuild!.finalize(m.now, m.meta);
         pruneIndexCache(s.db, m.pruneMax);
-        return { result: null };
+        return null;
       }
       case 'afterSync': {
         const { db } = this.current();
         for (const [k, v] of Object.entries(m.meta)) writeMeta(db, k, v);
         pruneIndexCache(db, m.pruneMax);
-        return { result: null };
+        return null;
       }
       case 'backupOrFlush': {
         const done = await this.current().rebuild!.backupOrFlush();
         if (done) this.session = null; // the backup closed the temp file: nothing left to write there
-        return { result: done };
+        return done;
       }
       case 'renameIn':
         this.current().rebuild!.renameIn();
         this.session = null;
-        return { result: null };
+        return null;
       case 'abandon':
         this.session?.rebuild?.abandon();
         this.session = null;
-        return { result: null };
+        return null;
       case 'close':
         if (this.session && !this.session.rebuild) this.session.db.close();
         this.session = null;
-        return { result: null };
+        return null;
     }
   }
 }
@@ -229,26 +219,18 @@ function lowerPriority(): void {
   }
 }
 
-/** Worker side: serve WriteRequests in order; `{abort: true}` (no seq) cancels the running sync. */
+/** A cache lookup's answer, whose one buffer is moved rather than copied. */
+const isWireVectors = (r: unknown): r is WireVectors => typeof r === 'object' && r !== null && 'hashes' in r && 'vectors' in r;
+
+/** Worker side: serve WriteRequests in order; an abort cancels the running sync. */
 function serve(fault: WriteFault | null): void {
-  const port = parentPort!;
   lowerPriority();
   const state = new WriterState(fault);
-  let queue = Promise.resolve();
-  port.on('message', (m: (WriteRequest & { seq: number }) | { abort: true }) => {
-    if ('abort' in m) return void state.controller.abort();
-    queue = queue.then(async () => {
-      try {
-        const { result, transfer } = await state.handle(m);
-        port.postMessage({ type: 'done', seq: m.seq, result } satisfies WriteReply, transfer ?? []);
-      } catch (err) {
-        const e = err as Error & { code?: unknown };
-        const error: WireError = { name: e.name ?? 'Error', message: e.message ?? String(err), ...(typeof e.code === 'string' ? { code: e.code } : {}) };
-        port.postMessage({ type: 'failed', seq: m.seq, error } satisfies WriteReply);
-      }
-    });
+  serveWorker<WriteRequest, unknown>({}, (m) => state.handle(m), {
+    serial: true,
+    transfer: (r) => (isWireVectors(r) ? [r.vectors.buf.buffer as ArrayBuffer] : []),
+    onAbort: () => state.controller.abort(),
   });
-  port.postMessage({ type: 'ready' } satisfies WriteReply);
 }
 
 if (!isMainThread && (workerData as Record<string, unknown> | null)?.[WRITE_WORKER_MARK] === true) {

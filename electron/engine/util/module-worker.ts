@@ -12,10 +12,13 @@
  * the module's own build registered with `registerWorkerModule`; with neither, no worker
  * starts (`null`) and callers do the work in-process.
  *
- * Protocol: the worker posts `{type: 'ready', ...}` once set up; each call is
- * `{seq, ...request}` and is answered `{type: 'done', seq, result}` or
- * `{type: 'failed', seq, message}`; `{type: 'failed', message}` without a seq means it could
- * not start. The worker module checks `workerData[mark]` on import to know it is the worker.
+ * Protocol — the one every engine worker speaks (the embed, KNN and index write workers):
+ * the worker posts `{type: 'ready', ...}` once set up; each call is `{seq, ...request}` (its
+ * buffers may be transferred with it) and is answered `{type: 'done', seq, result}` or
+ * `{type: 'failed', seq, message, name, code?}` (the error's name and string code kept);
+ * `{type: 'failed', message}` without a seq means it could not start; `{abort: true}` without
+ * a seq asks the worker to cancel what it is doing. The worker module checks
+ * `workerData[mark]` on import to know it is the worker.
  */
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,15 +84,35 @@ export async function startModuleWorker(
 
 /** The main thread's side of a started worker. */
 export interface WorkerClient<Req, Res> {
-  call(request: Req): Promise<Res>;
+  /** Post one call (moving `transfer`'s buffers with it); resolves with the worker's result. */
+  call(request: Req, transfer?: ArrayBuffer[]): Promise<Res>;
+  /** Ask the worker to cancel the call it is running (serveWorker's `onAbort`). */
+  abort(): void;
+  /** Whether the worker has stopped (crashed, exited or closed): every call now rejects. */
+  readonly stopped: boolean;
   /** Stop the worker; calls still pending reject. */
   close(): Promise<void>;
+}
+
+/** An error as it crosses the thread boundary: its message, name and string code (SQLite's) kept. */
+export interface WireError {
+  name: string;
+  message: string;
+  code?: string;
 }
 
 type FromWorker<Ready, Res> =
   | ({ type: 'ready' } & Ready)
   | { type: 'done'; seq: number; result: Res }
-  | { type: 'failed'; seq?: number; message: string };
+  | ({ type: 'failed'; seq?: number } & WireError);
+
+/** How connectWorker turns a failed call into the error its promise rejects with. */
+export interface ConnectOptions<Ready> {
+  /** Refuse what the worker reports when ready (returns why). */
+  check?: (ready: Ready) => string | null;
+  /** The rejection for a failed call (default: an Error with the worker's name and message). */
+  errorOf?: (e: WireError) => Error;
+}
 
 /**
  * Wait for `worker`'s ready message, then serve calls. `check` may refuse what the worker
@@ -98,8 +121,10 @@ type FromWorker<Ready, Res> =
 export function connectWorker<Req extends object, Res, Ready extends object = object>(
   worker: Worker,
   name: string,
-  check: (ready: Ready) => string | null = () => null,
+  check: ConnectOptions<Ready>['check'] = () => null,
+  opts: Omit<ConnectOptions<Ready>, 'check'> = {},
 ): Promise<WorkerClient<Req, Res>> {
+  const errorOf = opts.errorOf ?? ((e: WireError) => new Error(`${name}: ${e.message}`));
   const pending = new Map<number, { resolve: (r: Res) => void; reject: (e: Error) => void }>();
   let seq = 0;
   let dead: Error | null = null;
@@ -115,21 +140,27 @@ export function connectWorker<Req extends object, Res, Ready extends object = ob
       if (!started) reject(err);
       void worker.terminate();
     };
-    worker.on('error', fail);
+    worker.on('error', (err) => fail(new Error(`${name} crashed: ${err.message}`)));
     worker.on('exit', (code) => fail(new Error(`${name} exited (code ${code})`)));
     worker.on('message', (m: FromWorker<Ready, Res>) => {
       if (m.type === 'ready') {
-        const refused = check(m);
+        const refused = check?.(m);
         if (refused) return fail(new Error(`${name}: ${refused}`));
         started = true;
         resolve({
-          call(request) {
+          call(request, transfer = []) {
             if (dead) return Promise.reject(dead);
             const id = ++seq;
             return new Promise<Res>((res, rej) => {
               pending.set(id, { resolve: res, reject: rej });
-              worker.postMessage({ ...request, seq: id });
+              worker.postMessage({ ...request, seq: id }, transfer);
             });
+          },
+          abort() {
+            if (!dead) worker.postMessage({ abort: true });
+          },
+          get stopped() {
+            return dead !== null;
           },
           async close() {
             failAll(new Error(`${name} closed`));
@@ -140,21 +171,28 @@ export function connectWorker<Req extends object, Res, Ready extends object = ob
         pending.get(m.seq)?.resolve(m.result);
         pending.delete(m.seq);
       } else if (m.seq !== undefined) {
-        pending.get(m.seq)?.reject(new Error(`${name}: ${m.message}`));
+        pending.get(m.seq)?.reject(errorOf(m));
         pending.delete(m.seq);
       } else fail(new Error(`${name} failed to start: ${m.message}`));
     });
   });
 }
 
+/** `err` as it crosses to the main thread. */
+function wireError(err: unknown): WireError {
+  const e = err as (Error & { code?: unknown }) | null;
+  return { name: e?.name ?? 'Error', message: e?.message ?? String(err), ...(typeof e?.code === 'string' ? { code: e.code } : {}) };
+}
+
 /**
  * Worker side: answer each call with `handle` (in arrival order when `serial`), after
- * posting `ready`. Results are transferred when `transfer` names their buffers.
+ * posting `ready`. Results are transferred when `transfer` names their buffers; an
+ * `{abort: true}` message calls `onAbort` at once (not queued behind the running call).
  */
 export function serveWorker<Req, Res>(
   ready: object,
   handle: (request: Req) => Res | Promise<Res>,
-  opts: { serial?: boolean; transfer?: (result: Res) => ArrayBuffer[] } = {},
+  opts: { serial?: boolean; transfer?: (result: Res) => ArrayBuffer[]; onAbort?: () => void } = {},
 ): void {
   const port = parentPort!;
   let queue = Promise.resolve();
@@ -163,10 +201,12 @@ export function serveWorker<Req, Res>(
       const result = await handle(m);
       port.postMessage({ type: 'done', seq: m.seq, result }, opts.transfer?.(result) ?? []);
     } catch (err) {
-      port.postMessage({ type: 'failed', seq: m.seq, message: (err as Error).message });
+      port.postMessage({ type: 'failed', seq: m.seq, ...wireError(err) });
     }
   };
-  port.on('message', (m: Req & { seq: number }) => {
+  port.on('message', (m: (Req & { seq: number }) | { abort: true }) => {
+    // Every call has a seq; the one message without is the abort.
+    if (!('seq' in m)) return void opts.onAbort?.();
     if (opts.serial) queue = queue.then(() => answer(m));
     else void answer(m);
   });
