@@ -68,4 +68,36 @@ describe('a machine in another zone, language and width', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+
+  it("shows a session's day in the user's zone, in the list as in the timeline", async () => {
+    const { page, errors } = await germanPage();
+    await page.goto(`${env.served.server.openUrl}#/sessions`);
+    const row = page.locator(`#session-${SID}`);
+    await row.waitFor();
+    expect(await row.textContent()).toContain('2026-10-02');
+    expect(await row.textContent()).not.toContain('2026-10-01');
+    await row.click();
+    const timeline = page.getByTestId('timeline');
+    await timeline.getByText('Plan the kayak trip').waitFor();
+    expect(await timeline.textContent()).toContain('2026-10-02 09:45:00');
+    expect(await axe(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('writes dates and numbers one way, in the user\'s zone, whatever the browser\'s language', async () => {
+    const { page, errors } = await germanPage();
+    await page.goto(`${env.served.server.openUrl}#/memory`);
+    // MEMORY.md's head says when it changed as the timeline writes times (not "5.12.2026, 09:45:00").
+    const mtime = fs.statSync(path.join(env.stateDir, 'workspace', 'MEMORY.md')).mtime;
+    const p = (n: number) => String(n).padStart(2, '0');
+    const local = `${mtime.getFullYear()}-${p(mtime.getMonth() + 1)}-${p(mtime.getDate())} ${p(mtime.getHours())}:${p(mtime.getMinutes())}:${p(mtime.getSeconds())}`;
+    await page.getByText(`changed ${local}`).waitFor();
+    // The calendar's month is named in the language of its weekday headers (Mo, Tu, …).
+    const files = await page.getByRole('navigation', { name: 'Memory files' }).textContent();
+    expect(files).toMatch(/\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{4}\b/u);
+    expect(files).not.toMatch(/\b(Januar|Februar|März|Mai|Juni|Juli|Oktober|Dezember)\b/u);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });
