@@ -17,6 +17,12 @@ export function requestSources(req: SearchRequest, settings: MemorySearchSetting
   return [req.source];
 }
 
+/** `now`'s calendar day (YYYY-MM-DD) in the system's time zone. */
+function localDay(now: Date): string {
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
+}
+
 export async function runSearch(
   backend: HybridBackend,
   settings: MemorySearchSettings,
@@ -44,8 +50,9 @@ export async function runSearch(
     stemWeight: h.stemWeight,
     spread: h.spread,
     ranges: h.ranges,
-    // "last week" counts back from --before when given (the question is asked from then).
-    span: h.relativeDates ? querySpan(req.query, req.before ? new Date(`${req.before}T00:00:00Z`) : now) : null,
+    // "last week" counts back from --before when given (the question is asked from then),
+    // else from the local calendar day: daily notes are named by it, not by UTC's day.
+    span: h.relativeDates ? querySpan(req.query, new Date(`${req.before ?? localDay(now)}T00:00:00Z`)) : null,
     sources,
     since: req.since,
     before: req.before,

@@ -5,11 +5,10 @@
  */
 import { useEffect } from 'react';
 import { useSearch, wireIndexEvents } from '../stores/search';
+import { when } from '../pages/sessions/format';
 
-function when(iso: string | null): string {
-  if (!iso) return 'never';
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+function lastSync(iso: string | null): string {
+  return iso ? when(iso) : 'never';
 }
 
 export function IndexStatusView({ actions = true }: { actions?: boolean }) {
@@ -45,7 +44,7 @@ export function IndexStatusView({ actions = true }: { actions?: boolean }) {
             {index.dirty ? ' (files changed since the last sync)' : ''}
           </dd>
           <dt>Last sync</dt>
-          <dd data-testid="index-last-sync">{when(index.lastSync)}</dd>
+          <dd data-testid="index-last-sync">{lastSync(index.lastSync)}</dd>
           <dt>Search mode</dt>
           <dd>
             {index.mode}

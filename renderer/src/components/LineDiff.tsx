@@ -4,6 +4,7 @@
  * whole, left out, or folded to a few lines of context around each change.
  */
 import { diffLines, type Change } from 'diff';
+import { scrollRegion } from './scroll-region';
 
 /** Lines kept on each side of a change when unchanged runs are folded. */
 const CONTEXT = 2;
@@ -39,7 +40,7 @@ export function LineDiff({ before, after, testId, label, said, unchanged, same }
   const changes = diffLines(before, after);
   if (!changes.some((c) => c.added || c.removed)) return <p className="muted">{same}</p>;
   return (
-    <div className="conflict-diff" data-testid={testId} role="group" aria-label={label}>
+    <div className="conflict-diff" data-testid={testId} {...scrollRegion(label)}>
       {changes.flatMap((c, i) => {
         if (c.added || c.removed) {
           return lines(c).map((l, j) => (

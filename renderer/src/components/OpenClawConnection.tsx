@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState } from 'react';
 import type { OpenClawConnection, OpenClawConnectResult } from '../../../shared/contract/openclaw';
 import { api } from '../api';
 import './openclaw-connection.css';
+import { scrollRegion } from './scroll-region';
 
 /** What connecting does, for a person deciding whether to. */
 export function OpenClawWhatItDoes({ stateDir, cli = true }: { stateDir: string; /** Also name the command line's undo (not on the welcome, which has no commands). */ cli?: boolean }) {
@@ -122,7 +123,7 @@ export function OpenClawConnectionView({ stateDir, compact = false, onChanged }:
             // The exact change, for whoever wants to check it before saying yes (open when it changed under them).
             <details open={preview.result.stale ? true : undefined}>
               <summary>The exact change to openclaw.json</summary>
-              <pre className="connect-diff">{preview.result.diff}</pre>
+              <pre className="connect-diff" {...scrollRegion('The exact change to openclaw.json')}>{preview.result.diff}</pre>
             </details>
           )}
           <div className="row">

@@ -4,6 +4,7 @@
  */
 import type { EntryView } from '../../../shared/types/sessions';
 import { contentText } from '../../../shared/text/content';
+import { num } from '../pages/sessions/format';
 
 export type ChatItem =
   | { kind: 'user'; key: string; text: string }
@@ -26,7 +27,7 @@ export function entriesToItems(entries: EntryView[]): ChatItem[] {
         kind: 'marker',
         key,
         marker: 'compaction',
-        text: `Compaction: ${e.compaction.tokensBefore.toLocaleString()} tokens summarised${e.compaction.extract ? ' (deterministic extract)' : ''}; earlier messages are replaced by the summary in the model's context.`,
+        text: `Compaction: ${num(e.compaction.tokensBefore)} tokens summarised${e.compaction.extract ? ' (deterministic extract)' : ''}; earlier messages are replaced by the summary in the model's context.`,
       });
       continue;
     }

@@ -9,6 +9,7 @@ import type { LlmStatus } from '../../../shared/types/llm';
 import type { EntryView, SessionSummary } from '../../../shared/types/sessions';
 import { api } from '../api';
 import { entriesToItems, type ChatItem } from './chat-items';
+import { num } from '../pages/sessions/format';
 
 export type { ChatItem } from './chat-items';
 
@@ -86,7 +87,7 @@ function applyEvent(items: ChatItem[], ev: ChatEvent): ChatItem[] {
           kind: 'marker',
           key: nextKey(),
           marker: 'pruning',
-          text: `Pruning: ${ev.softTrimmed} tool result${ev.softTrimmed === 1 ? '' : 's'} trimmed, ${ev.cleared} cleared (${ev.charsSaved.toLocaleString()} chars saved; context ratio ${ev.ratioBefore.toFixed(2)} → ${ev.ratioAfter.toFixed(2)}). The file is unchanged.`,
+          text: `Pruning: ${ev.softTrimmed} tool result${ev.softTrimmed === 1 ? '' : 's'} trimmed, ${ev.cleared} cleared (${num(ev.charsSaved)} chars saved; context ratio ${ev.ratioBefore.toFixed(2)} → ${ev.ratioAfter.toFixed(2)}). The file is unchanged.`,
         },
       ];
     case 'flush':
@@ -101,7 +102,7 @@ function applyEvent(items: ChatItem[], ev: ChatEvent): ChatItem[] {
           key: nextKey(),
           marker: 'compaction',
           text: ev.compacted
-            ? `Compaction (${ev.trigger}): ${ev.tokensBefore?.toLocaleString() ?? '?'} → ${ev.tokensAfter?.toLocaleString() ?? '?'} tokens${ev.extract ? ', deterministic extract (no model)' : ''}.`
+            ? `Compaction (${ev.trigger}): ${ev.tokensBefore !== undefined ? num(ev.tokensBefore) : '?'} → ${ev.tokensAfter !== undefined ? num(ev.tokensAfter) : '?'} tokens${ev.extract ? ', deterministic extract (no model)' : ''}.`
             : `Compaction (${ev.trigger}) not done: ${ev.reason ?? 'nothing to compact'}.`,
         },
       ];

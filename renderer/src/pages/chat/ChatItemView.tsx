@@ -1,7 +1,9 @@
 /** One chat item: a user or assistant bubble (Markdown, thinking collapsible), a tool call or result, or a marker. */
 import Markdown from 'react-markdown';
+import { CodeBlock, scrollRegion } from '../../components/scroll-region';
 import remarkGfm from 'remark-gfm';
 import type { ChatItem } from '../../stores/chat';
+import { num } from '../sessions/format';
 
 const RESULT_PREVIEW = 1200;
 
@@ -21,12 +23,12 @@ export function ChatItemView({ item }: { item: ChatItem }) {
           {item.thinking && (
             <details className="chat-thinking">
               <summary>Thinking</summary>
-              <pre>{item.thinking}</pre>
+              <pre {...scrollRegion('Thinking')}>{item.thinking}</pre>
             </details>
           )}
           {item.text && (
             <div className="chat-md">
-              <Markdown remarkPlugins={[remarkGfm]} skipHtml>
+              <Markdown remarkPlugins={[remarkGfm]} components={{ pre: CodeBlock }} skipHtml>
                 {item.text}
               </Markdown>
             </div>
@@ -39,7 +41,7 @@ export function ChatItemView({ item }: { item: ChatItem }) {
           <summary>
             <span className="chat-tool-label">Tool call</span> <code>{item.name}</code>
           </summary>
-          <pre>{JSON.stringify(item.args, null, 2)}</pre>
+          <pre {...scrollRegion(`Arguments of ${item.name}`)}>{JSON.stringify(item.args, null, 2)}</pre>
         </details>
       );
     case 'toolResult':
@@ -47,9 +49,9 @@ export function ChatItemView({ item }: { item: ChatItem }) {
         <details className={`chat-tool chat-result${item.isError ? ' error' : ''}`} data-testid="chat-tool-result">
           <summary>
             <span className="chat-tool-label">{item.isError ? 'Tool error' : 'Tool result'}</span> <code>{item.name}</code>{' '}
-            <span className="muted">{item.text.length.toLocaleString()} chars shown</span>
+            <span className="muted">{num(item.text.length)} chars shown</span>
           </summary>
-          <pre>{item.text.length > RESULT_PREVIEW ? `${item.text.slice(0, RESULT_PREVIEW)}\n…` : item.text}</pre>
+          <pre {...scrollRegion(`Result of ${item.name}`)}>{item.text.length > RESULT_PREVIEW ? `${item.text.slice(0, RESULT_PREVIEW)}\n…` : item.text}</pre>
         </details>
       );
     case 'marker':

@@ -9,6 +9,7 @@ import { useChat, wireChatEvents } from '../../stores/chat';
 import { ChatItemView } from './ChatItemView';
 import { NoModel } from './NoModel';
 import './chat.css';
+import { num } from '../sessions/format';
 
 function label(s: { id: string; name: string | undefined; key: string | undefined }): string {
   return s.name ?? s.key ?? s.id;
@@ -74,13 +75,13 @@ export function ChatPage() {
       )}
       {noModel && llm && <NoModel llm={llm} onChosen={(status) => useChat.setState({ llm: status })} />}
       {llm?.configured && <ModelLine provider={llm.provider} model={llm.model} contextWindow={llm.contextWindow} />}
-      <div className="chat-log" aria-label="Conversation" aria-live="polite" aria-busy={sending}>
+      <div className="chat-log" aria-label="Conversation" aria-live="polite" aria-busy={sending} tabIndex={0} data-scroll-region="">
         {historyError && (
           <p role="alert" className="error">
             Could not read the session: {historyError}
           </p>
         )}
-        {hidden > 0 && <p className="muted">{hidden.toLocaleString()} earlier entries are in the Sessions timeline.</p>}
+        {hidden > 0 && <p className="muted">{num(hidden)} earlier entries are in the Sessions timeline.</p>}
         {items.length === 0 && !historyError && <EmptyChat sessionId={sessionId} noModel={noModel} />}
         {items.map((it) => (
           <ChatItemView key={it.key} item={it} />
@@ -201,7 +202,7 @@ function ModelLine({ provider, model, contextWindow }: { provider: string; model
     <p className="muted chat-model">
       Model: {provider}
       {model ? ` / ${model}` : ''}
-      {contextWindow ? ` · ${contextWindow.toLocaleString()}-token window` : ''}
+      {contextWindow ? ` · ${num(contextWindow)}-token window` : ''}
     </p>
   );
 }

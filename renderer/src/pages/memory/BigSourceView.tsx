@@ -7,6 +7,7 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { LineRange } from '../../stores/memory';
+import { num } from '../sessions/format';
 
 /** Above this a file is shown as virtualised source (Markdown rendering would build every block). */
 const BIG_CHARS = 300_000;
@@ -48,7 +49,7 @@ export function BigSourceView({ text, range, note = false }: { text: string; ran
     <>
       {note && (
         <p className="muted" role="note" data-testid="memory-big-note">
-          This file is large ({kb(text.length)}, {lines.length.toLocaleString()} lines), so it is shown as source to keep the window responsive.
+          This file is large ({kb(text.length)}, {num(lines.length)} lines), so it is shown as source to keep the window responsive.
         </p>
       )}
       <div

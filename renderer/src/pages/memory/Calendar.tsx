@@ -65,7 +65,7 @@ export function Calendar({ daily, selected }: { daily: MemoryFileInfo[]; selecte
   const cells: (string | undefined)[] = [...Array<undefined>(lead).fill(undefined), ...Array.from({ length: days }, (_, i) => `${month}-${String(i + 1).padStart(2, '0')}`)];
   while (cells.length % 7) cells.push(undefined);
   const weeks = Array.from({ length: cells.length / 7 }, (_, w) => cells.slice(w * 7, w * 7 + 7));
-  const label = first.toLocaleDateString(undefined, { month: 'long', year: 'numeric' });
+  const label = first.toLocaleDateString('en-US', { month: 'long', year: 'numeric' }) // in the language of the weekdays beside it;
 
   function onKey(e: KeyboardEvent) {
     const dow = (parse(focus).getDay() + 6) % 7;

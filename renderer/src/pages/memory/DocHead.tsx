@@ -6,6 +6,7 @@ import { isBigText } from './BigSourceView';
 import { CopyButton } from '../../components/CopyButton';
 import { OpenOutside } from './OpenOutside';
 import type { LineRange } from '../../stores/memory';
+import { when } from '../sessions/format';
 
 function fmtSize(n: number): string {
   return n < 1024 ? `${n} B` : `${(n / 1024).toFixed(1)} KB`;
@@ -32,7 +33,7 @@ export function DocHead({ doc, cite, editing, writable, mode, setMode, onEdit }:
       <OpenOutside path={doc.path} />
       {!editing && <span className="muted mem-cite-hint">Click a line to cite it, Shift+click for a range</span>}
       <span className="muted">
-        {fmtSize(doc.size)} · changed {new Date(doc.mtime).toLocaleString()}
+        {fmtSize(doc.size)} · changed {when(doc.mtime)}
       </span>
       {!editing && (
         <span className="mem-actions">

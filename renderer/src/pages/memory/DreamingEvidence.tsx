@@ -4,6 +4,7 @@
  * distinct queries and their texts, days, best match, the sessions that searched for it).
  */
 import type { EntryAnnotations, RecallEvidence } from '../../../../shared/types/dreaming';
+import { when } from '../sessions/format';
 
 export function Annotations({ a }: { a: EntryAnnotations }) {
   if (!a.triggers.length && a.importance === undefined && !a.projects.length) return null;
@@ -88,7 +89,7 @@ export function Evidence({ e }: { e: RecallEvidence }) {
       {e.promotedAt && (
         <>
           <dt>Promoted</dt>
-          <dd>{new Date(e.promotedAt).toLocaleString()}</dd>
+          <dd>{when(e.promotedAt)}</dd>
         </>
       )}
     </dl>

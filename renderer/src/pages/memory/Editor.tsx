@@ -7,6 +7,7 @@
 import { useEffect, useRef } from 'react';
 import { useMemory } from '../../stores/memory';
 import { ConflictDiff } from './ConflictDiff';
+import { when } from '../sessions/format';
 
 export function Editor() {
   const doc = useMemory((s) => s.doc);
@@ -51,7 +52,7 @@ export function Editor() {
       )}
       {restoredAt !== undefined && dirty && (
         <p role="status" className="muted" data-testid="draft-restored">
-          Your unsaved edit from {new Date(restoredAt).toLocaleString()} is back. Save it, or Cancel to discard it.
+          Your unsaved edit from {when(restoredAt)} is back. Save it, or Cancel to discard it.
         </p>
       )}
       {confirmDiscard && (

@@ -15,6 +15,7 @@ import type { LineRange } from '../../stores/memory';
 import type { LineAnnotations, LineProvenance } from '../../../../shared/types/search';
 import { AnnotationChips } from '../../components/AnnotationChips';
 import { ProvenanceLabel } from '../../components/ProvenanceLabel';
+import { scrollRegion } from '../../components/scroll-region';
 
 interface Positioned {
   node?: { position?: { start: { line: number }; end: { line: number } } };
@@ -41,7 +42,7 @@ function blockComponents(range: LineRange | undefined, notes: LineAnnotations[] 
       ];
       return createElement(
         tag,
-        { ...rest, 'data-line': start, 'data-end': end, className: `md-block${hit ? ' md-hl' : ''}` },
+        { ...rest, ...(tag === 'pre' ? scrollRegion('Code block') : {}), 'data-line': start, 'data-end': end, className: `md-block${hit ? ' md-hl' : ''}` },
         tag === 'hr' ? undefined : chips.length ? [children, ' ', ...chips] : children,
       );
     };

@@ -11,6 +11,7 @@ import { LineDiff } from '../../components/LineDiff';
 import { memoryHref } from '../../stores/memory';
 import type { MemoryHistory as History, MemoryVersion, PromotedEntry } from '../../../../shared/types/dreaming';
 import { Annotations, Evidence } from './DreamingEvidence';
+import { when } from '../sessions/format';
 
 export function MemoryHistory() {
   const [history, setHistory] = useState<History | undefined>();
@@ -45,7 +46,7 @@ export function MemoryHistory() {
           {[...history.versions].reverse().map((v) => (
             <li key={v.id}>
               <button type="button" className={v.id === picked ? 'active' : undefined} aria-current={v.id === picked ? 'true' : undefined} onClick={() => setPicked(v.id)}>
-                <span className="dream-when">{new Date(v.at).toLocaleString()}</span>
+                <span className="dream-when">{when(v.at)}</span>
                 <span className="dream-label">{v.label}</span>
                 <span className="dream-counts">
                   {v.added.length ? `+${v.added.length}` : ''} {v.removed.length ? `−${v.removed.length}` : ''}
@@ -76,7 +77,7 @@ function VersionView({ version, prev }: { version: MemoryVersion; prev: MemoryVe
   return (
     <>
       <h2>
-        {version.label} <span className="muted">— {new Date(version.at).toLocaleString()}</span>
+        {version.label} <span className="muted">— {when(version.at)}</span>
       </h2>
       {version.promotions.length > 0 && (
         <section aria-label="Promoted in this version">

@@ -6,6 +6,7 @@
 import type { CompactPlanView } from '../../stores/sessions-api';
 import { num } from './format';
 import { CopyButton } from '../../components/CopyButton';
+import { scrollRegion } from '../../components/scroll-region';
 
 export function DryRunPlan({ p, jumpTo }: { p: CompactPlanView; jumpTo: (entryId: string) => void }) {
   return (
@@ -73,7 +74,7 @@ export function DryRunPlan({ p, jumpTo }: { p: CompactPlanView; jumpTo: (entryId
           <div className="muted">
             System <CopyButton text={p.prompt.system} label="Copy the system prompt" />
           </div>
-          <pre className="pre plan-prompt" data-testid="plan-system" tabIndex={0}>
+          <pre className="pre plan-prompt" data-testid="plan-system" {...scrollRegion('System prompt')}>
             {p.prompt.system}
           </pre>
         </div>
@@ -81,7 +82,7 @@ export function DryRunPlan({ p, jumpTo }: { p: CompactPlanView; jumpTo: (entryId
           <div className="muted">
             User ({num(p.prompt.user.length)} chars) <CopyButton text={p.prompt.user} label="Copy the user prompt" />
           </div>
-          <pre className="pre plan-prompt" data-testid="plan-prompt" tabIndex={0}>
+          <pre className="pre plan-prompt" data-testid="plan-prompt" {...scrollRegion('User prompt')}>
             {p.prompt.user}
           </pre>
         </div>

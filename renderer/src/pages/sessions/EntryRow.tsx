@@ -8,6 +8,7 @@ import { TurnRecall } from './TurnRecall';
 import { blocksOf, messageOf, textOf, type RawEntry, type RawMessage } from './entry-types';
 import { num, when } from './format';
 import type { CompactionInfo } from '../../stores/sessions';
+import { scrollRegion } from '../../components/scroll-region';
 
 
 function Meta({ e, label }: { e: RawEntry; label: string }) {
@@ -133,7 +134,7 @@ export const EntryRow = memo(function EntryRow({
       <span className="muted mono entry-time">{when(e.timestamp)}</span>
       {!known && (
         <Collapsible className="raw" summary={<span className="muted">raw</span>}>
-          {() => <pre className="pre">{JSON.stringify(e, null, 2)}</pre>}
+          {() => <pre className="pre" {...scrollRegion('Raw entry (JSON)')}>{JSON.stringify(e, null, 2)}</pre>}
         </Collapsible>
       )}
     </div>

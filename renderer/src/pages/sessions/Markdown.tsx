@@ -6,6 +6,7 @@
 import { memo } from 'react';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
+import { CodeBlock } from '../../components/scroll-region';
 
 const plugins = [remarkGfm];
 const components: Components = {
@@ -17,6 +18,7 @@ const components: Components = {
   ),
   // Images inside Markdown are not fetched (offline; no remote content).
   img: ({ alt }) => <span className="muted">[image: {alt}]</span>,
+  pre: ({ children }) => <CodeBlock>{children}</CodeBlock>,
 };
 
 export const Markdown = memo(function Markdown({ text }: { text: string }) {

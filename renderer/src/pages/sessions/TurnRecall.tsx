@@ -14,6 +14,7 @@ import { num } from './format';
 import { useRecall } from './recall-store';
 import type { TurnRecall as Match } from './recall-match';
 import './recall.css';
+import { scrollRegion } from '../../components/scroll-region';
 
 /** The session id a `sessions/<id>.jsonl` citation names, or undefined for a memory file. */
 function citedSession(h: RecallHitView): string | undefined {
@@ -109,7 +110,7 @@ export function TurnRecall({ entryId }: { entryId: string }) {
       {kept && !m && (
         <div className="recall" data-testid="turn-recall" data-outcome="transcript">
           <Collapsible summary={<span className="recall-title">Recalled memories kept in this message by OpenClaw</span>}>
-            {() => <pre className="pre">{kept.join('\n\n')}</pre>}
+            {() => <pre className="pre" {...scrollRegion('What recall put in the prompt')}>{kept.join('\n\n')}</pre>}
           </Collapsible>
         </div>
       )}

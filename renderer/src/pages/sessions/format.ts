@@ -21,7 +21,7 @@ export function pct(ratio: number): string {
   return `${p < 10 ? p.toFixed(1) : Math.round(p)}%`;
 }
 
-/** "3 min ago", "2 h ago", "4 d ago", or a date for older times. */
+/** "3 min ago", "2 h ago", "4 d ago", or the local date for older times (the day {@link when} says). */
 export function ago(ms: number | undefined, now = Date.now()): string {
   if (ms === undefined || !Number.isFinite(ms)) return '—';
   const s = Math.max(0, (now - ms) / 1000);
@@ -29,7 +29,7 @@ export function ago(ms: number | undefined, now = Date.now()): string {
   if (s < 3600) return `${Math.floor(s / 60)} min ago`;
   if (s < 86_400) return `${Math.floor(s / 3600)} h ago`;
   if (s < 30 * 86_400) return `${Math.floor(s / 86_400)} d ago`;
-  return new Date(ms).toISOString().slice(0, 10);
+  return when(ms).slice(0, 10);
 }
 
 /** Local date and time of an ISO string or epoch ms, e.g. "2025-03-12 14:05:09". */

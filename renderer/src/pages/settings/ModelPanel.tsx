@@ -10,6 +10,7 @@ import { api } from '../../api';
 import { DownloadProgress, mb } from './DownloadProgress';
 import { useModelDownload, type ModelDownloadSource } from './useModelDownload';
 import { RecommendedModels } from '../../components/RecommendedModels';
+import { num } from '../sessions/format';
 
 const llmSource: ModelDownloadSource<LlmStatus, LlmDownloadProgress> = {
   loadStatus: () => api['llm.status']({}),
@@ -72,7 +73,7 @@ export function ModelPanel() {
           {status.contextWindow !== undefined && (
             <>
               <dt>Context window</dt>
-              <dd>{status.contextWindow.toLocaleString()} tokens</dd>
+              <dd>{num(status.contextWindow)} tokens</dd>
             </>
           )}
           {file && (
