@@ -18,6 +18,7 @@ import { WRITE_WORKER_MARK } from '../engine/index/write-worker';
 import { cairnDataDir } from '../engine/config/data-dir';
 import { relativeInside } from '../engine/util/path-inside';
 import { boundsTracker, initialBounds } from './window-bounds';
+import { bridgeLaunchStateDir, runBridge } from './bridge-mode';
 import { hostMcpRoute, listenMcp, mcpLogLine, type McpListener } from '../cli/mcp/http';
 import { loadOrCreateToken, tokenFilePath } from '../server/token-file';
 import { APP_SCHEME, isAppUrl, isSafeExternalUrl, navigationAction, permissionAllowed } from './policy';
@@ -121,7 +122,17 @@ function createWindow(): void {
   void win.loadURL(`${APP_SCHEME}://app/index.html`);
 }
 
-if (!app.requestSingleInstanceLock()) {
+// Started by Cairn's plugin inside OpenClaw as its bridge (bridge-mode.ts): stdio only, no window, no lock.
+const bridgeStateDir = bridgeLaunchStateDir(process.argv);
+if (bridgeStateDir) {
+  registerWorkers();
+  const headless = () => {
+    app.commandLine.appendSwitch('ozone-platform', 'headless');
+    app.disableHardwareAcceleration();
+    app.dock?.hide();
+  };
+  void runBridge(bridgeStateDir, { headless, exit: (code) => app.exit(code) });
+} else if (!app.requestSingleInstanceLock()) {
   app.quit();
 } else {
   app.on('second-instance', () => {

@@ -19,7 +19,8 @@ import { EngineError } from '../core/errors';
 import { writeFileAtomicSync } from '../util/atomic-write';
 import { dropBackup, readBackup, recordConnect, saveBackup, sha256 } from './backup';
 import { deleteJson5Path, setJson5Path } from './json5-edit';
-import { connectEdits, connectionProblems, currentLaunch, isOldStyle, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
+import { currentLaunch } from './launch';
+import { connectEdits, connectionProblems, isOldStyle, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
 import { applyUndo, undoEdits } from './undo';
 
 /** What connecting needs from outside: the environment and how Cairn starts. */
@@ -87,6 +88,16 @@ function realFile(file: string): string {
   } catch {
     return file;
   }
+}
+
+/** Copy the plugin folder to where OpenClaw will load it from (a whole new copy, swapped in by rename). */
+function copyPlugin(from: string, to: string): void {
+  const tmp = `${to}.${process.pid}.tmp`;
+  fs.rmSync(tmp, { recursive: true, force: true });
+  fs.mkdirSync(path.dirname(to), { recursive: true });
+  fs.cpSync(from, tmp, { recursive: true });
+  fs.rmSync(to, { recursive: true, force: true });
+  fs.renameSync(tmp, to);
 }
 
 /** Write openclaw.json through a link to its target, keeping the target's mode (atomic-write.ts). */
@@ -243,6 +254,7 @@ export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, de
   const stale = staleConsent(read.file, diff, opts);
   if (stale) return stale;
   if (!isWritable(read.file)) throw new EngineError('read_only', `${read.file} is not writable: nothing was changed`);
+  if (launch.copyPluginFrom) copyPlugin(launch.copyPluginFrom, pluginDirOf(launch));
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
   writeConfig(read.file, after);

@@ -9,7 +9,6 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { cairnDataDir } from '../config/data-dir';
 
 /** The plugin's id (its openclaw.plugin.json) and the key of its `plugins.entries` entry. */
@@ -36,14 +35,16 @@ export interface ConfigEdit {
   why: string;
 }
 
-/** How to start this Cairn: the Node (or Electron-as-Node) running it, bin/cairn.mjs and the plugin folder. */
+/** How the plugin starts Cairn (launch.ts): `node bin --state-dir <dir> openclaw-bridge`, and the plugin folder. */
 export interface CairnLaunch {
   node: string;
   bin: string;
-  /** Extra variables the Node needs (Electron's binary runs as Node only with ELECTRON_RUN_AS_NODE). */
+  /** Extra variables it needs (an unpackaged Electron runs as Node only with ELECTRON_RUN_AS_NODE). */
   env: Record<string, string>;
   /** The folder holding openclaw.plugin.json; default: `openclaw-plugin/` beside bin/. */
   pluginDir?: string;
+  /** Copy the plugin from here to `pluginDir` when connecting (an AppImage's files vanish when it quits). */
+  copyPluginFrom?: string;
 }
 
 /** The plugin's `plugins.entries.cairn.config`. */
@@ -58,26 +59,6 @@ export interface PluginConfig {
   recallTokens: number;
   minScore: number;
   maxHits: number;
-}
-
-/** The first ancestor of this module's dir that holds `rel` (source tree or bundle). */
-function findUp(rel: string, what: string): string {
-  let dir = path.dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const p = path.join(dir, rel);
-    if (fs.existsSync(p)) return p;
-    const up = path.dirname(dir);
-    if (up === dir) throw new Error(`${rel} was not found above the engine: cannot tell OpenClaw ${what}`);
-    dir = up;
-  }
-}
-
-/** The Node running this process, Cairn's executable script and the plugin folder, all absolute. */
-export function currentLaunch(): CairnLaunch {
-  const bin = findUp(path.join('bin', 'cairn.mjs'), 'how to start Cairn');
-  // OpenClaw reads the plugin from disk: inside a packaged app that is the unpacked copy.
-  const pluginDir = path.dirname(findUp(path.join('openclaw-plugin', 'openclaw.plugin.json'), "where Cairn's plugin is")).replace(`app.asar${path.sep}`, `app.asar.unpacked${path.sep}`);
-  return { node: process.execPath, bin, pluginDir, env: process.versions.electron ? { ELECTRON_RUN_AS_NODE: '1' } : {} };
 }
 
 /** The plugin folder of a launch. */
