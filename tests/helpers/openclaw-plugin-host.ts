@@ -3,16 +3,15 @@
  * Node 24 (the one scripts/fetch-test-openclaw.mjs installs; its `openclaw.sh` names it) that
  * loads openclaw-plugin/index.js with OpenClaw's plugin-API shape (openclaw-plugin-host-child.mjs),
  * whose bridge child is the real `cairn openclaw-bridge` (or `bin`). Commands go over its
- * stdin; `call` resolves with the command's answer. Also a temp OpenClaw dir to point it at.
+ * stdin; `call` resolves with the command's answer. Also an OpenClaw dir to point it at, and
+ * the bridge alone for raw lines. No vitest import: benchmarks use it too.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readLines } from '../../openclaw-plugin/wire.js';
-import { OC2026_STATE_DIR } from './openclaw-state';
 import { OPENCLAW_CACHE, realOpenClaw } from './openclaw-real';
-import { tmpDir } from './tmp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.join(here, 'openclaw-plugin-host-child.mjs');
@@ -89,20 +88,24 @@ export function startPluginHost(node: string, config: PluginConfig): PluginHost 
   };
 }
 
+/** The OpenClaw 2026.9.6-written state dir the plugin tests start from (as openclaw-state.ts's OC2026_STATE_DIR). */
+const FIXTURE_STATE = path.join(here, '..', 'fixtures', 'openclaw-2026.9.6', 'state');
+
 /**
- * A temp OpenClaw dir (the 2026.9.6 fixture's workspace and config) with `notes` added under
- * its `workspace/memory/`, and a temp Cairn data dir.
+ * An OpenClaw dir `<parent>/.openclaw` (the 2026.9.6 fixture's workspace and config) with
+ * `notes` added under its `workspace/memory/`. Tests take pluginOcDir (openclaw-plugin-dir.ts),
+ * which makes the temp dirs; a benchmark gives its own `parent`.
  */
-export function pluginOcDir(notes: Record<string, string> = {}): { stateDir: string; dataDir: string; memoryDir: string } {
-  const stateDir = path.join(tmpDir('cairn-ocplug-'), '.openclaw');
+export function ocDirIn(parent: string, notes: Record<string, string> = {}): { stateDir: string; memoryDir: string } {
+  const stateDir = path.join(parent, '.openclaw');
   fs.mkdirSync(stateDir);
-  fs.cpSync(path.join(OC2026_STATE_DIR, 'workspace'), path.join(stateDir, 'workspace'), { recursive: true });
-  const cfg = JSON.parse(fs.readFileSync(path.join(OC2026_STATE_DIR, 'openclaw.json'), 'utf8')) as { agents: { defaults: { workspace: string } } };
+  fs.cpSync(path.join(FIXTURE_STATE, 'workspace'), path.join(stateDir, 'workspace'), { recursive: true });
+  const cfg = JSON.parse(fs.readFileSync(path.join(FIXTURE_STATE, 'openclaw.json'), 'utf8')) as { agents: { defaults: { workspace: string } } };
   cfg.agents.defaults.workspace = path.join(stateDir, 'workspace');
   fs.writeFileSync(path.join(stateDir, 'openclaw.json'), JSON.stringify(cfg));
   const memoryDir = path.join(stateDir, 'workspace', 'memory');
   for (const [name, text] of Object.entries(notes)) fs.writeFileSync(path.join(memoryDir, name), text);
-  return { stateDir, dataDir: tmpDir('cairn-data-'), memoryDir };
+  return { stateDir, memoryDir };
 }
 
 /** One answer line of the bridge, as read (wire.js's BridgeAnswer, not checked). */
