@@ -16,7 +16,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { driveGateway, quantile } from '../tests/helpers/openclaw-gateway-drive';
-import { ocDirIn, openClawNode, startPluginHost, type Usage } from '../tests/helpers/openclaw-plugin-host';
+import { hostileNote, ocDirIn, openClawNode, startPluginHost, type Usage } from '../tests/helpers/openclaw-plugin-host';
 
 const CAIRN_BIN = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'bin', 'cairn.mjs');
 
@@ -34,7 +34,7 @@ function freshDirs(): { stateDir: string; dataDir: string; memoryDir: string } {
   const parent = fs.mkdtempSync(path.join(os.tmpdir(), 'cairn-bench-gw-'));
   const dataDir = path.join(parent, 'data');
   fs.mkdirSync(dataDir);
-  return { ...ocDirIn(parent), dataDir };
+  return { ...ocDirIn(parent, hostileNote()), dataDir };
 }
 
 async function main(): Promise<void> {

@@ -3,7 +3,8 @@
  * OpenClaw's Node 24 (openclaw-plugin-host.ts) sending `prompts` prompts and `searches` corpus
  * searches to ONE real `cairn openclaw-bridge`, with a new memory note written before every
  * `noteEvery`-th prompt — and that prompt asking for the note's codeword, so each answer is
- * checked against what changed. Samples both processes' RSS and open file descriptors, and
+ * checked against what changed; every other search finds the note with U+2028/U+2029 (the dir
+ * must hold openclaw-plugin-host.ts's hostileNote). Samples both processes' RSS and open file descriptors, and
  * times each call (for the benchmark; the test asserts none of the times). Used by
  * tests/unit/openclaw-plugin-gateway.test.ts (few iterations) and bench/openclaw-gateway.ts.
  */
@@ -62,9 +63,11 @@ export async function driveGateway(host: PluginHost, o: GatewayOptions): Promise
     const isSearch = searches < o.searches && (prompts >= o.prompts || Math.floor(call / searchEvery) > searches);
     if (isSearch) {
       searches++;
-      const { hits, ms } = await host.call<{ hits: { snippet: string; path: string }[]; ms: number }>('search', { query: 'Lisbon trip codeword saffron', maxResults: 6 });
+      // Every other search finds the note with U+2028/U+2029 (hostileNote): its answer line must survive the wire.
+      const [query, want] = searches % 2 ? ['Lisbon trip codeword saffron', 'saffron-kite'] : ['Oslo storage unit code', 'OSLO-7731\u2028on the second floor\u2029'];
+      const { hits, ms } = await host.call<{ hits: { snippet: string; path: string }[]; ms: number }>('search', { query, maxResults: 6 });
       run.searchMs.push(ms);
-      if (!hits.some((h) => h.snippet.includes('saffron-kite'))) run.wrong.push(`search ${searches}: no hit holds saffron-kite`);
+      if (!hits.some((h) => h.snippet.includes(want))) run.wrong.push(`search ${searches}: no hit holds ${JSON.stringify(want)}`);
     } else {
       prompts++;
       let message = QUESTIONS[prompts % QUESTIONS.length] as string;

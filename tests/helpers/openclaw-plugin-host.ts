@@ -88,6 +88,17 @@ export function startPluginHost(node: string, config: PluginConfig): PluginHost 
   };
 }
 
+/**
+ * A memory note holding what a line-based wire can break on — U+2028 and U+2029 (Node 24's
+ * readline ends a line at each), NUL, a lone surrogate (written as UTF-8, it reads back as
+ * U+FFFD) — and a line of over 1 MB. Every plugin test's OpenClaw dir has it; a search for
+ * "Oslo storage unit code" finds it (`OSLO-7731`).
+ */
+export function hostileNote(): Record<string, string> {
+  const big = `Tundra field log ${'tundra-sample '.repeat(72_000)}end.`;
+  return { '2026-12-05.md': `# 2026-12-05\n\n- The Oslo storage unit code is OSLO-7731\u2028on the second floor\u2029by the lift, a NUL\u0000 here and a lone surrogate \ud800 there.\n- ${big}\n` };
+}
+
 /** The OpenClaw 2026.9.6-written state dir the plugin tests start from (as openclaw-state.ts's OC2026_STATE_DIR). */
 const FIXTURE_STATE = path.join(here, '..', 'fixtures', 'openclaw-2026.9.6', 'state');
 
