@@ -3,16 +3,15 @@
  * Node 24 (the one scripts/fetch-test-openclaw.mjs installs; its `openclaw.sh` names it) that
  * loads openclaw-plugin/index.js with OpenClaw's plugin-API shape (openclaw-plugin-host-child.mjs),
  * whose bridge child is the real `cairn openclaw-bridge` (or `bin`). Commands go over its
- * stdin; `call` resolves with the command's answer. Also a temp OpenClaw dir to point it at.
+ * stdin; `call` resolves with the command's answer. Also an OpenClaw dir to point it at, and
+ * the bridge alone for raw lines. No vitest import: benchmarks use it too.
  */
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readLines } from '../../openclaw-plugin/wire.js';
-import { OC2026_STATE_DIR } from './openclaw-state';
 import { OPENCLAW_CACHE, realOpenClaw } from './openclaw-real';
-import { tmpDir } from './tmp';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const HOST = path.join(here, 'openclaw-plugin-host-child.mjs');
@@ -90,19 +89,34 @@ export function startPluginHost(node: string, config: PluginConfig): PluginHost 
 }
 
 /**
- * A temp OpenClaw dir (the 2026.9.6 fixture's workspace and config) with `notes` added under
- * its `workspace/memory/`, and a temp Cairn data dir.
+ * A memory note holding what a line-based wire can break on — U+2028 and U+2029 (Node 24's
+ * readline ends a line at each), NUL, a lone surrogate (written as UTF-8, it reads back as
+ * U+FFFD) — and a line of over 1 MB. Every plugin test's OpenClaw dir has it; a search for
+ * "Oslo storage unit code" finds it (`OSLO-7731`).
  */
-export function pluginOcDir(notes: Record<string, string> = {}): { stateDir: string; dataDir: string; memoryDir: string } {
-  const stateDir = path.join(tmpDir('cairn-ocplug-'), '.openclaw');
+export function hostileNote(): Record<string, string> {
+  const big = `Tundra field log ${'tundra-sample '.repeat(72_000)}end.`;
+  return { '2026-12-05.md': `# 2026-12-05\n\n- The Oslo storage unit code is OSLO-7731\u2028on the second floor\u2029by the lift, a NUL\u0000 here and a lone surrogate \ud800 there.\n- ${big}\n` };
+}
+
+/** The OpenClaw 2026.9.6-written state dir the plugin tests start from (as openclaw-state.ts's OC2026_STATE_DIR). */
+const FIXTURE_STATE = path.join(here, '..', 'fixtures', 'openclaw-2026.9.6', 'state');
+
+/**
+ * An OpenClaw dir `<parent>/.openclaw` (the 2026.9.6 fixture's workspace and config) with
+ * `notes` added under its `workspace/memory/`. Tests take pluginOcDir (openclaw-plugin-dir.ts),
+ * which makes the temp dirs; a benchmark gives its own `parent`.
+ */
+export function ocDirIn(parent: string, notes: Record<string, string> = {}): { stateDir: string; memoryDir: string } {
+  const stateDir = path.join(parent, '.openclaw');
   fs.mkdirSync(stateDir);
-  fs.cpSync(path.join(OC2026_STATE_DIR, 'workspace'), path.join(stateDir, 'workspace'), { recursive: true });
-  const cfg = JSON.parse(fs.readFileSync(path.join(OC2026_STATE_DIR, 'openclaw.json'), 'utf8')) as { agents: { defaults: { workspace: string } } };
+  fs.cpSync(path.join(FIXTURE_STATE, 'workspace'), path.join(stateDir, 'workspace'), { recursive: true });
+  const cfg = JSON.parse(fs.readFileSync(path.join(FIXTURE_STATE, 'openclaw.json'), 'utf8')) as { agents: { defaults: { workspace: string } } };
   cfg.agents.defaults.workspace = path.join(stateDir, 'workspace');
   fs.writeFileSync(path.join(stateDir, 'openclaw.json'), JSON.stringify(cfg));
   const memoryDir = path.join(stateDir, 'workspace', 'memory');
   for (const [name, text] of Object.entries(notes)) fs.writeFileSync(path.join(memoryDir, name), text);
-  return { stateDir, dataDir: tmpDir('cairn-data-'), memoryDir };
+  return { stateDir, memoryDir };
 }
 
 /** One answer line of the bridge, as read (wire.js's BridgeAnswer, not checked). */

@@ -14,7 +14,8 @@ import { describe, expect, it } from 'vitest';
 import { foreignStateHome } from '../../electron/engine/config/data-dir';
 import type { OpenClawCompactionRecord, OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
 import { CAIRN_BIN } from '../helpers/cli';
-import { openClawNode, type PluginConfig, pluginOcDir, startPluginHost } from '../helpers/openclaw-plugin-host';
+import { pluginOcDir } from '../helpers/openclaw-plugin-dir';
+import { openClawNode, type PluginConfig, startPluginHost } from '../helpers/openclaw-plugin-host';
 import { tmpDir } from '../helpers/tmp';
 
 interface Supplement {

@@ -7,7 +7,8 @@
  */
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { openClawNode, pluginOcDir, startPluginHost } from '../helpers/openclaw-plugin-host';
+import { pluginOcDir } from '../helpers/openclaw-plugin-dir';
+import { openClawNode, startPluginHost } from '../helpers/openclaw-plugin-host';
 
 const { node, skip } = openClawNode();
 const PAUSED_BIN = path.join(__dirname, '..', 'helpers', 'openclaw-bridge-paused.mjs');

@@ -9,7 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { CAIRN_BIN } from '../helpers/cli';
-import { openClawNode, pluginOcDir, rawBridge, startPluginHost } from '../helpers/openclaw-plugin-host';
+import { pluginOcDir } from '../helpers/openclaw-plugin-dir';
+import { openClawNode, rawBridge, startPluginHost } from '../helpers/openclaw-plugin-host';
 
 const { node, skip } = openClawNode();
 const LS = '\u2028';

@@ -14,7 +14,8 @@ import { logSegment, recallLogPath } from '../../electron/engine/openclaw/recall
 import { readSessionRecall } from '../../electron/engine/openclaw/recall-read';
 import type { OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
 import { CAIRN_BIN } from '../helpers/cli';
-import { openClawNode, pluginOcDir, rawBridge, startPluginHost } from '../helpers/openclaw-plugin-host';
+import { pluginOcDir } from '../helpers/openclaw-plugin-dir';
+import { openClawNode, rawBridge, startPluginHost } from '../helpers/openclaw-plugin-host';
 
 const { node, skip } = openClawNode();
 const PAUSED_BIN = path.join(__dirname, '..', 'helpers', 'openclaw-bridge-paused.mjs');
