@@ -11,9 +11,11 @@
  * compaction (keyed by the compaction and the part it replaced, which later appends never
  * change) and kept per session. A JSONL transcript grows by a turn between two prompts; when
  * what was appended since (read from the last size on) holds no compaction and no branch, the
- * kept lines still stand and nothing is parsed again. Otherwise the transcript comes from the
- * store's cache (re-read when its size/mtime or database stamp changed). A query is one pass
- * over the lines. What is slow the first time (a big transcript's parse, the audit) is not
+ * kept lines still stand and nothing is parsed again. OpenClaw's SQLite store has no such
+ * tail: its kept lines serve the prompt and are re-read after it, at most once a minute, and at
+ * once when the plugin reports a compaction. Otherwise the transcript comes from the store's
+ * cache (re-read when its size/mtime or database stamp changed). A query looks its words up in
+ * the lines' postings. What is slow the first time (a big transcript's parse, the audit) is not
  * cut off by the prompt's budget: the prompt goes on without it and the next one finds it ready.
  */
 import fs from 'node:fs';
@@ -30,12 +32,22 @@ const KEEP_SESSIONS = 16;
 /** Share of the prompt's budget this may wait for a first parse or audit (the search needs the rest). */
 const WAIT_SHARE = 0.6;
 
+/**
+ * OpenClaw's SQLite store has no append-only tail to read: its session's stamp changes every
+ * turn and a re-read costs ~17 ms per 1,000 events (docs/benchmarks.md, "OpenClaw session
+ * store"). Its kept lines serve the prompt, and are re-read after it at most this often — and
+ * at once when the plugin reports a compaction (warmCompactedRecall).
+ */
+const SQLITE_REFRESH_MS = 60_000;
 /** A tail bigger than this is parsed with the whole transcript instead (it is not one turn). */
 const TAIL_MAX_BYTES = 4 * 1024 * 1024;
 
 interface Prepared {
   key: string;
   lines: Promise<CompactedLines>;
+  /** When the lines were made (`Date.now()`), and whether a re-read after a prompt is under way. */
+  madeAt: number;
+  refreshing?: boolean;
   /**
    * The JSONL file the lines were made from, its inode, the size up to which it is known to
    * hold no later compaction or branch, and the id of its last entry; undefined for a store
@@ -143,11 +155,12 @@ function preparedLines(ctx: EngineContext, s: ResolvedSession, t: Transcript, pa
   const key = part?.key ?? '';
   if (held?.key === key) {
     held.grown = grown;
+    held.madeAt = Date.now();
     touch(cache, id, held);
     return held.lines;
   }
   const lines = part ? lostOf(ctx, s).then((lost) => compactedLines(t, part, lost)) : Promise.resolve({ lines: [], postings: new Map() });
-  touch(cache, id, { key, lines, ...(grown ? { grown } : {}) });
+  touch(cache, id, { key, lines, madeAt: Date.now(), ...(grown ? { grown } : {}) });
   return lines;
 }
 
@@ -161,20 +174,43 @@ function inodeOf(s: ResolvedSession): number | undefined {
   }
 }
 
-/** The compacted lines of `sessionId`, or undefined when it cannot be read or they are not ready within the wait. */
-async function linesOf(ctx: EngineContext, agentId: string, sessionId: string, signal?: AbortSignal, budgetMs?: number): Promise<{ sessionId: string; lines: CompactedLines } | undefined> {
+/** Read `s`'s transcript and make (or confirm) its compacted lines. */
+async function prepare(ctx: EngineContext, s: ResolvedSession, signal: AbortSignal | undefined, left: () => number | undefined): Promise<CompactedLines | undefined> {
+  const ino = inodeOf(s);
+  const t = await within(loadSoftly(ctx, s), signal, left());
+  return t && within(preparedLines(ctx, s, t, compactedPart(t), ino), signal, left());
+}
+
+/** Re-read `s` after this prompt (one re-read at a time): its kept lines serve until then. */
+function refreshLater(ctx: EngineContext, s: ResolvedSession, held: Prepared): void {
+  if (held.refreshing) return;
+  held.refreshing = true;
+  setImmediate(() => {
+    prepare(ctx, s, undefined, () => undefined)
+      .catch(() => undefined)
+      .finally(() => (held.refreshing = false));
+  });
+}
+
+/**
+ * The compacted lines of `sessionId`, or undefined when it cannot be read or they are not
+ * ready within the wait. `fresh`: read the store now even when lines are kept (a compaction
+ * was reported).
+ */
+async function linesOf(ctx: EngineContext, agentId: string, sessionId: string, signal?: AbortSignal, budgetMs?: number, fresh = false): Promise<{ sessionId: string; lines: CompactedLines } | undefined> {
   const started = Date.now();
   const left = () => (budgetMs === undefined ? undefined : budgetMs * WAIT_SHARE - (Date.now() - started));
   const s = resolveSession(ctx, sessionId, agentId);
-  const held = ctx.member(preparedSlot).get(cacheId(s));
+  const held = fresh ? undefined : ctx.member(preparedSlot).get(cacheId(s));
   let lines: CompactedLines | undefined;
   if (held && s.store === 'jsonl' && onlyTurnsAppended(held, s.file)) {
     lines = await within(held.lines, signal, left());
+  } else if (held && s.store !== 'jsonl') {
+    // Lines compacted once stay out of the context: the kept ones are right, at worst not the newest.
+    if (Date.now() - held.madeAt > SQLITE_REFRESH_MS) refreshLater(ctx, s, held);
+    lines = await within(held.lines, signal, left());
   } else {
-    const ino = inodeOf(s);
-    const t = await within(loadSoftly(ctx, s), signal, left());
-    if (!t) return undefined;
-    lines = await within(preparedLines(ctx, s, t, compactedPart(t), ino), signal, left());
+    lines = await prepare(ctx, s, signal, left);
   }
   return lines && { sessionId: s.sessionId, lines };
 }
@@ -204,7 +240,7 @@ export async function compactedRecall(ctx: EngineContext, agentId: string, sessi
 export function warmCompactedRecall(ctx: EngineContext, agentId: string, sessionId: string): void {
   if (!ctx.config().config.cairn.recall.compacted) return;
   setImmediate(() => {
-    linesOf(ctx, agentId, sessionId).catch(() => undefined);
+    linesOf(ctx, agentId, sessionId, undefined, undefined, true).catch(() => undefined);
   });
 }
 

@@ -1,12 +1,13 @@
 /**
  * One search hit: citation link (opens the memory file at those lines, or the session),
- * source badge, date, score, the snippet with the query's terms marked, and an expandable
- * score breakdown.
+ * source badge, date, score, the lines that answer (or the snippet) with the query's terms
+ * marked (ResultText.tsx), and an expandable score breakdown.
  */
 import { useState } from 'react';
 import type { SearchResult } from '../../../../shared/types/search';
 import { memoryHref } from '../../stores/memory';
-import { highlight } from './highlight';
+import { api } from '../../api';
+import { ResultText } from './ResultText';
 import { ScoreBreakdown } from './ScoreBreakdown';
 import { CopyButton } from '../../components/CopyButton';
 import { AnnotationChips } from '../../components/AnnotationChips';
@@ -20,6 +21,16 @@ export function resultHref(r: SearchResult): string {
     return `#/sessions/${encodeURIComponent(id)}/timeline?line=${r.startLine}`;
   }
   return memoryHref(r.path, { from: r.startLine, to: r.endLine });
+}
+
+/**
+ * The whole passage a hit cites: a memory note's cited lines as the file has them now; a
+ * session's (or a note that cannot be read) the snippet the engine sent.
+ */
+async function readPassage(r: SearchResult): Promise<string> {
+  if (r.source !== 'memory') return r.snippet;
+  const doc = await api['memory.read']({ path: r.path });
+  return doc.text.split('\n').slice(r.startLine - 1, r.endLine).join('\n');
 }
 
 /** A daily note's date comes from its file name (SPEC §7.4). */
@@ -71,7 +82,7 @@ export function ResultItem({
           {r.annotations && <AnnotationChips a={r.annotations} onFilter={(f) => setFilters(f)} />}
         </span>
       )}
-      <pre className="result-snippet">{highlight(r.snippet, terms)}</pre>
+      <ResultText r={r} terms={terms} readPassage={() => readPassage(r)} />
       {similar.length > 0 && (
         <div className="result-similar">
           <button type="button" className="link" aria-expanded={showSimilar} onClick={() => setShowSimilar(!showSimilar)} data-testid="similar-toggle">
