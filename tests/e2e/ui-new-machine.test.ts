@@ -7,7 +7,9 @@
  *   when Debian's fonts-noto-cjk is installed);
  * - a session's day in the list is the day in the user's zone, as the timeline says, not
  *   UTC's (20:00 UTC on 1 October is 09:45 on 2 October in Chatham);
- * - numbers are written one way across the window (12,345), whatever the browser's language.
+ * - times are written one way across the window ("2026-12-05 09:45:00", in the user's zone),
+ *   and the calendar names its month in the language of its weekdays, whatever the
+ *   browser's language.
  * .ci/run installs fonts-noto-cjk and the de_DE.UTF-8 locale so CI's machine differs too.
  */
 import fs from 'node:fs';

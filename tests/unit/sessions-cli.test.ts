@@ -15,6 +15,7 @@ import { copyFixture, FIXTURE_SESSION_ID as SID } from '../helpers/fixtures';
 import { makeSession } from '../helpers/sessions';
 import { SummarizerLLM } from '../helpers/test-llms';
 import { tmpDir } from '../helpers/tmp';
+import { localDateTime } from '../../shared/text/local-time';
 import { freezeTree, snapshotTree } from '../helpers/tree-snapshot';
 
 async function cli(args: string[], deps: EngineDeps = {}) {
@@ -31,10 +32,24 @@ describe('cairn sessions', () => {
     const r = await cli(['sessions', 'list', '--state-dir', stateDir]);
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^SESSION\s+MESSAGES\s+TOKENS\s+COMPACTIONS\s+LAST ACTIVITY\s+KEY/);
-    expect(r.stdout).toContain(`${SID}        15  2628/200.0k            1  2025-03-02 10:02:20  agent:main:main`);
+    // The last entry is at 10:02:20 UTC; the list says it in the machine's zone (see the next test).
+    expect(r.stdout).toContain(`${SID}        15  2628/200.0k            1  ${localDateTime('2025-03-02T10:02:20.000Z')}  agent:main:main`);
     const j = JSON.parse((await cli(['sessions', 'list', '--state-dir', stateDir, '--json'])).stdout);
     expect(j.sessions).toHaveLength(1);
     expect(j.sessions[0]).toMatchObject({ id: SID, key: 'agent:main:main', messages: 15, compactions: 1, estimatedTokens: 2628, contextWindow: 200000, malformed: 1, name: 'Fix server port' });
+  });
+
+  it("list says the last activity in the machine's time zone, not UTC's read as local", async () => {
+    const { stateDir } = copyFixture();
+    const zone = process.env.TZ;
+    process.env.TZ = 'Pacific/Chatham'; // UTC+13:45 in March
+    try {
+      const r = await cli(['sessions', 'list', '--state-dir', stateDir]);
+      expect(r.stdout).toContain('  2025-03-02 23:47:20  agent:main:main');
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
   });
 
   it('show lists entries with type, role, tokens and compaction summaries; reports the malformed line', async () => {

@@ -6,6 +6,7 @@ import type {
   PrunePreviewResult,
   SessionSummary,
 } from '../../../shared/types/sessions';
+import { localDateTime } from '../../../shared/text/local-time';
 
 const pad = (s: string, n: number) => (s.length >= n ? s : s + ' '.repeat(n - s.length));
 const lpad = (s: string, n: number) => (s.length >= n ? s : ' '.repeat(n - s.length) + s);
@@ -19,7 +20,8 @@ export function formatSessionList(sessions: SessionSummary[]): string {
     // The system prompt is counted where OpenClaw recorded it (~: part of the figure is its report).
     `${s.systemPromptTokens ? '~' : ''}${k(s.estimatedTokens + (s.systemPromptTokens ?? 0))}/${k(s.contextWindow)}`,
     String(s.compactions),
-    s.lastActivity ? s.lastActivity.replace('T', ' ').slice(0, 19) : '—',
+    // Local, as the window writes it: a UTC time read as local is off by the zone's offset.
+    s.lastActivity ? (localDateTime(s.lastActivity) ?? s.lastActivity) : '—',
     s.key ?? '',
   ]);
   const head = ['SESSION', 'MESSAGES', 'TOKENS', 'COMPACTIONS', 'LAST ACTIVITY', 'KEY'];

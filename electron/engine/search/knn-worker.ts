@@ -40,11 +40,23 @@ const MARK = KNN_WORKER_MARK;
 export async function startKnnWorker(indexFile: string): Promise<KnnWorker> {
   const worker = await startModuleWorker(import.meta.url, MARK, { indexFile });
   if (!worker) throw new Error('no module URL to start a KNN worker from');
-  worker.unref(); // never keeps a process alive on its own
   const client = await connectWorker<KnnRequest, Candidate[] | boolean>(worker, 'KNN worker');
+  // Only now: Node refs a worker's port again when its first 'message' listener is added
+  // (connectWorker's), even after unref(). Idle, the worker never keeps a process alive; a
+  // query under way does, as any I/O would (else a process awaiting one could end mid-search).
+  worker.unref();
+  let pending = 0;
+  const call = async <T>(request: KnnRequest): Promise<T> => {
+    if (pending++ === 0) worker.ref();
+    try {
+      return (await client.call(request)) as T;
+    } finally {
+      if (--pending === 0) worker.unref();
+    }
+  };
   return {
-    query: (vec, limit, filter) => client.call({ vec, limit, filter }) as Promise<Candidate[]>,
-    loaded: () => client.call({ loaded: true }) as Promise<boolean>,
+    query: (vec, limit, filter) => call<Candidate[]>({ vec, limit, filter }),
+    loaded: () => call<boolean>({ loaded: true }),
     close: () => client.close(),
   };
 }

@@ -9,6 +9,7 @@ import { resolveWeights } from './score';
 import { querySpan } from './query-dates';
 import type { SearchRequest } from '../core/search-backend';
 import { SUGGESTION_TEXT } from '../config/suggestions';
+import { localDateTime } from '../../../shared/text/local-time';
 
 /** Which sources a request searches: `all` = every enabled source. */
 export function requestSources(req: SearchRequest, settings: MemorySearchSettings): MemorySource[] {
@@ -18,10 +19,7 @@ export function requestSources(req: SearchRequest, settings: MemorySearchSetting
 }
 
 /** `now`'s calendar day (YYYY-MM-DD) in the system's time zone. */
-function localDay(now: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${p(now.getMonth() + 1)}-${p(now.getDate())}`;
-}
+const localDay = (now: Date): string => localDateTime(now)!.slice(0, 10);
 
 export async function runSearch(
   backend: HybridBackend,

@@ -1,4 +1,5 @@
 /** Small formatters for the Sessions pages: numbers, sizes, relative times. */
+import { localDateTime } from '../../../../shared/text/local-time';
 
 const nf = new Intl.NumberFormat('en-US');
 
@@ -32,13 +33,10 @@ export function ago(ms: number | undefined, now = Date.now()): string {
   return when(ms).slice(0, 10);
 }
 
-/** Local date and time of an ISO string or epoch ms, e.g. "2025-03-12 14:05:09". */
+/** Local date and time of an ISO string or epoch ms, e.g. "2025-03-12 14:05:09" (shared/text/local-time.ts). */
 export function when(t: string | number | undefined): string {
   if (t === undefined) return '';
-  const d = new Date(t);
-  if (Number.isNaN(d.getTime())) return String(t);
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+  return localDateTime(t) ?? String(t);
 }
 
 /** Bytes as KB/MB. */
