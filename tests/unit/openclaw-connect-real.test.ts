@@ -14,8 +14,12 @@
  * 3. Cairn's Node gone: the turn completes without recall, with one warning.
  *
  * The dir starts as the old connect left it (deny list, tool search off, MCP server): connect
- * migrates it, changing no file of the OpenClaw dir but openclaw.json; `--undo` restores the
- * user's own file byte for byte; the memory files are as they were.
+ * migrates it, with OpenClaw's own install record of the plugin (`openclaw plugins install
+ * --link`, shown in the diff), so no OpenClaw run warns that it "can't verify where this plugin
+ * came from"; no file of the OpenClaw dir changes but openclaw.json and OpenClaw's own state;
+ * `--undo` removes the record (`openclaw plugins uninstall`) and restores the user's own file
+ * byte for byte; the memory files are as they were. A dir connected the plugins.load.paths way
+ * without a record gets just the record.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,6 +28,7 @@ import { ensureForeignStateHome, foreignStateHome } from '../../electron/engine/
 import type { EngineContext } from '../../electron/engine/core/context';
 import { recordConnect, saveBackup, sha256 } from '../../electron/engine/openclaw/backup';
 import { connectOpenClaw } from '../../electron/engine/openclaw/connect';
+import { recordedInstallPath } from '../../electron/engine/openclaw/install-record';
 import { recallLogPath } from '../../electron/engine/openclaw/recall-log';
 import type { OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
 import { CAIRN_BIN, runCairn } from '../helpers/cli';
@@ -55,6 +60,12 @@ const systemText = (r: ChatBody | undefined): string => (r?.messages ?? []).filt
 /** The lines of the plugin's warnings in OpenClaw's output. */
 const cairnWarnings = (out: string): string[] => out.split('\n').filter((l) => /cairn: .* went on without Cairn/.test(l));
 
+/** OpenClaw's "untracked plugin" warning (its loader's warnAboutUntrackedLoadedPlugins). */
+const UNTRACKED = "can't verify where this plugin came from";
+
+/** Files OpenClaw's own `plugins install/uninstall` keep in its dir (its state database, config backups and journal key, empty folders). */
+const OPENCLAWS_OWN = /^(state\/|openclaw\.json\.bak|config-journal-fingerprint\.key$|extensions\/|tmp\/)/;
+
 /** The recall log lines of one session. */
 function recallLog(file: string): OpenClawRecallEntry[] {
   return fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as OpenClawRecallEntry) : [];
@@ -83,7 +94,8 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     const nodeLink = path.join(tmpDir('cairn-ocnode-'), 'node');
     fs.writeFileSync(nodeLink, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} "$@"\n`, { mode: 0o755 });
     // The real CLI with one test hook passed in (where the bridge holds a request): turn 1's slow Cairn.
-    const deps = { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: PAUSED_BIN, pluginDir: PLUGIN_DIR, env: {} } };
+    // `openclaw` records the install (issue 38 defect 10): the real one, with this test's HOME.
+    const deps = { env: { CAIRN_DATA_DIR: dataDir, HOME: home, PATH: process.env.PATH }, launch: { node: nodeLink, bin: PAUSED_BIN, pluginDir: PLUGIN_DIR, env: {} }, openclaw: command };
 
     // The dir as the old connect left it: Cairn's MCP server, OpenClaw's memory tools denied,
     // tool search off — and its backup of the user's file in Cairn's data dir.
@@ -101,7 +113,11 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     // Migrated: the deny list, the tool-search switch and the MCP server entry go.
     for (const gone of ['-      "memory_search",', '-    "toolSearch": false', '-  "mcp": {']) expect(res.diff).toContain(gone);
     expect(JSON.parse(fs.readFileSync(cfgFile, 'utf8'))).not.toHaveProperty('tools');
-    expect(changed(before, treeOf(stateDir))).toEqual(['openclaw.json']);
+    // OpenClaw's own install record, shown in the diff, and there now.
+    expect(dry.diff).toContain(`+  "installPath": ${JSON.stringify(PLUGIN_DIR)}`);
+    expect(recordedInstallPath(stateDir)).toBe(PLUGIN_DIR);
+    // openclaw.json is exactly the text shown; the rest is what OpenClaw's own command keeps.
+    expect(changed(before, treeOf(stateDir)).filter((f) => !OPENCLAWS_OWN.test(f))).toEqual(['openclaw.json']);
     const connectedText = fs.readFileSync(cfgFile, 'utf8');
     const doctor = await runCairn(['doctor', '--json', '--state-dir', stateDir], { env: { CAIRN_DATA_DIR: dataDir, PATH: path.dirname(process.execPath) } });
     expect((JSON.parse(doctor.stdout) as { checks: { id: string; status: string }[] }).checks.find((c) => c.id === 'openclaw-connection')?.status).toBe('ok');
@@ -118,6 +134,7 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     const first = model.requests.length;
     const t1 = await turn('earlier', 'SEARCH-THREE Please remember: my locker code is 4417-heron.', { CAIRN_TEST_BRIDGE_PAUSE: JSON.stringify({ recall: 600_000 }), CAIRN_OPENCLAW_RECALL_BUDGET_MS: '300' });
     expect(t1.code, t1.out.slice(-3000)).toBe(0);
+    expect(t1.out).not.toContain(UNTRACKED);
     expect(t1.out).toContain('Noted.');
     expect(cairnWarnings(t1.out)).toEqual([expect.stringContaining('Cairn did not answer recall within 300 ms')]);
     expect(logOf('earlier')).toEqual([expect.objectContaining({ v: 1, outcome: 'timeout', agentId: 'main', sessionId: 'earlier', hits: [], injectedChars: 0 })]);
@@ -143,6 +160,7 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     const second = model.requests.length;
     const t2 = await turn('later', 'What was the Lisbon trip codeword, and what is my locker code?', { CAIRN_OPENCLAW_RECALL_BUDGET_MS: '600000' });
     expect(t2.code, t2.out.slice(-3000)).toBe(0);
+    expect(t2.out).not.toContain(UNTRACKED);
     expect(cairnWarnings(t2.out)).toEqual([]);
     // The model called no tool in this turn: what it knew came in with the prompt.
     const turn2 = model.requests.slice(second);
@@ -163,6 +181,7 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     const third = model.requests.length;
     const t3 = await turn('gone', 'What was the Lisbon trip codeword?', {});
     expect(t3.code, t3.out.slice(-3000)).toBe(0);
+    expect(t3.out).not.toContain(UNTRACKED);
     expect(t3.out).toContain('Noted.');
     expect(cairnWarnings(t3.out)).toEqual([expect.stringContaining('which is not running')]);
     expect(userText(model.requests[third])).not.toContain('<relevant-memories>');
@@ -173,7 +192,32 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     expect(sha256(fs.readFileSync(cfgFile, 'utf8'))).toBe(sha256(connectedText));
     expect((await connectOpenClaw(stateDir, { undo: true }, deps)).changed).toBe(true);
     expect(fs.readFileSync(cfgFile, 'utf8')).toBe(original);
+    expect(recordedInstallPath(stateDir)).toBeUndefined();
     // Nothing of Cairn's is left in OpenClaw's dir: what else is there is OpenClaw's own state.
     expect((fs.readdirSync(stateDir, { recursive: true }) as string[]).filter((n) => /cairn/i.test(n))).toEqual([]);
+  });
+
+  it('a dir connected the plugins.load.paths way, without an install record, gets just the record; undo takes it away', { timeout: 300_000 }, async () => {
+    const command = openclaw.command as string;
+    const stateDir = freshOpenClawDir(OC2026_STATE_DIR, 'http://127.0.0.1:9/v1', tmpDir('cairn-ocrec-'));
+    const cfgFile = path.join(stateDir, 'openclaw.json');
+    const original = fs.readFileSync(cfgFile, 'utf8');
+    const env = { CAIRN_DATA_DIR: tmpDir('cairn-data-'), HOME: tmpDir('cairn-ochome-'), PATH: process.env.PATH };
+    const launch = { node: process.execPath, bin: CAIRN_BIN, pluginDir: PLUGIN_DIR, env: {} };
+    // Connected before OpenClaw's record was used: plugins.load.paths only.
+    await connectOpenClaw(stateDir, {}, { env, launch, openclaw: null });
+    const connected = fs.readFileSync(cfgFile, 'utf8');
+    expect(recordedInstallPath(stateDir)).toBeUndefined();
+    const dry = await connectOpenClaw(stateDir, { dryRun: true }, { env, launch, openclaw: command });
+    // Only the record is new: openclaw.json has nothing left to change.
+    expect(dry.diff.startsWith(`--- ${path.join(stateDir, 'state', 'openclaw.sqlite')}`)).toBe(true);
+    const res = await connectOpenClaw(stateDir, { expectDiffSha256: dry.diffSha256 }, { env, launch, openclaw: command });
+    expect(res.message).toContain("with OpenClaw's own install record");
+    expect(recordedInstallPath(stateDir)).toBe(PLUGIN_DIR);
+    expect(fs.readFileSync(cfgFile, 'utf8')).toBe(connected);
+    const undone = await connectOpenClaw(stateDir, { undo: true }, { env, launch, openclaw: command });
+    expect(undone.message).toContain('openclaw plugins uninstall cairn');
+    expect(recordedInstallPath(stateDir)).toBeUndefined();
+    expect(fs.readFileSync(cfgFile, 'utf8')).toBe(original);
   });
 });

@@ -16,12 +16,12 @@ import JSON5 from 'json5';
 import type { OpenClawConnectResult, OpenClawConnection } from '../../../shared/contract/openclaw';
 import { OPENCLAW_CONFIG_FILE } from '../config/load';
 import { EngineError } from '../core/errors';
-import { writeFileAtomicSync } from '../util/atomic-write';
 import { dropBackup, readBackup, recordConnect, saveBackup, sha256 } from './backup';
 import { deleteJson5Path, setJson5Path } from './json5-edit';
 import { currentLaunch } from './launch';
-import { connectEdits, connectionProblems, isOldStyle, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
+import { connectEdits, connectionProblems, isOldStyle, PLUGIN_ID, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
 import { applyUndo, undoEdits } from './undo';
+import { findOpenClaw, installRecordDiff, realFile, recordedInstallPath, withOpenClaw, writeConfig } from './install-record';
 
 /** What connecting needs from outside: the environment and how Cairn starts. */
 export interface ConnectDeps {
@@ -29,6 +29,8 @@ export interface ConnectDeps {
   now?: () => Date;
   /** How the plugin should start Cairn; default: this process's Node, bin/cairn.mjs and openclaw-plugin/. */
   launch?: CairnLaunch;
+  /** The `openclaw` command that records the install (install-record.ts); default: `openclaw` on PATH; null: none. */
+  openclaw?: string | null;
 }
 
 interface ReadConfig {
@@ -77,19 +79,6 @@ export function openClawConnection(stateDir: string): OpenClawConnection {
   };
 }
 
-/**
- * Where openclaw.json's bytes live: the file, or what a symlink to it points at (dotfile
- * managers keep it as a link). Connect and undo write there — atomically, in the target's own
- * dir — so the link stays a link and its target gets the change.
- */
-function realFile(file: string): string {
-  try {
-    return fs.realpathSync(file);
-  } catch {
-    return file;
-  }
-}
-
 /** Copy the plugin folder to where OpenClaw will load it from (a whole new copy, swapped in by rename). */
 function copyPlugin(from: string, to: string): void {
   const tmp = `${to}.${process.pid}.tmp`;
@@ -98,11 +87,6 @@ function copyPlugin(from: string, to: string): void {
   fs.cpSync(from, tmp, { recursive: true });
   fs.rmSync(to, { recursive: true, force: true });
   fs.renameSync(tmp, to);
-}
-
-/** Write openclaw.json through a link to its target, keeping the target's mode (atomic-write.ts). */
-function writeConfig(file: string, text: string): void {
-  writeFileAtomicSync(realFile(file), text);
 }
 
 function isWritable(link: string): boolean {
@@ -188,21 +172,24 @@ function undoText(read: ReadConfig, rec: NonNullable<ReturnType<typeof readBacku
 }
 
 /** Take Cairn's settings out again (or, as a dry run, show what that would change). */
-function undo(stateDir: string, deps: ConnectDeps, opts: ConnectOptions): OpenClawConnectResult {
+async function undo(stateDir: string, deps: ConnectDeps, opts: ConnectOptions): Promise<OpenClawConnectResult> {
   const read = readConfig(stateDir);
   const rec = readBackup(stateDir, deps.env);
   if (!rec) throw new EngineError('not_found', `no backup of ${read.file} from "cairn connect openclaw": nothing to undo`);
   const { after, message, exact } = undoText(read, rec, deps);
-  const diff = unifiedDiff(read.file, read.text, after);
-  if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would undo: ${message}` };
+  // OpenClaw's install record goes through OpenClaw's own uninstall; without `openclaw` it stays (said so).
+  const recorded = recordedInstallPath(stateDir);
+  const openclaw = recorded !== undefined ? openClawOf(deps) : undefined;
+  const diff = unifiedDiff(read.file, read.text, after) + (openclaw && recorded !== undefined ? installRecordDiff(stateDir, recorded, false) : '');
+  const left = recorded !== undefined && !openclaw ? ` OpenClaw's install record of the plugin stays (no openclaw command on PATH): "openclaw plugins uninstall ${PLUGIN_ID}" removes it.` : '';
+  if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would undo: ${message}${left}` };
   const stale = staleConsent(read.file, diff, opts);
   if (stale) return stale;
-  if (after !== read.text) {
-    assertUnchanged(read);
-    writeConfig(read.file, after);
-  }
+  assertUnchanged(read);
+  if (openclaw) await withOpenClaw(openclaw, ['plugins', 'uninstall', PLUGIN_ID, '--force'], stateDir, read.file, after, deps.env);
+  else if (after !== read.text) writeConfig(read.file, after);
   dropBackup(stateDir, deps.env, !exact);
-  return { changed: after !== read.text, diff, diffSha256: sha256(diff), message: exact ? `Restored ${read.file} as it was before Cairn connected it.` : message };
+  return { changed: Boolean(diff), diff, diffSha256: sha256(diff), message: `${exact ? `Restored ${read.file} as it was before Cairn connected it.` : message}${openclaw ? ` OpenClaw's install record was removed by "openclaw plugins uninstall ${PLUGIN_ID}".` : left}` };
 }
 
 /** What to do: connect or undo, for real or as a dry run, and the change the person consented to. */
@@ -231,6 +218,13 @@ function staleConsent(file: string, diff: string, opts: ConnectOptions): OpenCla
   };
 }
 
+/** The `openclaw` command to record the install with, if any. */
+function openClawOf(deps: ConnectDeps): string | undefined {
+  return deps.openclaw === null ? undefined : (deps.openclaw ?? findOpenClaw(deps.env));
+}
+
+const samePath = (a: string | undefined, b: string): boolean => a !== undefined && realFile(a) === realFile(b);
+
 /** Connect `stateDir`'s OpenClaw to Cairn (or undo that); see {@link ConnectOptions}. */
 export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, deps: ConnectDeps): Promise<OpenClawConnectResult> {
   const dir = path.resolve(stateDir);
@@ -240,7 +234,11 @@ export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, de
   const want = pluginConfig(dir, launch, deps.env);
   const base = baseText(read, dir, deps.env);
   const edits = connectEdits(base === read.text ? read.config : JSON5.parse(base), launch, want);
-  if (edits.length === 0 && base === read.text) return { changed: false, diff: '', diffSha256: sha256(''), message: `${read.file} is already connected to Cairn.` };
+  // OpenClaw's own install record of the plugin folder (else OpenClaw warns on every start).
+  const openclaw = openClawOf(deps);
+  const pluginDir = pluginDirOf(launch);
+  const needRecord = Boolean(openclaw) && !samePath(recordedInstallPath(dir), pluginDir);
+  if (edits.length === 0 && base === read.text && !needRecord) return { changed: false, diff: '', diffSha256: sha256(''), message: `${read.file} is already connected to Cairn.` };
   let after: string;
   try {
     after = applyEdits(base, edits);
@@ -248,8 +246,12 @@ export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, de
   } catch (err) {
     throw new EngineError('internal', `the edit of ${read.file} did not come out as planned (${(err as Error).message}): nothing was written`);
   }
-  const diff = unifiedDiff(read.file, read.text, after);
-  const what = [...(base === read.text ? [] : ["the old connect's set-up undone from its backup"]), ...edits.map((e) => `${e.remove ? 'remove ' : ''}${e.path.join('.')}`)].join(', ');
+  const diff = unifiedDiff(read.file, read.text, after) + (needRecord ? installRecordDiff(dir, pluginDir, true) : '');
+  const what = [
+    ...(base === read.text ? [] : ["the old connect's set-up undone from its backup"]),
+    ...edits.map((e) => `${e.remove ? 'remove ' : ''}${e.path.join('.')}`),
+    ...(needRecord ? [`OpenClaw's install record of ${pluginDir} (by "openclaw plugins install --link")`] : []),
+  ].join(', ');
   if (opts.dryRun) return { changed: false, diff, diffSha256: sha256(diff), message: `Would change ${what} in ${read.file}.` };
   const stale = staleConsent(read.file, diff, opts);
   if (stale) return stale;
@@ -258,6 +260,15 @@ export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, de
   const backupPath = saveBackup(dir, deps.env, read.text);
   assertUnchanged(read);
   writeConfig(read.file, after);
+  let recordFailed = '';
+  if (needRecord && openclaw) {
+    try {
+      await withOpenClaw(openclaw, ['plugins', 'install', '--link', pluginDir, '--force', '--accept-capabilities'], dir, read.file, after, deps.env);
+    } catch (err) {
+      // Connected all the same (the plugin loads from plugins.load.paths); OpenClaw will warn until it is recorded.
+      recordFailed = ` OpenClaw did not record the install, so it will warn that it cannot verify where the plugin came from: ${(err as Error).message}`;
+    }
+  }
   // Made from the saved copy (the old set-up undone from it): the file now is the copy plus Cairn's settings.
   recordConnect(dir, deps.env, read.file, after, deps.now?.() ?? new Date(), base !== read.text ? true : undefined);
   return {
@@ -265,6 +276,6 @@ export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, de
     diff,
     diffSha256: sha256(diff),
     backupPath,
-    message: `Connected ${read.file} to Cairn's plugin (keeping its comments and layout); nothing of OpenClaw's is switched off. The previous file is saved at ${backupPath}; "cairn connect openclaw --undo" puts it back. Restart a running OpenClaw gateway if it does not pick the change up.`,
+    message: `Connected ${read.file} to Cairn's plugin (keeping its comments and layout)${needRecord ? ", with OpenClaw's own install record of it" : openclaw ? '' : ' (no openclaw command on PATH, so OpenClaw has no install record of the plugin and warns that it cannot verify where it came from: "openclaw plugins install --link ' + pluginDir + '" adds one)'}; nothing of OpenClaw's is switched off. The previous file is saved at ${backupPath}; "cairn connect openclaw --undo" puts it back. Restart a running OpenClaw gateway if it does not pick the change up.${recordFailed}`,
   };
 }

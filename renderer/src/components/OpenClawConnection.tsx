@@ -27,7 +27,7 @@ export function OpenClawWhatItDoes({ stateDir, cli = true }: { stateDir: string;
         MEMORY.md), memory triggers and tool search stay as you set them. If Cairn is slow or not running, OpenClaw answers without it (it waits at most 300 ms).
       </p>
       <p>
-        <strong>How to undo.</strong> Connecting changes only <code>openclaw.json</code> (it loads Cairn’s plugin) and keeps a copy of the file in Cairn’s own folder.
+        <strong>How to undo.</strong> Connecting changes <code>openclaw.json</code> (it loads Cairn’s plugin) and, when OpenClaw’s own <code>openclaw</code> command is found, lets it record the plugin’s install (so OpenClaw knows where it came from); it keeps a copy of the file in Cairn’s own folder.
         Undo puts the file back exactly as it was (if you edited it since, it takes only Cairn’s settings out and keeps your edits): the Undo button on the Status page
         {cli ? (
           <>
