@@ -12,11 +12,11 @@ import type { Db } from './db';
  * written by store.ts, no longer by triggers on `chunks`; 8: `chunks_vec` holds int8
  * vectors, the floats are kept once, in `embedding_cache`, found by `chunks.embed_hash`;
  * 9: chunk ids follow the chunks' dates (store.ts `dayKey`), `chunks.added` orders them by
- * when they were written).
+ * when they were written; 10: the float copies are half precision, half-float.ts).
  * The rebuild carries the old file's `embedding_cache` over (reindex.ts): nothing is
  * embedded again.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /**
  * Whether the vector side can read an index built with `id`: only one of the current schema.
