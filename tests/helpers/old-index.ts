@@ -6,6 +6,7 @@
 import { openDatabase } from '../../electron/engine/index/db';
 import { readIdentity, SCHEMA_VERSION, writeMeta } from '../../electron/engine/index/schema';
 import { blobVec, vecBlob } from '../../electron/engine/index/store';
+import { unpackText } from '../../electron/engine/index/chunk-text';
 
 /** The schema this helper rewrites to. */
 export const PREVIOUS_SCHEMA = 9;
@@ -17,10 +18,9 @@ export function rewriteAsPreviousSchema(indexFile: string): void {
     const id = readIdentity(db);
     if (!id || id.schema !== SCHEMA_VERSION) throw new Error(`${indexFile}: not an index of schema ${SCHEMA_VERSION}`);
     db.transaction(() => {
-      // Schema 9 kept the stemmed table with positions (detail=full) …
-      db.exec(`DROP TABLE chunks_fts_stem;
-        CREATE VIRTUAL TABLE chunks_fts_stem USING fts5(body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
-        INSERT INTO chunks_fts_stem (rowid, body) SELECT id, text FROM chunks;`);
+      // Schema 9 kept the chunk text as TEXT …
+      const setText = db.prepare('UPDATE chunks SET text = ? WHERE id = ?');
+      for (const r of db.prepare('SELECT id, text FROM chunks').all() as { id: number; text: Buffer }[]) setText.run(unpackText(r.text), r.id);
       // … and its float copies as float32.
       const put = db.prepare('UPDATE embedding_cache SET embedding = ? WHERE rowid = ?');
       for (const r of db.prepare('SELECT rowid, embedding FROM embedding_cache').all() as { rowid: number; embedding: Buffer }[]) put.run(vecBlob(blobVec(r.embedding)), r.rowid);

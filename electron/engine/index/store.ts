@@ -13,6 +13,7 @@ import { createLineWriter } from './line-vectors';
 import { ftsIndexText } from '../../../shared/text/tokens';
 import { sha256 } from './chunker';
 import { halfBlob, halfVec, isHalfBlob } from './half-float';
+import { packText } from './chunk-text';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
 export interface ChunkRow {
@@ -266,7 +267,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
         hash: c.hash,
         embedHash,
         model: opts.model,
-        text: c.text,
+        text: packText(c.text),
         heading: c.heading,
         day: c.day,
         dated: c.dated ? 1 : 0,
