@@ -23,6 +23,7 @@ import { lineUnits } from '../electron/engine/index/line-vectors';
 import { chunkBody } from '../electron/engine/index/prepare';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from './corpus';
 import { benchModelPath } from './lib/bench-model';
+import { unpackText } from '../electron/engine/index/chunk-text';
 
 const load = (): string => os.loadavg().map((x) => x.toFixed(1)).join(' / ');
 const DEFAULT_FILE = path.join(os.tmpdir(), 'cairn-embed-texts-10k.json');
@@ -65,7 +66,7 @@ async function dump(size: CorpusSize, out: string): Promise<void> {
   const res = await idx.sync({ force: true });
   await idx.dispose();
   const db = new Database(path.join(dir, 'i.sqlite'), { readonly: true });
-  const rows = db.prepare('SELECT text, heading, day, dated FROM chunks ORDER BY id').all() as { text: string; heading: string | null; day: string | null; dated: number }[];
+  const rows = (db.prepare('SELECT text, heading, day, dated FROM chunks ORDER BY id').all() as { text: string | Buffer; heading: string | null; day: string | null; dated: number }[]).map((r) => ({ ...r, text: unpackText(r.text) }));
   db.close();
   fs.rmSync(dir, { recursive: true, force: true });
   const d: Dump = { chunks: rows.map((r) => ({ body: chunkBody(r.day, r.dated === 1, r.heading, r.text), lines: lineUnits(r.text), text: r.text })), embedded: emb.texts.length };

@@ -18,6 +18,7 @@ import { STREAM_FROM_BYTES } from '../../electron/engine/index/sync-stream';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { tmpDir, writeTree } from '../helpers/tmp';
 import Database from 'better-sqlite3';
+import { unpackText } from '../../electron/engine/index/chunk-text';
 
 const chunking = { tokens: 400, overlap: 80 };
 
@@ -58,7 +59,7 @@ describe('a big memory note indexed as a stream', () => {
       const { db, out } = await sync(root, `${bulk}.sqlite`, bulk);
       try {
         expect(out.unreadable).toEqual([]);
-        const rows = db.prepare(`SELECT ${COLS} FROM chunks WHERE path = ? ORDER BY id`).all('memory/2024-05-08-big.md') as Record<string, unknown>[];
+        const rows = (db.prepare(`SELECT ${COLS} FROM chunks WHERE path = ? ORDER BY id`).all('memory/2024-05-08-big.md') as Record<string, unknown>[]).map((r) => ({ ...r, text: unpackText(r.text as Buffer) }) as Record<string, unknown>);
         expect(rows.length).toBe(expected.length);
         rows.forEach((r, i) => {
           const e = expected[i]!;

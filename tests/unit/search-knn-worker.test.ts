@@ -16,6 +16,7 @@ import { knnWorkerReady } from '../../electron/engine/search/index-search';
 import { FakeEmbedder } from '../../testkit/fake-embedder';
 import { memoryFixture } from '../helpers/memory-fixture';
 import { writeTree } from '../helpers/tmp';
+import { unpackText } from '../../electron/engine/index/chunk-text';
 
 const notes = {
   'workspace/MEMORY.md': '# Preferences\n\nThe user prefers dark mode and vim keybindings.\n',
@@ -87,7 +88,8 @@ describe('KNN worker', () => {
       const [v] = await emb.embed([q]);
       const got = await worker.query(v!, 2, all);
       expectSameCandidates(got, db, v!, 2);
-      return db.prepare('SELECT path, text FROM chunks WHERE id = ?').get(got[0]!.id) as { path: string; text: string };
+      const row = db.prepare('SELECT path, text FROM chunks WHERE id = ?').get(got[0]!.id) as { path: string; text: Buffer };
+      return { path: row.path, text: unpackText(row.text) };
     };
     try {
       expect(await worker.loaded()).toBe(true);

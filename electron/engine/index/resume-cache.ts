@@ -11,7 +11,8 @@
  * embedder, which embed ~20k chunks/s: recomputing them is cheaper than writing them twice.
  */
 import { openDatabase, type Db } from './db';
-import { vecBlob, type Store } from './store';
+import { type Store } from './store';
+import { halfBlob } from './half-float';
 
 /** The side file of an index's resumable rebuild. */
 export function resumeCacheFile(indexFile: string): string {
@@ -56,7 +57,7 @@ export function openResumeCache(indexFile: string, provider: string): ResumeCach
   }
   const ins = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
   const put = db.transaction((provider: string, model: string, entries: readonly { hash: string; vector: Float32Array }[], now: number) => {
-    for (const e of entries) ins.run(provider, model, e.hash, e.vector.length, vecBlob(e.vector), now);
+    for (const e of entries) ins.run(provider, model, e.hash, e.vector.length, halfBlob(e.vector), now);
   });
   let open = true;
   const close = (): void => {

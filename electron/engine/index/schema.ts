@@ -12,11 +12,12 @@ import type { Db } from './db';
  * written by store.ts, no longer by triggers on `chunks`; 8: `chunks_vec` holds int8
  * vectors, the floats are kept once, in `embedding_cache`, found by `chunks.embed_hash`;
  * 9: chunk ids follow the chunks' dates (store.ts `dayKey`), `chunks.added` orders them by
- * when they were written).
+ * when they were written; 10: the float copies are half precision, half-float.ts, and the
+ * chunk text is stored compressed, chunk-text.ts).
  * The rebuild carries the old file's `embedding_cache` over (reindex.ts): nothing is
  * embedded again.
  */
-export const SCHEMA_VERSION = 9;
+export const SCHEMA_VERSION = 10;
 
 /**
  * Whether the vector side can read an index built with `id`: only one of the current schema.
@@ -62,6 +63,7 @@ export function createBaseSchema(db: Db): void {
       -- one exact copy; NULL when the chunk has no vector. Before text: a read of it never
       -- walks a long text's overflow pages.
       embed_hash TEXT,
+      -- The chunk text, raw DEFLATE (chunk-text.ts; a TEXT in an index older than schema 10).
       model TEXT, text TEXT NOT NULL,
       heading TEXT,            -- nearest heading above the chunk
       day TEXT,                -- YYYY-MM-DD: file-name date, message date, else mtime date

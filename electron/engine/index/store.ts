@@ -2,7 +2,7 @@
  * Writes to the index: replace one file's chunks (rows, FTS, vectors) and the embedding
  * cache. Prepared statements are made once per handle; callers group calls in transactions.
  *
- * Each chunk vector is kept once as floats, in `embedding_cache` (the row the chunk's
+ * Each chunk vector is kept once as floats (half precision: half-float.ts), in `embedding_cache` (the row the chunk's
  * `embed_hash` names, written here if the embed step did not), and as int8 in `chunks_vec`,
  * the candidate generator (schema.ts).
  */
@@ -12,6 +12,8 @@ import type { Db } from './db';
 import { createLineWriter } from './line-vectors';
 import { ftsIndexText } from '../../../shared/text/tokens';
 import { sha256 } from './chunker';
+import { halfBlob, halfVec, isHalfBlob } from './half-float';
+import { packText } from './chunk-text';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
 export interface ChunkRow {
@@ -82,8 +84,12 @@ export function int8Vec(v: Float32Array): Int8Array {
   return out;
 }
 
-/** BLOB → Float32Array (copied: better-sqlite3 may reuse the buffer). */
+/**
+ * BLOB → Float32Array (copied: better-sqlite3 may reuse the buffer). Reads both a float32
+ * blob and the compact half-precision copy of `embedding_cache` (half-float.ts).
+ */
 export function blobVec(b: Buffer): Float32Array {
+  if (isHalfBlob(b)) return halfVec(b);
   const out = new Float32Array(b.byteLength / 4);
   new Uint8Array(out.buffer).set(b);
   return out;
@@ -204,7 +210,7 @@ function vectorWriter(db: Db, opts: StoreOptions): { hashOf(c: ChunkRow): string
     write(id, c, hash) {
       const v = c.vector!;
       insVec.run(id, int8Blob(int8Vec(v)), c.source, c.day);
-      keepFloat.run(provider, model, hash, v.length, vecBlob(v), Date.now());
+      keepFloat.run(provider, model, hash, v.length, halfBlob(v), Date.now());
     },
   };
 }
@@ -261,7 +267,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
         hash: c.hash,
         embedHash,
         model: opts.model,
-        text: c.text,
+        text: packText(c.text),
         heading: c.heading,
         day: c.day,
         dated: c.dated ? 1 : 0,
@@ -305,7 +311,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
       return out;
     },
     cachePut(provider, model, entries, now) {
-      for (const e of entries) cacheIns.run(provider, model, e.hash, e.vector.length, vecBlob(e.vector), now);
+      for (const e of entries) cacheIns.run(provider, model, e.hash, e.vector.length, halfBlob(e.vector), now);
     },
   };
 }

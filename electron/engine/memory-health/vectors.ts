@@ -13,6 +13,7 @@ import type { HealthItem } from '../../../shared/types/audit';
 import { hashedLineUnits } from '../index/line-vectors';
 import { blobVec } from '../index/store';
 import { withoutLine, type MemoryEntry } from './entries';
+import { unpackText } from '../index/chunk-text';
 
 /** Cosine at or above which two entries say the same thing (unit vectors: the dot product). */
 export const VECTOR_DUPLICATE_COSINE = 0.95;
@@ -43,7 +44,7 @@ export function vectorDuplicateItems(indexFile: string, rel: string, entries: re
   let db: Database.Database | undefined;
   try {
     db = new Database(indexFile, { readonly: true, fileMustExist: true });
-    const chunks = db.prepare('SELECT text, model FROM chunks WHERE path = ?').all(rel) as { text: string; model: string | null }[];
+    const chunks = (db.prepare('SELECT text, model FROM chunks WHERE path = ?').all(rel) as { text: string | Buffer; model: string | null }[]).map((c) => ({ ...c, text: unpackText(c.text) }));
     if (!chunks.length) return { used: false, reason: `${rel} is not in the search index yet`, items: [] };
     const hasLines = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunk_lines'").get();
     if (!hasLines) return { used: false, reason: 'the index keeps no per-line vectors (an embedder with line vectors off, or none)', items: [] };

@@ -20,6 +20,7 @@ import { readIdentity } from '../index/schema';
 import { LINE_POOL, rescoreByLines } from './line-candidates';
 import type { MergeWeights } from './score';
 import { hasAnnotations, isAnnotationFilterSet, isCuratedMemoryPath, matchesAnnotationFilter, parseAnnotations, type AnnotationFilter } from '../index/annotations';
+import { unpackText } from '../index/chunk-text';
 
 export interface HybridBackend {
   db: Db;
@@ -87,8 +88,8 @@ function loadChunks(db: Db, ids: number[]): Map<number, ChunkInfo> {
   const out = new Map<number, ChunkInfo>();
   const stmt = db.prepare('SELECT id, path, source, start_line, end_line, text, day, evergreen, mtime FROM chunks WHERE id = ?');
   for (const id of ids) {
-    const row = stmt.get(id) as ChunkInfo | undefined;
-    if (row) out.set(id, row);
+    const row = stmt.get(id) as (Omit<ChunkInfo, 'text'> & { text: string | Buffer }) | undefined;
+    if (row) out.set(id, { ...row, text: unpackText(row.text) });
   }
   return out;
 }

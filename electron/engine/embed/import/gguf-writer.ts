@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { toHalf } from '../../util/half';
 
 /** GGUF value types (gguf.h `enum gguf_type`). */
 export const GGUF_TYPE = {
@@ -158,34 +159,8 @@ function checkLength(name: string, dims: number[], data: Float32Array): void {
   if (n !== data.length) throw new Error(`gguf: tensor ${name} has ${data.length} values, dims ${dims.join('×')} need ${n}`);
 }
 
-/** IEEE 754 binary16 bits of a float, rounded to nearest even (ggml_fp32_to_fp16's result). */
-const f32view = new Float32Array(1);
-const u32view = new Uint32Array(f32view.buffer);
-export function toHalf(x: number): number {
-  f32view[0] = x;
-  const bits = u32view[0] as number;
-  const sign = (bits >>> 16) & 0x8000;
-  const exp = (bits >>> 23) & 0xff;
-  let mant = bits & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant ? 0x200 : 0); // Inf / NaN
-  let e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00; // overflow → Inf
-  if (e <= 0) {
-    if (e < -10) return sign; // underflow → ±0
-    mant |= 0x800000;
-    const shift = 14 - e;
-    let half = mant >>> shift;
-    const rem = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    if (rem > mid || (rem === mid && half & 1)) half++;
-    return sign | half;
-  }
-  let half = (e << 10) | (mant >>> 13);
-  const rem = mant & 0x1fff;
-  if (rem > 0x1000 || (rem === 0x1000 && half & 1)) half++; // may carry into the exponent: correct
-  e = half >>> 10;
-  return sign | (e >= 0x1f ? 0x7c00 : half);
-}
+/** IEEE 754 binary16 bits of a float (util/half.ts; also what the tests import from here). */
+export { toHalf };
 
 /** ggml's quantize_row_q8_0_ref: per block of 32, d = max|x| / 127 (as f16) and round(x / d). */
 function encodeQ8_0(data: Float32Array): Buffer {
