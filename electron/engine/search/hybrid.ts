@@ -18,6 +18,8 @@ import { makeSnippet } from './snippet';
 import { foldRanges, trimmedRange } from './ranges';
 import { readIdentity } from '../index/schema';
 import { LINE_POOL, rescoreByLines } from './line-candidates';
+import { fillResultLines, queryForLines } from './result-lines';
+import { lineSimilarities } from './line-sim';
 import type { MergeWeights } from './score';
 import { hasAnnotations, isAnnotationFilterSet, isCuratedMemoryPath, matchesAnnotationFilter, parseAnnotations, type AnnotationFilter } from '../index/annotations';
 
@@ -58,6 +60,8 @@ export interface HybridOptions {
   signal?: AbortSignal | undefined;
   /** Only entries whose annotations pass (index/annotations.ts); the candidate pool is widened. */
   annotations?: AnnotationFilter | undefined;
+  /** Each result's `lines` for a packer: every line that answers at all (result-lines.ts). */
+  packLines?: boolean | undefined;
   /** Where the keyword side stops ranking every match (lexical.ts; tests lower it). */
   earlyStop?: EarlyStop | undefined;
 }
@@ -76,6 +80,7 @@ interface ChunkInfo {
   end_line: number;
   text: string;
   day: string | null;
+  dated: number;
   evergreen: number;
   mtime: number;
 }
@@ -85,7 +90,7 @@ const MAX_K = 4096;
 
 function loadChunks(db: Db, ids: number[]): Map<number, ChunkInfo> {
   const out = new Map<number, ChunkInfo>();
-  const stmt = db.prepare('SELECT id, path, source, start_line, end_line, text, day, evergreen, mtime FROM chunks WHERE id = ?');
+  const stmt = db.prepare('SELECT id, path, source, start_line, end_line, text, day, dated, evergreen, mtime FROM chunks WHERE id = ?');
   for (const id of ids) {
     const row = stmt.get(id) as ChunkInfo | undefined;
     if (row) out.set(id, row);
@@ -284,6 +289,7 @@ function citeResults(ordered: Scored[], o: HybridOptions): SearchResult[] {
     if (o.explain) r.explain = { vector: s.e.vector, text: s.e.text, merged: s.e.merged, decay: s.decay, mmrRank: s.mmrRank };
     const annotations = chunkAnnotations(s.c, startLine, endLine);
     if (hasAnnotations(annotations)) r.annotations = annotations;
+    if (s.c.day && s.c.dated === 1) r.day = s.c.day;
     return r;
   });
 }
@@ -329,5 +335,14 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       `${hidden} more result${hidden === 1 ? '' : 's'} scored below minScore ${o.minScore} and ${hidden === 1 ? 'is' : 'are'} not shown (lower minScore to see ${hidden === 1 ? 'it' : 'them'})`,
     );
   }
-  return { results: citeResults(scoreAndOrder(backend.db, kept, o), o), mode, warnings };
+  const ordered = scoreAndOrder(backend.db, kept, o);
+  const results = citeResults(ordered, o);
+  // The lines that answer, for the returned results only (result-lines.ts): ranking is done.
+  // For a packer, each line's closeness in meaning too (line-sim.ts), from the query's vector.
+  if (results.length > 0) {
+    const queryVec = vectorStart.kind === 'started' ? vectorStart.queryVec : null;
+    const sims = (texts: readonly string[]) => lineSimilarities(backend.db, backend.embedder, queryVec, texts, o.signal);
+    await fillResultLines(results, ordered.map((x) => x.c), queryForLines(backend.db, o.query, !!o.span), o.packLines === true, sims);
+  }
+  return { results, mode, warnings };
 }
