@@ -15,6 +15,7 @@ import type { EngineContext } from '../core/context';
 import { getCited } from '../sessions/cited-get';
 import { appendCompactionRecord } from './recall-log';
 import { recallForPrompt, type RecallRequest } from './recall';
+import { readableText } from '../search/lines';
 
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
 export const CAIRN_CORPUS = 'cairn';
@@ -48,7 +49,8 @@ async function search(ctx: EngineContext, req: Record<string, unknown>): Promise
     corpus: CAIRN_CORPUS,
     path: r.path,
     score: r.score,
-    snippet: r.snippet,
+    // What OpenClaw's memory_search shows the model: the lines that answer, numbered (L14: …).
+    snippet: readableText(r),
     startLine: r.startLine,
     endLine: r.endLine,
     citation: r.citation,

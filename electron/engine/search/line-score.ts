@@ -58,9 +58,14 @@ export function lineQuery(query: string, df: ((word: string) => number) | undefi
   const terms: WeightedTerm[] = [];
   for (const words of queryTerms(query)) {
     const count = df ? Math.min(...words.map((w) => df(w))) : 0;
+    const cjk = hasCjk(words[0]!);
+    // A CJK bigram found nowhere in memory mostly straddles two words ("議は", "った"): CJK is
+    // written without spaces, so the query's grams include every boundary. Weighed in, they
+    // held most of a question's weight and no line could answer it; a Latin word memory lacks
+    // still weighs in full (it says memory may not hold the answer).
+    if (df && cjk && count === 0) continue;
     const weight = df ? idf(count, n) : 1;
-    const single = words.length === 1 && !hasCjk(words[0]!);
-    terms.push({ words, stem: single ? stemWord(words[0]!) : undefined, weight });
+    terms.push({ words, stem: words.length === 1 && !cjk ? stemWord(words[0]!) : undefined, weight });
   }
   return { terms, total: terms.reduce((a, t) => a + t.weight, 0), temporal: hasDate || TEMPORAL_QUERY.test(query) };
 }

@@ -172,3 +172,20 @@ export function numberLines(text: string, startLine: number, endLine: number): N
   if (parts.length !== endLine - startLine + 1) return null;
   return parts.map((t, k) => ({ line: startLine + k, text: t }));
 }
+
+/**
+ * A result as a model reads it (MCP's memory_search, OpenClaw's corpus supplement): its picked
+ * lines, each with its number (`L14: …`) so a line can be cited exactly, a gap marked "…"; the
+ * window (snippet) when no line was picked.
+ */
+export function readableText(r: { lines?: readonly PickedLine[] | undefined; snippet: string }): string {
+  if (!r.lines?.length) return r.snippet;
+  const out: string[] = [];
+  let last = -1;
+  for (const p of r.lines) {
+    if (last >= 0 && p.line > last + 1) out.push('…');
+    out.push(`L${p.line}: ${p.text}`);
+    last = p.line;
+  }
+  return out.join('\n');
+}
