@@ -106,9 +106,11 @@ const FRAME: SectionFrame = { head: `${HEAD.join('\n')}\n`, tail: TAIL, escape: 
  */
 export function renderSection(hits: readonly SearchResult[], maxTokens: number, query: string, inContext = ''): { text: string; used: SearchResult[] } {
   const ctx = inContext ? norm(inContext) : '';
+  // A line the model already has (also as an earlier section showed it: escaped) is not added
+  // again; a very short line ("Yes.") proves nothing by standing somewhere in the context.
   const seen = (line: string) => {
     const probe = norm(line);
-    return ctx !== '' && probe.length >= 40 && ctx.includes(probe);
+    return ctx !== '' && probe.length >= 16 && (ctx.includes(probe) || ctx.includes(norm(escapeSnippet(line))));
   };
   const { text, used } = packSection(hits, maxTokens, FRAME, { query, seen });
   return { text, used };
