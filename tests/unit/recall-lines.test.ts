@@ -117,6 +117,26 @@ describe('the lines that answer', () => {
     expect(context).not.toContain('映画');
   });
 
+  it("a past session's line is cited by its own JSONL line, tool calls and results between the turns", async () => {
+    const ts = '2026-11-30T10:00:00.000Z';
+    const entry = (id: string, parentId: string | null, message: object) => JSON.stringify({ type: 'message', id, parentId, timestamp: ts, message: { timestamp: 0, ...message } });
+    const jsonl = [
+      JSON.stringify({ type: 'session', version: 3, id: 'sess-1', timestamp: ts, cwd: '/tmp' }),
+      entry('a0000001', null, { role: 'user', content: 'Can you check which port the staging proxy uses?' }),
+      entry('a0000002', 'a0000001', { role: 'assistant', content: [{ type: 'toolCall', id: 'c1', name: 'read', arguments: { path: 'proxy.conf' } }], provider: 'x', model: 'y', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'toolUse' }),
+      entry('a0000003', 'a0000002', { role: 'toolResult', toolCallId: 'c1', toolName: 'read', content: [{ type: 'text', text: 'listen 8443;' }], isError: false }),
+      entry('a0000004', 'a0000003', { role: 'assistant', content: [{ type: 'text', text: 'The staging proxy listens on port 8443, set in proxy.conf.' }], provider: 'x', model: 'y', usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2 }, stopReason: 'stop' }),
+      entry('a0000005', 'a0000004', { role: 'user', content: 'Thanks, and remind me to renew the certificate next week.' }),
+    ].join('\n');
+    const { engine } = start({ 'cairn.json': JSON.stringify({ memory: { search: { sources: ['memory', 'sessions'] } } }), 'agents/main/sessions/sess-1.jsonl': `${jsonl}\n` });
+    const res = await engine.ctx.searchBackend().search('main', { query: 'staging proxy port', source: 'sessions' });
+    expect(res.results[0]!.path).toBe('sessions/sess-1.jsonl');
+    expect(res.results[0]!.lines?.find((l) => l.role === 'match' && l.text.includes('8443'))).toMatchObject({ line: 5, text: 'Assistant: The staging proxy listens on port 8443, set in proxy.conf.' });
+    const { context } = await ask(engine, 'Which port does the staging proxy listen on?');
+    expect(context).toMatch(/\[sessions\/sess-1\.jsonl#L5\]\nAssistant: The staging proxy listens on port 8443/);
+    expect(context).toContain('[sessions/sess-1.jsonl#L2] (2026-11-30)\nUser: Can you check which port the staging proxy uses?'); // the session's date, once
+  });
+
   it('markup that is not content never takes room; a question memory cannot answer injects nothing', async () => {
     const { engine } = start({
       'workspace/MEMORY.md': '# Preferences\n\n<!-- openclaw-memory-promotion:abc123 score=0.9 -->\n- Prefers oat milk in coffee. <!-- importance: 8 -->\n- Runs on Tuesdays.\n',

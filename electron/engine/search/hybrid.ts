@@ -20,6 +20,7 @@ import { readIdentity } from '../index/schema';
 import { LINE_POOL, rescoreByLines } from './line-candidates';
 import { fillResultLines, queryForLines } from './result-lines';
 import { lineSimilarities } from './line-sim';
+import type { SessionLines } from './session-lines';
 import type { MergeWeights } from './score';
 import { hasAnnotations, isAnnotationFilterSet, isCuratedMemoryPath, matchesAnnotationFilter, parseAnnotations, type AnnotationFilter } from '../index/annotations';
 
@@ -30,6 +31,8 @@ export interface HybridBackend {
   embedder: Embedder | null;
   /** The vec0 KNN on another thread (knn-worker.ts), when the index is big enough to want it. */
   knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter) => Promise<Candidate[]>) | undefined;
+  /** A session's rendered lines as its citations number them (session-lines.ts), for results whose chunk text does not say. */
+  sessionLines?: SessionLines | undefined;
 }
 
 export interface HybridOptions {
@@ -342,7 +345,7 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   if (results.length > 0) {
     const queryVec = vectorStart.kind === 'started' ? vectorStart.queryVec : null;
     const sims = (texts: readonly string[]) => lineSimilarities(backend.db, backend.embedder, queryVec, texts, o.signal);
-    await fillResultLines(results, ordered.map((x) => x.c), queryForLines(backend.db, o.query, !!o.span), o.packLines === true, sims);
+    await fillResultLines(results, ordered.map((x) => x.c), queryForLines(backend.db, o.query, !!o.span), o.packLines === true, sims, backend.sessionLines);
   }
   return { results, mode, warnings };
 }

@@ -10,6 +10,7 @@ import type { Db } from '../index/db';
 import type { SearchResult } from '../../../shared/types/search';
 import { docCounts } from './candidates';
 import { lineQuery, type LineQuery } from './line-score';
+import type { SessionLines } from './session-lines';
 import { PACK_PICKS, PICK_DEFAULTS, excerptOf, numberLines, pickLines, stripComments, type NumberedLine } from './lines';
 
 /** A chunk the pipeline loaded: its file, range and text. */
@@ -62,8 +63,15 @@ export type LineSims = (texts: readonly string[]) => Promise<number[] | null>;
  * strong enough. `forPacking`: every line that answers at all (the recall packer chooses), with
  * the lines' closeness in meaning when `sims` gives it.
  */
-export async function fillResultLines(results: SearchResult[], chunks: readonly LoadedChunk[], q: LineQuery, forPacking = false, sims?: LineSims): Promise<void> {
-  const numbered = results.map((r) => linesOf(chunks, r.path, r.startLine, r.endLine));
+export async function fillResultLines(results: SearchResult[], chunks: readonly LoadedChunk[], q: LineQuery, forPacking = false, sims?: LineSims, sessionLines?: SessionLines): Promise<void> {
+  const numbered = await Promise.all(
+    results.map(async (r) => {
+      const own = linesOf(chunks, r.path, r.startLine, r.endLine);
+      // A session chunk does not number its lines itself when its range holds lines that are not rendered.
+      if (own || r.source !== 'sessions' || !sessionLines) return own;
+      return sessionLines(r.path, r.startLine, r.endLine).catch(() => null);
+    }),
+  );
   let cos: number[] | null = null;
   const flat = numbered.flatMap((ls) => (ls ? stripComments(ls).map((l) => l.text) : []));
   if (forPacking && sims && flat.length > 0) {
