@@ -13,18 +13,16 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { EngineContext } from '../../electron/engine/core/context';
 import type { Embedder } from '../../electron/engine/embed/types';
 import type { MemorySearchSettings } from '../../electron/engine/config/schema';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
-import { searchIndex } from '../../electron/engine/search/index-search';
 import { recallForPrompt } from '../../electron/engine/openclaw/recall';
 import { openclawTokens } from '../../electron/engine/openclaw/token-estimate';
 import { quantile } from './stats';
 import { LOCOMO_CATEGORIES, type LocomoConversation } from './locomo';
+import { PLUGIN_DEFAULTS, recallContext, recallRequest } from './recall-context';
 
-/** The plugin's defaults (openclaw-plugin/index.js). */
-export const PLUGIN_DEFAULTS = { maxTokens: 600, minScore: 0.1, maxHits: 6 };
+export { PLUGIN_DEFAULTS };
 
 /** Questions whose answer is nowhere in the dev conversations (written for this bench). */
 export function silenceQuestions(): string[] {
@@ -60,16 +58,6 @@ function citedRanges(section: string): { path: string; from: number; to: number 
   return out;
 }
 
-/** A recall context over one index: the engine's real search of it, no log written (the log is best-effort). */
-function contextFor(idx: MemoryIndex): EngineContext {
-  const ctx = {
-    now: () => new Date(),
-    env: () => ({}),
-    searchBackend: () => ({ search: (_agent: string, req: Parameters<typeof searchIndex>[1]) => searchIndex(idx, req) }),
-  };
-  return ctx as unknown as EngineContext;
-}
-
 export interface SectionRunOptions {
   indexLabel: string;
   embedder: Embedder | null;
@@ -100,10 +88,10 @@ export async function runRecallSection(convs: readonly LocomoConversation[], o: 
     };
     try {
       await idx.sync();
-      const ctx = contextFor(idx);
+      const ctx = recallContext(idx);
       for (const [b, maxTokens] of o.budgets.entries()) {
         const row = rows[b]!;
-        const ask = (message: string) => recallForPrompt(ctx, { agentId: 'main', sessionId: 'eval', message, budgetMs: 60_000, maxTokens, minScore: PLUGIN_DEFAULTS.minScore, maxHits: PLUGIN_DEFAULTS.maxHits });
+        const ask = (message: string) => recallForPrompt(ctx, recallRequest(message, maxTokens));
         for (const q of c.queries) {
           const t0 = performance.now();
           const { context } = await ask(q.question);

@@ -14,7 +14,7 @@
 import type { PickedLine, SearchResult } from '../../../shared/types/search';
 import { cutAround, withoutSpeaker } from '../search/lines';
 import { firstTermAt, lineQuery } from '../search/line-score';
-import { openclawTokens } from './token-estimate';
+import { openclawStringChars } from './token-estimate';
 
 /**
  * Silence when nothing answers: without one line scoring this much, the section stays empty
@@ -85,35 +85,97 @@ function unitsOf(hits: readonly SearchResult[], floor: number): Unit[] {
 /** The citation of lines `a`–`b` of `path`. */
 const cite = (path: string, a: number, b: number) => (a === b ? `${path}#L${a}` : `${path}#L${a}-L${b}`);
 
-/** The section for the chosen lines: sources in `order`, runs of adjacent lines cited, a gap marked "…". */
+/** A line as the section shows it: on one line, escaped. */
+const shown = (frame: SectionFrame, text: string) => frame.escape(text.replace(/\s+/g, ' ').trim());
+
+/** The date a reader needs to place a source's lines, when its path does not already say it. */
+const dayOf = (h: SearchResult) => (h.day && !h.path.includes(h.day) ? ` (${h.day})` : '');
+
+/** A source's lines (sorted) as runs of adjacent lines: [first index, last index]. */
+function runsOf(ls: readonly PackedLine[]): [number, number][] {
+  const out: [number, number][] = [];
+  for (let i = 0; i < ls.length; ) {
+    let j = i;
+    while (j + 1 < ls.length && ls[j + 1]!.line === ls[j]!.line + 1) j++;
+    out.push([i, j]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/** The section for the chosen lines: sources in `order`, runs of adjacent lines cited, each source's date on its first run. */
 function render(hits: readonly SearchResult[], order: readonly number[], chosen: readonly PackedLine[], frame: SectionFrame): string {
   if (chosen.length === 0) return '';
   const body: string[] = [];
   const byPath = new Map<string, PackedLine[]>();
-  const pathOrder: string[] = [];
-  for (const hit of order) {
-    const p = hits[hit]!.path;
-    if (!byPath.has(p)) {
-      byPath.set(p, []);
-      pathOrder.push(p);
-    }
-  }
+  for (const hit of order) if (!byPath.has(hits[hit]!.path)) byPath.set(hits[hit]!.path, []);
   for (const l of chosen) byPath.get(hits[l.hit]!.path)!.push(l);
-  for (const p of pathOrder) {
-    const ls = byPath.get(p)!.sort((a, b) => a.line - b.line);
+  for (const [p, lines] of byPath) {
+    const ls = lines.sort((a, b) => a.line - b.line);
     if (ls.length === 0) continue;
-    const h = hits[ls[0]!.hit]!;
-    // The date a reader needs to place the lines, when the path does not already say it.
-    const day = h.day && !p.includes(h.day) ? ` (${h.day})` : '';
-    for (let i = 0; i < ls.length; ) {
-      let j = i;
-      while (j + 1 < ls.length && ls[j + 1]!.line === ls[j]!.line + 1) j++;
+    const day = dayOf(hits[ls[0]!.hit]!);
+    for (const [i, j] of runsOf(ls)) {
       body.push(`[${cite(p, ls[i]!.line, ls[j]!.line)}]${i === 0 ? day : ''}`);
-      for (let k = i; k <= j; k++) body.push(frame.escape(ls[k]!.text.replace(/\s+/g, ' ').trim()));
-      i = j + 1;
+      for (let k = i; k <= j; k++) body.push(shown(frame, ls[k]!.text));
     }
   }
   return `${frame.head}${body.join('\n')}\n${frame.tail}`;
+}
+
+/**
+ * The section's size as OpenClaw counts it, kept per source as lines are added: OpenClaw's
+ * char count is a sum over characters, so the section's is the head's and tail's plus each body
+ * line's and its newline — and adding lines to one source changes only that source's runs.
+ * (Rendering the whole section for every candidate line cost ~15 ms a prompt.)
+ */
+class SectionSize {
+  private readonly lines = new Map<string, PackedLine[]>();
+  private readonly cost = new Map<string, number>();
+  private readonly memo = new Map<string, number>();
+  private total: number;
+
+  constructor(
+    private readonly hits: readonly SearchResult[],
+    private readonly frame: SectionFrame,
+  ) {
+    this.total = openclawStringChars(frame.head) + openclawStringChars(frame.tail);
+  }
+
+  private chars(text: string): number {
+    let n = this.memo.get(text);
+    if (n === undefined) {
+      n = openclawStringChars(shown(this.frame, text));
+      this.memo.set(text, n);
+    }
+    return n;
+  }
+
+  /** The chars of one source's runs (citation lines, the date once, the lines, a newline each). */
+  private sourceChars(path: string, lines: PackedLine[]): number {
+    const ls = lines.sort((a, b) => a.line - b.line);
+    if (ls.length === 0) return 0;
+    const day = openclawStringChars(dayOf(this.hits[ls[0]!.hit]!));
+    let n = 0;
+    for (const [i, j] of runsOf(ls)) {
+      n += openclawStringChars(`[${cite(path, ls[i]!.line, ls[j]!.line)}]`) + (i === 0 ? day : 0) + 1;
+      for (let k = i; k <= j; k++) n += this.chars(ls[k]!.text) + 1;
+    }
+    return n;
+  }
+
+  /** The section's chars with `add` (lines of the source `path`) added. */
+  charsWith(path: string, add: readonly PackedLine[]): number {
+    return this.total - (this.cost.get(path) ?? 0) + this.sourceChars(path, [...(this.lines.get(path) ?? []), ...add]);
+  }
+
+  /** Add `add` to the source `path`. */
+  commit(path: string, add: readonly PackedLine[]): void {
+    const next = [...(this.lines.get(path) ?? []), ...add];
+    const c = this.sourceChars(path, next);
+    this.total += c - (this.cost.get(path) ?? 0);
+    this.lines.set(path, next);
+    this.cost.set(path, c);
+  }
 }
 
 /**
@@ -137,7 +199,8 @@ export function packSection(
   const order: number[] = [];
   const have = new Set<string>();
   const keys = new Set<string>();
-  const fits = (ls: readonly PackedLine[], ord: readonly number[]) => openclawTokens(render(hits, ord, ls, frame)) <= maxTokens;
+  const size = new SectionSize(hits, frame);
+  const maxChars = maxTokens * 4; // ceil(chars / 4) ≤ maxTokens
   // Greedy by value, best first. (Lowering a hit's further lines to make room for other sources
   // measured worse on LoCoMo: 0.637 against 0.578 with a 0.8 decay per line taken.)
   const left = [...units].sort((a, b) => b.value - a.value || a.hit - b.hit);
@@ -146,44 +209,36 @@ export function packSection(
     const match = u.lines[u.lines.length - 1]!;
     const mkey = lineKey(match.text);
     if (have.has(`${path}#${match.line}`) || (mkey && keys.has(mkey)) || o.seen?.(match.text)) continue;
-    const add: PackedLine[] = [];
+    let add: PackedLine[] = [];
     for (const l of u.lines) {
       const k = lineKey(l.text);
       if (have.has(`${path}#${l.line}`) || (k && keys.has(k) && l !== match)) continue;
       add.push({ hit: u.hit, line: l.line, text: l.text });
     }
-    const ord = order.includes(u.hit) ? order : [...order, u.hit];
-    let next = [...chosen, ...add];
-    if (!fits(next, ord)) {
+    if (size.charsWith(path, add) > maxChars) {
       // Only the match itself, cut around its first word when still too long for the room.
       const alone = { hit: u.hit, line: match.line, text: match.text };
-      next = [...chosen, alone];
-      if (!fits(next, ord)) {
-        // Cut around the match, shorter until it fits (CJK weighs more than its length).
-        let room = roomFor(hits, ord, chosen, alone, frame, maxTokens);
+      add = [alone];
+      if (size.charsWith(path, add) > maxChars) {
+        // The room left for its text; shorter until it fits (CJK weighs more than its length).
+        let room = maxChars - size.charsWith(path, [{ ...alone, text: '' }]);
         const at = q ? Math.max(0, firstTermAt(match.text, q)) : 0;
         while (room >= MIN_CUT) {
           alone.text = cutAround(match.text, at, room);
-          if (fits(next, ord)) break;
+          if (size.charsWith(path, add) <= maxChars) break;
           room = Math.floor(room * 0.8);
         }
         if (room < MIN_CUT) continue;
       }
     }
-    for (const l of next.slice(chosen.length)) {
-      have.add(`${hits[l.hit]!.path}#${l.line}`);
+    for (const l of add) {
+      have.add(`${path}#${l.line}`);
       keys.add(lineKey(l.text));
     }
-    chosen.splice(0, chosen.length, ...next);
+    size.commit(path, add);
+    chosen.push(...add);
     if (!order.includes(u.hit)) order.push(u.hit);
   }
   const usedHits = [...new Set(chosen.map((l) => l.hit))].sort((a, b) => a - b);
   return { text: render(hits, order, chosen, frame), used: usedHits.map((i) => hits[i]!), lines: chosen.length };
-}
-
-/** The most chars `line` may keep so the section stays inside `maxTokens` (its cut marks included). */
-function roomFor(hits: readonly SearchResult[], ord: readonly number[], chosen: readonly PackedLine[], line: PackedLine, frame: SectionFrame, maxTokens: number): number {
-  const without = openclawTokens(render(hits, ord, [...chosen, { ...line, text: '' }], frame));
-  // Tokens left × 4 chars, less a margin for the weighted chars a cut line may hold.
-  return Math.floor((maxTokens - without) * 4) - 4;
 }
