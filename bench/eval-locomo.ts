@@ -29,6 +29,11 @@
  *   --knn-copy                           the vector side from the KNN worker's in-memory copy
  *                                        (what the app and `cairn serve` answer from) instead
  *                                        of vec0 in-process
+ *   --recall-section [--tokens N]        what the model reads (issue 37): each question through
+ *                                        the OpenClaw plugin's recall (recallForPrompt, its
+ *                                        defaults), evidence whose words stand in the section,
+ *                                        at 300, 600 and 1,200 tokens (or N: here --tokens is
+ *                                        the section budget, not the chunk size)
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -38,6 +43,7 @@ import type { Embedder } from '../electron/engine/embed/types';
 import type { MemorySearchSettings } from '../electron/engine/config/schema';
 import { EARLY_STOP } from '../electron/engine/search/lexical';
 import { loadLocomo, locomoHeader, locomoRow, locomoSettings, runLocomo } from './lib/locomo';
+import { PLUGIN_DEFAULTS, runRecallSection, sectionTable } from './lib/locomo-section';
 
 function flag(argv: readonly string[], name: string): string | undefined {
   const i = argv.indexOf(name);
@@ -101,7 +107,8 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const spec = flag(argv, '--embedder') ?? 'static';
   const made = await makeEmbedder(spec, num(argv, '--threads') ?? 1);
   const embedder = made && memoQueries(made);
-  const tokens = num(argv, '--tokens');
+  const section = argv.includes('--recall-section');
+  const tokens = section ? undefined : num(argv, '--tokens');
   const overlap = num(argv, '--overlap');
   const sources = flag(argv, '--sources');
   const minScore = num(argv, '--min-score');
@@ -138,6 +145,17 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   const request = { decay: argv.includes('--decay') || undefined, mmr: argv.includes('--mmr') || undefined };
   const qn = convs.reduce((a, c) => a + c.queries.length, 0);
   console.log(`LoCoMo: ${convs.length} conversations, ${qn} questions (${path.resolve(dir)}); embedder ${embedder ? `${embedder.provider}/${embedder.model}` : 'none'}; k = 6.\n`);
+  if (section) {
+    try {
+      const budget = num(argv, '--tokens');
+      const rows = await runRecallSection(convs, { indexLabel, embedder, settings: locomoSettings(base), budgets: budget !== undefined ? [budget] : [300, 600, 1200] });
+      console.log(`What the model reads: the OpenClaw plugin's recall section (score floor ${PLUGIN_DEFAULTS.minScore}, ${PLUGIN_DEFAULTS.maxHits} hits); load average ${os.loadavg()[0]!.toFixed(1)}.\n`);
+      console.log(sectionTable(rows));
+    } finally {
+      await embedder?.dispose();
+    }
+    return 0;
+  }
   console.log(locomoHeader());
   try {
     const weights: (number | undefined)[] = [vw];

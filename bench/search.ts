@@ -145,6 +145,13 @@ function report(results: ChildResult[], cli: CliTiming | null): void {
     const l = r.latency;
     console.log(`| ${r.size} | ${cell(l.fts)} | ${cell(l.vector)} | ${cell(l.hybrid)} | ${cell(l.hybridDecayMmr)} |`);
   }
+  console.log("\nThe recall section (OpenClaw plugin's defaults: 600 tokens, 12 hits searched, each line scored and packed) beside its own search without lines, ms p50 / p95 wall:\n");
+  console.log('| corpus | search, 12 results | recall section | recall beyond its search, per query |');
+  console.log('|---|---|---|---|');
+  for (const r of results) {
+    const x = r.recall;
+    if (x) console.log(`| ${r.size} | ${ms(x.search12.p50)} / ${ms(x.search12.p95)} | ${ms(x.recall.p50)} / ${ms(x.recall.p95)} | ${ms(x.extraP50)} / ${ms(x.extraP95)} |`);
+  }
   if (cli) {
     console.log(`\n\`cairn search --json\` whole process on 10k (${cli.runs} queries; bare \`node -e 0\` wall ${ms(cli.nodeMs)} ms):\n`);
     console.log('| entry | search wall p50 (max) | search CPU p50 | `--version` wall / CPU | mode |');

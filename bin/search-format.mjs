@@ -4,13 +4,30 @@
 
 const fmt = (x) => (x === null ? '—' : x.toFixed(3));
 
+/**
+ * A result's picked lines as read: `L<n>: text`, a gap between non-adjacent lines marked `…`
+ * (the same rule as the engine's excerpt, electron/engine/search/lines.ts, with numbers).
+ */
+export function numberedLines(picked) {
+  const out = [];
+  let last = -1;
+  for (const p of picked) {
+    if (last >= 0 && p.line > last + 1) out.push('…');
+    out.push(`L${p.line}: ${p.text}`);
+    last = p.line;
+  }
+  return out;
+}
+
 /** Human-readable results: citation + score, the snippet indented, and the explain line. */
 export function formatResults(res) {
   if (res.results.length === 0) return 'no results';
   const lines = [];
   res.results.forEach((r, i) => {
     lines.push(`${i + 1}. ${r.citation}  score ${r.score.toFixed(3)}${r.source === 'sessions' ? '  [session]' : ''}`);
-    for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
+    // The lines that answer, each with its number (a gap marked …); the window when none was picked.
+    if (r.lines?.length) lines.push(...numberedLines(r.lines).map((l) => `   ${l}`));
+    else for (const l of r.snippet.split('\n').filter((x) => x.trim()).slice(0, 6)) lines.push(`   ${l}`);
     const an = r.annotations;
     if (an) {
       const parts = [];

@@ -17,6 +17,8 @@ import type { MemorySearchSettings } from '../../electron/engine/config/schema';
 import { createEmbedderForSettings } from '../../electron/engine/embed/factory';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { knnCopyLoaded, knnWorkerReady, searchIndex, type SearchView } from '../../electron/engine/search/index-search';
+import { recallForPrompt } from '../../electron/engine/openclaw/recall';
+import { recallContext, recallRequest } from './recall-context';
 import type { SearchRequest } from '../../electron/engine/core/search-backend';
 import { CORPUS_NOW, ensureCorpus, type CorpusSize } from '../corpus';
 import { cpuMs, median, quantile, timed } from './stats';
@@ -66,6 +68,11 @@ export interface ChildResult {
   stallCpuMs: number;
   incremental: { medianMs: number; maxMs: number; cpuMedianMs: number; runs: number } | null;
   latency: Record<'fts' | 'vector' | 'hybrid' | 'hybridDecayMmr', Latency>;
+  /**
+   * The recall section (issue 37): the search recall runs (12 hits, each line scored) beside
+   * the same search without lines, and what the recall adds beyond its search, per query.
+   */
+  recall?: { search12: Latency; recall: Latency; extraP50: number; extraP95: number };
   peakRssMb: number;
   indexFileMb: number;
 }
@@ -106,6 +113,29 @@ async function timeSearches(idx: MemoryIndex, extra: Partial<SearchRequest>, rou
     }
   }
   return { p50: quantile(samples, 0.5), p95: quantile(samples, 0.95), cpuP50: quantile(cpu, 0.5), cpuP95: quantile(cpu, 0.95), n: samples.length };
+}
+
+/**
+ * The recall path (recallForPrompt with the plugin's defaults) against its own search (12
+ * results, as recall asks, lines not scored: `packLines` off), per query alternately.
+ */
+async function timeRecall(idx: MemoryIndex, rounds: number): Promise<NonNullable<ChildResult['recall']>> {
+  const ctx = recallContext(idx);
+  const search: number[] = [];
+  const whole: number[] = [];
+  const extra: number[] = [];
+  for (const q of LATENCY_QUERIES) await recallForPrompt(ctx, recallRequest(q)); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (const q of LATENCY_QUERIES) {
+      const s = await timed(() => searchIndex(idx, { query: q, maxResults: 12 }));
+      const w = await timed(() => recallForPrompt(ctx, recallRequest(q)));
+      search.push(s.wallMs);
+      whole.push(w.wallMs);
+      extra.push(w.wallMs - s.wallMs);
+    }
+  }
+  const lat = (xs: number[]): Latency => ({ p50: quantile(xs, 0.5), p95: quantile(xs, 0.95), cpuP50: Number.NaN, cpuP95: Number.NaN, n: xs.length });
+  return { search12: lat(search), recall: lat(whole), extraP50: quantile(extra, 0.5), extraP95: quantile(extra, 0.95) };
 }
 
 /** Append a line to one daily note, sync, and time it; restore and repeat. */
@@ -193,6 +223,7 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
     hybrid: await timeSearches(idx, {}, rounds),
     hybridDecayMmr: await timeSearches(idx, { decay: true, mmr: true }, rounds),
   };
+  const recall = await timeRecall(idx, rounds);
   await idx.dispose();
   await embedder.dispose();
   return {
@@ -210,6 +241,7 @@ export async function runChild(size: CorpusSize): Promise<ChildResult> {
     stallCpuMs: cpuMax,
     incremental: inc,
     latency,
+    recall,
     peakRssMb: process.resourceUsage().maxRSS / 1024,
     indexFileMb: fs.statSync(paths.indexFile).size / 1e6,
   };

@@ -94,6 +94,8 @@ export interface SearchResult {
   lines?: PickedLine[];
   /** `lines` as one text a model reads: picks in order, a gap between them marked "…". */
   excerpt?: string;
+  /** YYYY-MM-DD the cited lines were written (a daily note's file name, a session message's date), when known. */
+  day?: string;
 }
 
 export interface EmbedderInfo {

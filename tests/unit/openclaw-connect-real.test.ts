@@ -167,11 +167,13 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     expect(turn2.some((r) => r.messages.some((m) => m.role === 'tool'))).toBe(false);
     const asked2 = userText(turn2.find((r) => userText(r).includes('what is my locker code?')));
     const section = /<relevant-memories>[\s\S]*<\/relevant-memories>/.exec(asked2)?.[0] ?? '';
-    expect(section).toMatch(/\[memory\/2026-12-01\.md#L\d+-L\d+\][^\n]*saffron-kite/);
-    expect(section).toMatch(/\[sessions\/[^\]]+#L\d+-L\d+\][^\n]*4417-heron/);
+    // The lines that answer, each run cited exactly above it (issue 37); the codeword stands in
+    // MEMORY.md and the daily note alike and is shown once.
+    expect(section).toMatch(/\[(MEMORY\.md|memory\/2026-12-01\.md)#L\d+(-L\d+)?\][^\n]*\n[^\n]*saffron-kite/);
+    expect(section).toMatch(/\[sessions\/[^\]]+#L\d+(-L\d+)?\][^\n]*\n[^\n]*4417-heron/);
     const injected = logOf('later');
     expect(injected).toEqual([expect.objectContaining({ outcome: 'injected', injectedChars: section.length, turn: expect.objectContaining({ promptSha256: expect.any(String) }) })]);
-    expect(injected[0]?.hits.map((h) => h.citation)).toEqual(expect.arrayContaining([expect.stringMatching(/^memory\/2026-12-01\.md#L/), expect.stringMatching(/^sessions\//)]));
+    expect(injected[0]?.hits.map((h) => h.citation)).toEqual(expect.arrayContaining([expect.stringMatching(/^(MEMORY\.md|memory\/2026-12-01\.md)#L/), expect.stringMatching(/^sessions\//)]));
     const logFile = recallLogPath(ctxFor, 'main', 'later');
     expect(fs.statSync(logFile).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(logFile)).mode & 0o777).toBe(0o700);

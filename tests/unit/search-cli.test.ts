@@ -54,7 +54,10 @@ describe('cairn search', () => {
     expect(Object.keys(out).sort()).toEqual(['embedder', 'mode', 'results', 'warnings']);
     expect(out.mode).toBe('hybrid');
     expect(out.embedder).toEqual({ provider: 'fake', model: 'bag-of-words-v1' });
-    expect(Object.keys(out.results[0]).sort()).toEqual(['citation', 'endLine', 'path', 'score', 'snippet', 'source', 'startLine']);
+    // Today's fields, and beside them the lines that answer (issue 37) with their numbers and scores.
+    expect(Object.keys(out.results[0]).sort()).toEqual(['citation', 'day', 'endLine', 'excerpt', 'lines', 'path', 'score', 'snippet', 'source', 'startLine']);
+    expect(out.results[0].lines).toEqual([{ line: 3, text: 'Deployed commit a1b2c3d.', score: 1, role: 'match' }]);
+    expect(out.results[0]).toMatchObject({ excerpt: 'Deployed commit a1b2c3d.', day: '2024-05-08' });
     expect(out.results[0]).toMatchObject({ path: 'memory/2024-05-08.md', startLine: 3, endLine: 4, source: 'memory', citation: 'memory/2024-05-08.md#L3-L4' }); // the '# Deploy' heading and blank line are not cited
   });
 
@@ -74,7 +77,7 @@ describe('cairn search', () => {
   it('prints citations, snippets and the explain line for people', async () => {
     const r = await cli(['search', 'kayak', '--state-dir', stateDir(), '--explain']);
     expect(r.stdout).toMatch(/^1\. memory\/2024-06-01\.md#L3-L3 {2}score \d\.\d{3}/);
-    expect(r.stdout).toContain('   Booked the kayak trip.');
+    expect(r.stdout).toContain('   L3: Booked the kayak trip.');
     expect(r.stdout).toMatch(/↳ vector \d\.\d{3} · text \d\.\d{3} · merged \d\.\d{3} · decay 1\.000/);
     expect(r.stderr).toMatch(/hybrid · fake\/bag-of-words-v1 · [\d.]+ ms\)/);
   });

@@ -12,6 +12,7 @@
  * - Both are read-only and touch nothing outside the state dir (`readOnlyHint`,
  *   `openWorldHint: false`), so clients need not ask before each call.
  */
+import { readableText } from '../../engine/search/lines';
 import type { McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { SearchResponse } from '../../../shared/types/search';
@@ -51,9 +52,12 @@ export function toolInputSchema<T extends z.ZodObject>(schema: T): StandardSchem
 const text = (t: string) => ({ content: [{ type: 'text' as const, text: t }] });
 const toolError = (err: unknown) => ({ isError: true, ...text(err instanceof Error ? err.message : String(err)) });
 
-/** A search answer as the model reads it: per result `citation (score, source)`, then the snippet. */
+/**
+ * A search answer as the model reads it: per result `citation (score, source[, day])`, then the
+ * lines that answer, numbered so each can be cited (`L14: …`; the window when none was picked).
+ */
 export function formatSearchText(res: Pick<SearchResponse, 'results' | 'warnings'>): string {
-  const blocks = res.results.map((r) => `${r.citation} (${r.score.toFixed(2)}, ${r.source})\n${r.snippet.trimEnd()}`);
+  const blocks = res.results.map((r) => `${r.citation} (${r.score.toFixed(2)}, ${r.source}${r.day && !r.path.includes(r.day) ? `, ${r.day}` : ''})\n${readableText(r).trimEnd()}`);
   const head = res.results.length ? [] : ['no results'];
   const warn = res.warnings.map((w) => `warning: ${w}`);
   return [...head, ...blocks, ...warn].join('\n\n');

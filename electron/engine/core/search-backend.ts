@@ -27,6 +27,11 @@ export interface SearchRequest {
   trigger?: string | undefined;
   project?: string | undefined;
   importanceMin?: number | undefined;
+  /**
+   * Each result's `lines` as a packer wants them (the recall section, issue 37): every line
+   * that answers at all, not only the few near the best that a reader is shown.
+   */
+  packLines?: boolean | undefined;
   signal?: AbortSignal | undefined;
 }
 

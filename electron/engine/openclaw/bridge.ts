@@ -20,6 +20,7 @@ import type { AnsweredRequest, BridgeAnswer, BridgeResults, CompactionRequest, C
 import { appendCompactionRecord } from './recall-log';
 import { warmCompactedRecall } from './compacted-recall';
 import { recallForPrompt, type RecallRequest } from './recall';
+import { readableText } from '../search/lines';
 
 /** Where the bridge may hold a request before its work (EngineDeps.openclawBridgePause). */
 export type BridgePausePoint = 'recall' | 'search' | 'get' | 'warm-up';
@@ -43,7 +44,8 @@ async function search(ctx: EngineContext, req: SearchRequest, signal: AbortSigna
     corpus: CAIRN_CORPUS,
     path: r.path,
     score: r.score,
-    snippet: r.snippet,
+    // What OpenClaw's memory_search shows the model: the lines that answer, numbered (L14: …).
+    snippet: readableText(r),
     startLine: r.startLine,
     endLine: r.endLine,
     citation: r.citation,

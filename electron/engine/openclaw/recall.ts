@@ -2,8 +2,9 @@
  * Recall before a prompt, Cairn's side of the OpenClaw plugin's `before_prompt_build` hook:
  * search the agent's memory (and sessions, when indexed) with the user's message — with the
  * last turns when the message alone is too short to search — keep the hits above the score
- * floor that are not already in the context, fit them in the token budget, and render them as
- * the `<relevant-memories>` section OpenClaw adds before the prompt. Every prompt's outcome is
+ * floor that are not already in the context, pack the lines of theirs that answer into the token
+ * budget (recall-pack.ts: lines across hits, not whole hits) and render them as the
+ * `<relevant-memories>` section OpenClaw adds before the prompt. Every prompt's outcome is
  * appended to the session's recall log (recall-log.ts), also when nothing was added.
  *
  * What keeps the section out of what OpenClaw learns (read in openclaw@2026.9.6's dist): its
@@ -21,6 +22,7 @@ import type { EngineContext } from '../core/context';
 import { redactSecrets } from '../util/redact';
 import { compactedRecall, withCompacted } from './compacted-recall';
 import { appendRecallEntry } from './recall-log';
+import { packSection, type SectionFrame } from './recall-pack';
 
 /** What the plugin sends for one prompt. */
 export interface RecallRequest {
@@ -37,11 +39,11 @@ export interface RecallRequest {
   skip?: string;
   /** The plugin's time budget, ms: a recall that took longer is logged as `timeout` (the turn went on without it). */
   budgetMs: number;
-  /** Token budget of the section (ceil(chars / 4), SPEC §2). */
+  /** Token budget of the section, as OpenClaw estimates tokens (token-estimate.ts; ceil(chars / 4) for Latin text). */
   maxTokens: number;
   /** Hits scoring below this are left out. */
   minScore: number;
-  /** At most this many hits. */
+  /** Hits searched: twice this many; the section draws lines from any of them (a backend without line picks shows this many windows). */
   maxHits?: number;
 }
 
@@ -96,9 +98,32 @@ function alreadyInContext(hit: SearchResult, context: string): boolean {
   return probe.length >= 40 && norm(context).includes(probe);
 }
 
-/** The section for `hits` within `maxChars` (the hits that fit, in order; the first one cut to fit). */
-export function renderSection(hits: readonly SearchResult[], maxChars: number): { text: string; used: SearchResult[] } {
-  const head = `${HEAD.join('\n')}\n`;
+/** The section's frame: head, tail and the escaping of memory text. */
+const FRAME: SectionFrame = { head: `${HEAD.join('\n')}\n`, tail: TAIL, escape: escapeSnippet };
+
+/**
+ * The section for `hits` (best first) within `maxTokens` as OpenClaw estimates them: the lines
+ * that answer, packed across hits (recall-pack.ts). `inContext` is what the model already has:
+ * a line found in it is not added again.
+ */
+export function renderSection(hits: readonly SearchResult[], maxTokens: number, query: string, inContext = ''): { text: string; used: SearchResult[] } {
+  const ctx = inContext ? norm(inContext) : '';
+  // A line the model already has (also as an earlier section showed it: escaped) is not added
+  // again; a very short line ("Yes.") proves nothing by standing somewhere in the context.
+  const seen = (line: string) => {
+    const probe = norm(line);
+    return ctx !== '' && probe.length >= 16 && (ctx.includes(probe) || ctx.includes(norm(escapeSnippet(line))));
+  };
+  const { text, used } = packSection(hits, maxTokens, FRAME, { query, seen });
+  return { text, used };
+}
+
+/**
+ * The section as it was before lines (issue 37) for a backend that picks none (QMD): each
+ * hit's snippet window, in order, within `maxChars` (the first one cut to fit).
+ */
+function renderWindows(hits: readonly SearchResult[], maxChars: number): { text: string; used: SearchResult[] } {
+  const head = FRAME.head;
   const tail = TAIL;
   let body = '';
   const used: SearchResult[] = [];
@@ -123,7 +148,8 @@ const toHit = (r: SearchResult): OpenClawRecallHit => ({
   endLine: r.endLine,
   score: r.score,
   source: r.source,
-  snippet: r.snippet,
+  // What the section read of it: the picked lines when there are any, else the window.
+  snippet: r.excerpt ?? r.snippet,
 });
 
 /**
@@ -173,9 +199,11 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
   // Issue 37 item 5: the session's compacted part, searched beside the memory (compacted-recall.ts).
   const compacted = compactedRecall(ctx, req.agentId, req.sessionId, query, signal, req.budgetMs);
   let results: SearchResult[];
+  let picksLines = true;
   try {
-    results = (await ctx.searchBackend().search(req.agentId, { query, maxResults: Math.max(req.maxHits ?? 6, 6) * 2, signal })).results;
-    results = withCompacted(results, await compacted);
+    const res = await ctx.searchBackend().search(req.agentId, { query, maxResults: Math.max(req.maxHits ?? 6, 6) * 2, packLines: true, signal });
+    results = withCompacted(res.results, await compacted);
+    picksLines = res.backend !== 'qmd';
   } catch (err) {
     if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
     return finish('', { outcome: 'error', reason: err instanceof Error ? err.message : String(err), hits: [] });
@@ -186,7 +214,12 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
     const reason = results.length === 0 ? 'no results' : strong.length === 0 ? `no result scored ${req.minScore} or more` : 'every hit is already in the context';
     return finish('', { outcome: 'none', reason, hits: [] });
   }
-  const { text, used } = renderSection(fresh.slice(0, req.maxHits ?? 6), req.maxTokens * 4);
-  if (!text) return finish('', { outcome: 'none', reason: `no hit fits in ${req.maxTokens} tokens`, hits: [] });
+  // Lines are chosen across every fresh hit (more sources than maxHits when lines are short);
+  // a backend without line picks (QMD) gives its first maxHits windows as before.
+  const { text, used } = picksLines ? renderSection(fresh, req.maxTokens, query, req.inContext) : renderWindows(fresh.slice(0, req.maxHits ?? 6), req.maxTokens * 4);
+  if (!text) {
+    const reason = picksLines && !fresh.some((h) => h.lines?.length) ? 'no line of the hits answers the message' : `no hit fits in ${req.maxTokens} tokens`;
+    return finish('', { outcome: 'none', reason, hits: [] });
+  }
   return finish(text, { outcome: 'injected', hits: used.map(toHit) });
 }

@@ -71,7 +71,7 @@ const docCountCache = new WeakMap<Db, { stamp: string; counts: Map<string, numbe
  * terms per query). The stamp changes with any write — this connection's
  * (`total_changes()`) or another's (`data_version`).
  */
-function docCounts(db: Db): (term: string) => number {
+export function docCounts(db: Db): (term: string) => number {
   const stamp = `${String(db.pragma('data_version', { simple: true }))}:${String(db.prepare('SELECT total_changes()').pluck().get())}`;
   let entry = docCountCache.get(db);
   if (!entry || entry.stamp !== stamp || entry.counts.size > DOC_COUNT_CACHE) {

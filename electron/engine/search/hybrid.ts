@@ -18,6 +18,9 @@ import { makeSnippet } from './snippet';
 import { foldRanges, trimmedRange } from './ranges';
 import { readIdentity } from '../index/schema';
 import { LINE_POOL, rescoreByLines } from './line-candidates';
+import { fillResultLines, queryForLines } from './result-lines';
+import { lineSimilarities } from './line-sim';
+import type { SessionLines } from './session-lines';
 import type { MergeWeights } from './score';
 import { hasAnnotations, isAnnotationFilterSet, isCuratedMemoryPath, matchesAnnotationFilter, parseAnnotations, type AnnotationFilter } from '../index/annotations';
 import { unpackText } from '../index/chunk-text';
@@ -29,6 +32,8 @@ export interface HybridBackend {
   embedder: Embedder | null;
   /** The vec0 KNN on another thread (knn-worker.ts), when the index is big enough to want it. */
   knn?: ((vec: Float32Array, limit: number, filter: CandidateFilter) => Promise<Candidate[]>) | undefined;
+  /** A session's rendered lines as its citations number them (session-lines.ts), for results whose chunk text does not say. */
+  sessionLines?: SessionLines | undefined;
 }
 
 export interface HybridOptions {
@@ -59,6 +64,8 @@ export interface HybridOptions {
   signal?: AbortSignal | undefined;
   /** Only entries whose annotations pass (index/annotations.ts); the candidate pool is widened. */
   annotations?: AnnotationFilter | undefined;
+  /** Each result's `lines` for a packer: every line that answers at all (result-lines.ts). */
+  packLines?: boolean | undefined;
   /** Where the keyword side stops ranking every match (lexical.ts; tests lower it). */
   earlyStop?: EarlyStop | undefined;
 }
@@ -77,6 +84,7 @@ interface ChunkInfo {
   end_line: number;
   text: string;
   day: string | null;
+  dated: number;
   evergreen: number;
   mtime: number;
 }
@@ -86,7 +94,7 @@ const MAX_K = 4096;
 
 function loadChunks(db: Db, ids: number[]): Map<number, ChunkInfo> {
   const out = new Map<number, ChunkInfo>();
-  const stmt = db.prepare('SELECT id, path, source, start_line, end_line, text, day, evergreen, mtime FROM chunks WHERE id = ?');
+  const stmt = db.prepare('SELECT id, path, source, start_line, end_line, text, day, dated, evergreen, mtime FROM chunks WHERE id = ?');
   for (const id of ids) {
     const row = stmt.get(id) as (Omit<ChunkInfo, 'text'> & { text: string | Buffer }) | undefined;
     if (row) out.set(id, { ...row, text: unpackText(row.text) });
@@ -285,6 +293,7 @@ function citeResults(ordered: Scored[], o: HybridOptions): SearchResult[] {
     if (o.explain) r.explain = { vector: s.e.vector, text: s.e.text, merged: s.e.merged, decay: s.decay, mmrRank: s.mmrRank };
     const annotations = chunkAnnotations(s.c, startLine, endLine);
     if (hasAnnotations(annotations)) r.annotations = annotations;
+    if (s.c.day && s.c.dated === 1) r.day = s.c.day;
     return r;
   });
 }
@@ -330,5 +339,14 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
       `${hidden} more result${hidden === 1 ? '' : 's'} scored below minScore ${o.minScore} and ${hidden === 1 ? 'is' : 'are'} not shown (lower minScore to see ${hidden === 1 ? 'it' : 'them'})`,
     );
   }
-  return { results: citeResults(scoreAndOrder(backend.db, kept, o), o), mode, warnings };
+  const ordered = scoreAndOrder(backend.db, kept, o);
+  const results = citeResults(ordered, o);
+  // The lines that answer, for the returned results only (result-lines.ts): ranking is done.
+  // For a packer, each line's closeness in meaning too (line-sim.ts), from the query's vector.
+  if (results.length > 0) {
+    const queryVec = vectorStart.kind === 'started' ? vectorStart.queryVec : null;
+    const sims = (texts: readonly string[]) => lineSimilarities(backend.db, backend.embedder, queryVec, texts, o.signal);
+    await fillResultLines(results, ordered.map((x) => x.c), queryForLines(backend.db, o.query, !!o.span), o.packLines === true, sims, backend.sessionLines);
+  }
+  return { results, mode, warnings };
 }

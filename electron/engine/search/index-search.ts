@@ -11,6 +11,7 @@ import type { MemoryIndex } from '../index/memory-index';
 import type { SearchRequest } from '../core/search-backend';
 import { runSearch } from './service';
 import { LazyKnnWorker } from './knn-worker';
+import { sessionLinesFor } from './session-lines';
 
 const KNN = Symbol('cairn.knnWorker');
 
@@ -52,9 +53,10 @@ async function searchOnce(index: MemoryIndex, req: SearchRequest, view: SearchVi
   }
   const warnings: string[] = [];
   if (snap.vecError) warnings.push(snap.vecError);
+  const sessionLines = sessionLinesFor(index.opts.roots);
   const backend = view.keywordOnly
-    ? { db: snap.db, vector: snap.vector, embedder: null, knn: undefined }
-    : { db: snap.db, vector: snap.vector, embedder: snap.embedder, knn: snap.vector === 'vec0' ? knnOf(index).forSearch(snap.chunkCount) : undefined };
+    ? { db: snap.db, vector: snap.vector, embedder: null, knn: undefined, sessionLines }
+    : { db: snap.db, vector: snap.vector, embedder: snap.embedder, knn: snap.vector === 'vec0' ? knnOf(index).forSearch(snap.chunkCount) : undefined, sessionLines };
   const out = await runSearch(
     backend,
     view.settings ?? index.opts.settings,

@@ -14,7 +14,7 @@ export const MEMORY_SEARCH_MAX_RESULTS = 50;
 export const MEMORY_SEARCH_SPEC = {
   name: 'memory_search',
   description:
-    'Search long-term memory (MEMORY.md, daily notes memory/YYYY-MM-DD.md, other notes; past sessions when enabled) with hybrid keyword + semantic search. Ask in words or exact tokens (ids, paths, error strings). Returns ranked snippets with path#Lstart-Lend citations; read more with memory_get.',
+    'Search long-term memory (MEMORY.md, daily notes memory/YYYY-MM-DD.md, other notes; past sessions when enabled) with hybrid keyword + semantic search. Ask in words or exact tokens (ids, paths, error strings). Returns the lines that answer, numbered (L14: …), under path#Lstart-Lend citations; read more with memory_get.',
   args: {
     query: 'What to look for, in words or exact tokens',
     maxResults: `At most this many results (default from settings; at most ${MEMORY_SEARCH_MAX_RESULTS})`,

@@ -60,6 +60,7 @@ export async function runSearch(
     now,
     signal: req.signal,
     annotations: { trigger: req.trigger, project: req.project, importanceMin: req.importanceMin },
+    packLines: req.packLines,
   });
   return { results: out.results, mode: out.mode, warnings: [...warnings, ...out.warnings] };
 }

@@ -1,0 +1,60 @@
+/**
+ * How close each line of the hits is to the question in meaning (issue 37, the vector signal of
+ * line picking): a line that answers in other words than the question's ("What does she do to
+ * relax?" — "Painting's a fun way to unwind") shares no keyword with it. The line's vector comes
+ * from the index's embedding cache when the index keeps line vectors (index/line-vectors.ts:
+ * a line unit is cached under the sha256 of its trimmed text, the same key), else — for the
+ * static embedder only, whose vectors cost a table look-up — it is computed now and remembered.
+ * A model embedder's missing lines are not embedded at search time (tens of ms a line on a
+ * shared CPU): those lines keep their keyword score alone.
+ */
+import type { Db } from '../index/db';
+import type { Embedder } from '../embed/types';
+import { sha256 } from '../index/chunker';
+import { blobVec, unitVec } from '../index/store';
+import { dot } from '../embed/vector';
+import { readIdentity } from '../index/schema';
+
+/** Line vectors of the static embedder remembered per process (text hash → unit vector). */
+const MEMO_MAX = 50_000;
+const memo = new Map<string, Float32Array>();
+
+function remember(key: string, v: Float32Array): void {
+  if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
+  memo.set(key, v);
+}
+
+/**
+ * The cosine of each of `texts` to `queryVec` (unit length or not), or NaN where a line's
+ * vector is not known; null when no line's is (no embedder, a model without line vectors).
+ */
+export async function lineSimilarities(db: Db, embedder: Embedder | null, queryVec: Float32Array | null, texts: readonly string[], signal?: AbortSignal): Promise<number[] | null> {
+  if (!embedder || !queryVec || texts.length === 0) return null;
+  const q = unitVec(queryVec);
+  const id = readIdentity(db);
+  const keys = texts.map((t) => sha256(t.trim()));
+  const vecs: (Float32Array | undefined)[] = keys.map((k) => memo.get(`${embedder.id}:${k}`));
+  if (id?.lines === true && id.provider && id.model) {
+    const get = db.prepare('SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND hash = ?').pluck();
+    keys.forEach((k, i) => {
+      if (vecs[i]) return;
+      const b = get.get(id.provider, id.model, k) as Buffer | undefined;
+      if (b) vecs[i] = unitVec(blobVec(b));
+    });
+  }
+  const missing = texts.map((_, i) => i).filter((i) => !vecs[i] && texts[i]!.trim());
+  if (missing.length > 0 && embedder.provider === 'static') {
+    const got = await embedder.embed(
+      missing.map((i) => texts[i]!.trim()),
+      { signal, kind: 'document' },
+    );
+    missing.forEach((i, j) => {
+      const v = got[j];
+      if (!v) return;
+      vecs[i] = unitVec(v);
+      remember(`${embedder.id}:${keys[i]}`, vecs[i]);
+    });
+  }
+  if (!vecs.some(Boolean)) return null;
+  return vecs.map((v) => (v ? dot(v, q) : Number.NaN));
+}

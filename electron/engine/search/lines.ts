@@ -1,0 +1,191 @@
+/**
+ * The lines that answer (issue 37, SPEC §7.1): for one hit, the lines a reader needs instead of
+ * a window around the first query word. Each line of the hit is scored (line-score.ts); the
+ * best ones are kept with what places them — the question a short reply answers, the heading a
+ * note's bullet sits under — and a gap between picks is marked "…". Markup that is not content
+ * (HTML comments: dreaming's `<!-- openclaw-memory-promotion:… -->`, annotation comments
+ * `<!-- trigger: … -->`) never takes room: annotations stay available as result fields. A hit
+ * whose best line is weak gets no picks, and its reader keeps the window (snippet.ts).
+ *
+ * Pure: lines in, picks out. The search pipeline (hybrid.ts) feeds each returned result's
+ * numbered lines; the recall section's packer (openclaw/recall-pack.ts) chooses among the
+ * picks of all hits within its budget.
+ */
+import type { PickedLine } from '../../../shared/types/search';
+import { firstTermAt, scoreLine, withMeaning, type LineQuery } from './line-score';
+
+/** A line of a hit with its number in the cited file. */
+export interface NumberedLine {
+  line: number;
+  text: string;
+}
+
+/** A best line below this share of the query's weight is weak: the hit keeps its window. */
+export const WEAK_LINE = 0.2;
+
+/** Lines kept as matches: those scoring at least this share of the hit's best line. */
+const NEAR_BEST = 0.5;
+
+/** Limits of a hit's picks: what a search result's reader is shown. */
+export const PICK_DEFAULTS = { maxMatches: 4, maxLineChars: 700, nearBest: NEAR_BEST, weak: WEAK_LINE };
+
+/** Limits of a hit's picks for a packer (the recall section), which chooses among every line that answers at all. */
+export const PACK_PICKS = { maxMatches: 16, maxLineChars: 700, nearBest: 0, weak: 0.1 };
+
+/** A dialogue line's speaker label: `**Ann:**`, `Ann:`, `User:` (the label is part of the line). */
+const SPEAKER = /^\s*(?:\*\*[^*\n]{1,40}:\*\*|[\p{L}][\p{L}\p{N} ._-]{0,30}:)\s/u;
+const HEADING = /^ {0,3}#{1,6}\s+\S/;
+
+/**
+ * The lines with HTML comments removed (a comment may span lines), trailing space trimmed.
+ * A line that held nothing but a comment becomes empty.
+ */
+export function stripComments(lines: readonly NumberedLine[]): NumberedLine[] {
+  let open = false;
+  return lines.map(({ line, text }) => {
+    let out = '';
+    let i = 0;
+    while (i < text.length) {
+      if (open) {
+        const end = text.indexOf('-->', i);
+        if (end < 0) {
+          i = text.length;
+          break;
+        }
+        open = false;
+        i = end + 3;
+      } else {
+        const start = text.indexOf('<!--', i);
+        if (start < 0) {
+          out += text.slice(i);
+          break;
+        }
+        out += text.slice(i, start);
+        open = true;
+        i = start + 4;
+      }
+    }
+    return { line, text: out.replace(/\s+$/, '') };
+  });
+}
+
+/**
+ * `text` cut to at most `max` chars around `at` (a third before, the rest after), "…" on each
+ * cut side (counted in `max`), never splitting a surrogate pair.
+ */
+export function cutAround(text: string, at: number, max: number): string {
+  if (text.length <= max) return text;
+  const budget = Math.max(1, max - 2);
+  let start = Math.min(Math.max(0, at - Math.floor(budget / 3)), text.length - budget);
+  let end = start + budget;
+  const c = text.charCodeAt(start);
+  if (c >= 0xdc00 && c <= 0xdfff) start++; // never start on a low surrogate
+  const d = text.charCodeAt(end - 1);
+  if (d >= 0xd800 && d <= 0xdbff) end--; // never end on a high surrogate
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/** Whether a line is a dialogue turn (starts with a speaker label). */
+export function isTurn(text: string): boolean {
+  return SPEAKER.test(text);
+}
+
+/** A line without its speaker label, for "is it short?" and near-duplicate checks. */
+export function withoutSpeaker(text: string): string {
+  return text.replace(SPEAKER, '').trim();
+}
+
+/** A reply this short (chars without the speaker) only makes sense with the line before it. */
+const SHORT_REPLY = 60;
+
+/**
+ * The picks of one hit: up to `maxMatches` lines that answer `q` (score ≥ `weak`, default
+ * {@link WEAK_LINE}, and ≥ `nearBest` × the best, default {@link NEAR_BEST}), each with the line before it when that line asks
+ * a question or the pick is a short reply, and the heading above a note's line; in line
+ * order. Null when no line is strong enough (the reader keeps the window). `sims[i]` is line
+ * `i`'s cosine to the question where known (line-sim.ts), added to its keyword score.
+ */
+export function pickLines(lines: readonly NumberedLine[], q: LineQuery, o: Partial<typeof PICK_DEFAULTS> = {}, sims?: readonly number[]): PickedLine[] | null {
+  const { maxMatches, maxLineChars, nearBest, weak } = { ...PICK_DEFAULTS, ...o };
+  const clean = stripComments(lines);
+  const scored = clean.map((l, i) => ({ ...l, i, score: l.text.trim() ? withMeaning(scoreLine(l.text, q), sims?.[i] ?? Number.NaN) : 0 }));
+  const best = scored.reduce((m, l) => Math.max(m, l.score), 0);
+  if (best < weak) return null;
+  const matches = scored
+    .filter((l) => l.score >= Math.max(weak, nearBest * best))
+    .sort((a, b) => b.score - a.score || a.line - b.line)
+    .slice(0, maxMatches);
+  const picked = new Map<number, PickedLine>();
+  const cut = (text: string) => (text.length > maxLineChars ? cutAround(text, Math.max(0, firstTermAt(text, q)), maxLineChars) : text);
+  for (const m of matches) picked.set(m.i, { line: m.line, text: cut(m.text), score: round(m.score), role: 'match' });
+  for (const m of matches) {
+    for (const c of contextOf(clean, m.i, m.text)) {
+      if (!picked.has(c)) picked.set(c, { line: clean[c]!.line, text: cut(clean[c]!.text), score: 0, role: 'context' });
+    }
+  }
+  return [...picked.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+}
+
+/** Indexes of the lines that place line `i`: the question before a reply, the heading above a note's line. */
+function contextOf(lines: readonly NumberedLine[], i: number, text: string): number[] {
+  const out: number[] = [];
+  let prev = i - 1;
+  while (prev >= 0 && !lines[prev]!.text.trim()) prev--;
+  const before = prev >= 0 ? lines[prev]!.text : '';
+  if (isTurn(text)) {
+    // A reply that only makes sense with its question ("Yes, last Tuesday.").
+    if (before && isTurn(before) && (before.trimEnd().endsWith('?') || withoutSpeaker(text).length < SHORT_REPLY)) out.push(prev);
+    return out;
+  }
+  if (HEADING.test(text)) return out;
+  for (let h = i - 1; h >= 0; h--) {
+    if (HEADING.test(lines[h]!.text)) {
+      // A daily note's date heading says what the path already says.
+      if (!/^ {0,3}#\s+\d{4}-\d{2}-\d{2}\s*$/.test(lines[h]!.text)) out.push(h);
+      break;
+    }
+  }
+  return out;
+}
+
+const round = (x: number) => Math.round(x * 1000) / 1000;
+
+/** The picks as one text a model reads: in line order, a gap between non-adjacent picks marked "…". */
+export function excerptOf(picks: readonly PickedLine[]): string {
+  const out: string[] = [];
+  let last = -1;
+  for (const p of picks) {
+    if (last >= 0 && p.line > last + 1) out.push('…');
+    out.push(p.text);
+    last = p.line;
+  }
+  return out.join('\n');
+}
+
+/**
+ * A chunk's text as numbered lines, when its text holds one line per line of its range
+ * (`[startLine, endLine]`); null when it does not (a long line hard-split over several chunks,
+ * or a session chunk whose transcript has lines that are not rendered).
+ */
+export function numberLines(text: string, startLine: number, endLine: number): NumberedLine[] | null {
+  const parts = text.split('\n');
+  if (parts.length !== endLine - startLine + 1) return null;
+  return parts.map((t, k) => ({ line: startLine + k, text: t }));
+}
+
+/**
+ * A result as a model reads it (MCP's memory_search, OpenClaw's corpus supplement): its picked
+ * lines, each with its number (`L14: …`) so a line can be cited exactly, a gap marked "…"; the
+ * window (snippet) when no line was picked.
+ */
+export function readableText(r: { lines?: readonly PickedLine[] | undefined; snippet: string }): string {
+  if (!r.lines?.length) return r.snippet;
+  const out: string[] = [];
+  let last = -1;
+  for (const p of r.lines) {
+    if (last >= 0 && p.line > last + 1) out.push('…');
+    out.push(`L${p.line}: ${p.text}`);
+    last = p.line;
+  }
+  return out.join('\n');
+}
