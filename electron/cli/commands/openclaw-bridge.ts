@@ -17,6 +17,6 @@ export function register(program: Command, rt: CliRuntime): void {
       const o = program.opts<GlobalOptions>();
       const [{ serveBridge }, engine] = await Promise.all([import('../../engine/openclaw/bridge'), rt.engine(o)]);
       const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-      await serveBridge(engine.ctx, rl, (line) => process.stdout.write(`${line}\n`));
+      await serveBridge(engine.ctx, rl, (line) => process.stdout.write(`${line}\n`), engine.dispatcher);
     });
 }

@@ -8,13 +8,16 @@
  * Ops: `hello` (version and state dir, after warming up the agent's index), `cancel` (stop
  * request `target`: the plugin's budget ran out), `recall` (recall.ts: the section for a prompt, logged),
  * `search` and `get` (the memory corpus supplement behind OpenClaw's memory_search/memory_get
- * `corpus=all`), `compaction` (append a compaction record, recall-log.ts).
+ * `corpus=all`), `compaction` (append a compaction record, recall-log.ts), `read` (a read-only
+ * contract call for the Cairn tab in OpenClaw's Control UI, tab-read.ts).
  */
 import type { OpenClawCompactionRecord } from '../../../shared/types/openclaw-recall';
 import type { EngineContext } from '../core/context';
 import { getCited } from '../sessions/cited-get';
 import { appendCompactionRecord } from './recall-log';
 import { recallForPrompt, type RecallRequest } from './recall';
+import type { Dispatcher } from '../rpc/dispatcher';
+import { tabRead } from './tab-read';
 
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
 export const CAIRN_CORPUS = 'cairn';
@@ -92,8 +95,12 @@ function compaction(ctx: EngineContext, req: Record<string, unknown>): { file: s
 }
 
 /** Answer one request (already parsed). Throws for a bad or failed request; the loop turns that into `ok: false`. */
-export async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal?: AbortSignal): Promise<unknown> {
+export async function handleBridgeRequest(ctx: EngineContext, req: Record<string, unknown>, signal?: AbortSignal, dispatcher?: Dispatcher): Promise<unknown> {
   switch (req.op) {
+    // The Cairn tab in OpenClaw's Control UI: one read-only contract call (tab-read.ts).
+    case 'read':
+      if (!dispatcher) throw new Error('this bridge has no engine dispatcher for reads');
+      return await tabRead(dispatcher, req, signal);
     case 'hello': {
       // Warm up before saying ready: the first search syncs a missing or stale index and
       // loads the embedder, which the plugin's start-up budget covers, not a prompt's.
@@ -137,7 +144,7 @@ export async function handleBridgeRequest(ctx: EngineContext, req: Record<string
  * Serve the bridge: read requests from `lines`, write each answer with `write`. Resolves when
  * the input ends (OpenClaw's process closed the pipe or exited).
  */
-export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void): Promise<void> {
+export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<string>, write: (line: string) => void, dispatcher?: Dispatcher): Promise<void> {
   const pending = new Set<Promise<void>>();
   const running = new Map<unknown, AbortController>();
   for await (const line of lines) {
@@ -157,7 +164,7 @@ export async function serveBridge(ctx: EngineContext, lines: AsyncIterable<strin
     }
     const ac = new AbortController();
     if (req.id !== undefined) running.set(req.id, ac);
-    const p = handleBridgeRequest(ctx, req, ac.signal).then(
+    const p = handleBridgeRequest(ctx, req, ac.signal, dispatcher).then(
       (result) => write(JSON.stringify({ id: req.id ?? null, ok: true, result: result ?? null })),
       (err: unknown) => write(JSON.stringify({ id: req.id ?? null, ok: false, error: err instanceof Error ? err.message : String(err) })),
     );
