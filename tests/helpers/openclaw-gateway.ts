@@ -8,10 +8,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { connectOpenClaw } from '../../electron/engine/openclaw/connect';
-import { CAIRN_BIN } from './cli';
-import { OC2026_STATE_DIR } from './openclaw-state';
 import { runOpenClaw } from './openclaw-real';
+
+// Paths from this file's URL (not __dirname, nor openclaw-state.ts, which needs vitest): the
+// benchmarks import this module too.
+const here = path.dirname(fileURLToPath(import.meta.url));
+const FIXTURE_STATE_DIR = path.join(here, '..', 'fixtures', 'openclaw-2026.9.6', 'state');
+/** This Cairn's bin/cairn.mjs (what tests/helpers/cli.ts names CAIRN_BIN). */
+export const CAIRN_BIN_PATH = path.resolve(here, '..', '..', 'bin', 'cairn.mjs');
 
 /** A free TCP port on 127.0.0.1 (never any other address). */
 export function freeLoopbackPort(): Promise<number> {
@@ -38,15 +44,15 @@ export interface ConnectedDir {
 /** Copy the fixture into `root`, then `cairn connect openclaw` with this Cairn (bin/cairn.mjs, openclaw-plugin/). */
 export async function connectedFixture(root: string): Promise<ConnectedDir> {
   const stateDir = path.join(root, '.openclaw');
-  fs.cpSync(OC2026_STATE_DIR, stateDir, { recursive: true });
+  fs.cpSync(FIXTURE_STATE_DIR, stateDir, { recursive: true });
   const dataDir = path.join(root, 'data');
   const home = path.join(root, 'home');
   fs.mkdirSync(dataDir);
   fs.mkdirSync(home);
   const nodeLink = path.join(root, 'node');
   writeNodeLink(nodeLink);
-  const pluginDir = path.join(path.dirname(path.dirname(CAIRN_BIN)), 'openclaw-plugin');
-  await connectOpenClaw(stateDir, {}, { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: CAIRN_BIN, pluginDir, env: {} } });
+  const pluginDir = path.join(path.dirname(path.dirname(CAIRN_BIN_PATH)), 'openclaw-plugin');
+  await connectOpenClaw(stateDir, {}, { env: { CAIRN_DATA_DIR: dataDir }, launch: { node: nodeLink, bin: CAIRN_BIN_PATH, pluginDir, env: {} } });
   return { root, stateDir, dataDir, home, nodeLink };
 }
 
