@@ -12,11 +12,18 @@ import type { Dispatcher } from '../rpc/dispatcher';
 const MAX_REQUEST_CHARS = 64 * 1024;
 
 /**
+ * The largest answer the tab carries (JSON characters). It travels as one JSON line through
+ * OpenClaw's process, which is the Gateway everyone's channels run on: a 200 MB note is not
+ * pushed through it. Long transcripts page (`sessions.entries`) and stay far below this.
+ */
+export const MAX_TAB_ANSWER_CHARS = 64 * 1024 * 1024;
+
+/**
  * Answer `{ channel, request }` with the dispatcher's Result. A channel outside the read list
  * is a `forbidden` Result, not a thrown error, so the tab can say why. The signal (the plugin's
  * budget ran out, OpenClaw went away) cancels the call through `op.cancel`.
  */
-export async function tabRead(dispatcher: Dispatcher, req: Record<string, unknown>, signal?: AbortSignal): Promise<Result<unknown>> {
+export async function tabRead(dispatcher: Dispatcher, req: Record<string, unknown>, signal?: AbortSignal, maxAnswerChars = MAX_TAB_ANSWER_CHARS): Promise<Result<unknown>> {
   const channel = req.channel;
   if (typeof channel !== 'string' || !isTabReadChannel(channel)) {
     return { ok: false, error: { code: 'forbidden', message: `${JSON.stringify(channel)} is not a read the OpenClaw tab may make: edit on the Gateway host with \`cairn\`, or in the app` } };
@@ -29,7 +36,13 @@ export async function tabRead(dispatcher: Dispatcher, req: Record<string, unknow
   const onAbort = () => void dispatcher.dispatch('op.cancel', { opId });
   signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    return await dispatcher.dispatch(channel, request, opId);
+    const res = await dispatcher.dispatch(channel, request, opId);
+    const size = res.ok ? JSON.stringify(res.value ?? null).length : 0;
+    if (size > maxAnswerChars) {
+      const mb = (n: number) => `${Math.ceil(n / 1024 / 1024)} MB`;
+      return { ok: false, error: { code: 'unavailable', message: `${channel}: this answer is ${mb(size)}, more than the OpenClaw tab carries (${mb(maxAnswerChars)}): read it on the Gateway host with \`cairn\`, or in the app` } };
+    }
+    return res;
   } finally {
     signal?.removeEventListener('abort', onAbort);
   }
