@@ -137,6 +137,13 @@ describe("The Cairn tab's routes, with the real bridge", () => {
       expect(fs.readFileSync(path.join(stateDir, 'workspace', 'MEMORY.md'), 'utf8')).toContain('saffron-kite');
       expect((await fetch(`${p.base}${api}memory.list?q=${q({})}`)).status).toBe(403);
       expect((await fetch(`${p.base}${api}memory.list?k=${token}x&q=${q({})}`)).status).toBe(403);
+      // The public route: the window's files, nothing beside them.
+      const icon = await fetch(`${p.base}/cairn-tab-assets/favicon.svg`);
+      expect(icon.status).toBe(200);
+      expect(icon.headers.get('access-control-allow-origin')).toBe('*');
+      for (const bad of ['/cairn-tab-assets/index.html', '/cairn-tab-assets/assets/..%2f..%2fpackage.json', '/cairn-tab-assets/assets/%2e%2e/index.html']) {
+        expect((await fetch(`${p.base}${bad}`)).status, bad).toBe(404);
+      }
     } finally {
       await p.close();
     }
