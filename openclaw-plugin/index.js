@@ -14,12 +14,14 @@
  *    `memory_search`/`memory_get` with `corpus=all` reach Cairn, while memory-core keeps its
  *    recall store (dreaming) and prompt section.
  * 3. A record of each compaction (`before_compaction`/`after_compaction`), for Cairn's audit.
+ * 4. Cairn's window as a read-only tab in OpenClaw's Control UI (tab.js).
  *
  * Plain JavaScript with no dependency and nothing native: Cairn itself runs in a child
  * process under the Node that installed it (bridge-client.js).
  */
 import { CairnBridge } from './bridge-client.js';
 import { recallSkipReason, recentTexts, textOf } from './turn.js';
+import { registerCairnTab } from './tab.js';
 
 /**
  * @typedef {object} CairnPluginConfig
@@ -95,6 +97,8 @@ function register(api) {
   // cost nothing until a prompt needs Cairn (the bridge starts on first use).
   if (api.registrationMode === 'cli-metadata') return;
   const bridge = sharedBridge({ node: cfg.node, bin: cfg.bin, stateDir: cfg.stateDir, ...(cfg.dataDir ? { dataDir: cfg.dataDir } : {}), ...(cfg.env ? { env: cfg.env } : {}) });
+  // Cairn's window as a read-only tab in OpenClaw's Control UI (tab.js).
+  registerCairnTab(api, bridge, cfg.bin, log);
   const recallBudgetMs = budget('CAIRN_OPENCLAW_RECALL_BUDGET_MS', cfg.recallBudgetMs, 300);
   const startupBudgetMs = budget('CAIRN_OPENCLAW_STARTUP_BUDGET_MS', cfg.startupBudgetMs, 2000);
   /** @type {Set<string>} */

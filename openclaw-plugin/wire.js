@@ -72,7 +72,13 @@
  * @property {'compaction'} op
  * @property {CompactionWireRecord} record
  */
-/** @typedef {HelloRequest | CancelRequest | RecallWireRequest | SearchRequest | GetRequest | CompactionRequest} BridgeRequest */
+/**
+ * @typedef {object} ReadRequest `read`: one read-only contract call for the Cairn tab in OpenClaw's Control UI
+ * @property {'read'} op
+ * @property {string} channel a channel of shared/tab-door.ts (others are refused by the bridge)
+ * @property {Record<string, unknown>} [request] the channel's request
+ */
+/** @typedef {HelloRequest | CancelRequest | RecallWireRequest | SearchRequest | GetRequest | CompactionRequest | ReadRequest} BridgeRequest */
 /** @typedef {BridgeRequest['op']} BridgeOp */
 /** @typedef {Exclude<BridgeRequest, CancelRequest>} AnsweredRequest a request that gets an answer */
 
@@ -118,7 +124,7 @@
  */
 /**
  * What each op answers.
- * @typedef {{ hello: HelloResult, recall: RecallResult, search: CorpusHit[], get: GetResult | null, compaction: CompactionResult }} BridgeResults
+ * @typedef {{ hello: HelloResult, recall: RecallResult, search: CorpusHit[], get: GetResult | null, compaction: CompactionResult, read: { ok: boolean } }} BridgeResults
  */
 /**
  * One answer line: `{ id, ok: true, result }` or `{ id, ok: false, error }`; `id` null for a
@@ -153,6 +159,7 @@ const REQUESTS = {
   search: { query: 'string', maxResults: 'number?', agentId: 'string?' },
   get: { lookup: 'string', fromLine: 'number?', lineCount: 'number?', agentId: 'string?' },
   compaction: { record: 'object' },
+  read: { channel: 'string', request: 'object?' },
 };
 /** @type {Shape} */
 const RECORD = {
@@ -169,6 +176,8 @@ const RESULTS = {
   search: CORPUS_HIT,
   get: { corpus: 'string', path: 'string', content: 'string', fromLine: 'number', lineCount: 'number', provenanceLabel: 'string' },
   compaction: { file: 'string' },
+  // The dispatcher's Result ({ ok: true, value } or { ok: false, error }), passed to the tab as it is.
+  read: { ok: 'boolean' },
 };
 
 /**

@@ -7,7 +7,6 @@
  * to a running window and quit), no window, no display (headless), nothing else on stdout —
  * and exit when OpenClaw closes its stdin, as `cairn openclaw-bridge` does.
  */
-import readline from 'node:readline';
 import { isCairnPluginDir } from '../engine/openclaw/plan';
 
 /**
@@ -30,12 +29,17 @@ export interface BridgeApp {
 /** Serve the bridge for `stateDir` on stdio until stdin closes, then exit. */
 export async function runBridge(stateDir: string, app: BridgeApp): Promise<void> {
   app.headless();
-  const [{ createEngine }, { serveBridge }, { resolveStateDir }] = await Promise.all([import('../engine/engine'), import('../engine/openclaw/bridge'), import('../engine/config/state-dir')]);
+  const [{ createEngine }, { serveBridge }, { resolveStateDir }, { readLines }] = await Promise.all([
+    import('../engine/engine'),
+    import('../engine/openclaw/bridge'),
+    import('../engine/config/state-dir'),
+    import('../../openclaw-plugin/wire.js'),
+  ]);
   const engine = createEngine({ stateDir: resolveStateDir({ flag: stateDir }) });
-  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
   let code = 0;
   try {
-    await serveBridge(engine.ctx, rl, (line) => process.stdout.write(`${line}\n`));
+    // Lines end at '\n' only (wire.js), and each answer comes with its '\n'.
+    await serveBridge(engine.ctx, readLines(process.stdin), (line) => process.stdout.write(line), { dispatcher: engine.dispatcher });
   } catch (err) {
     process.stderr.write(`cairn openclaw-bridge: ${(err as Error).message}\n`);
     code = 1;

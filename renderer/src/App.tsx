@@ -21,6 +21,7 @@ import { ShortcutSheet, SkipLink } from './components/Shortcuts';
 import { lazyPage } from './lazy-page';
 import { useConnection } from './stores/connection';
 import { useWelcome } from './stores/welcome';
+import { canWrite, READ_ONLY_NOTE } from './door';
 
 /** Banners: invalid config values, a session store Cairn cannot show whole, a read-only state dir. */
 function Banner() {
@@ -50,7 +51,12 @@ function Banner() {
           </button>
         </div>
       ))}
-      {!writable && (
+      {!canWrite && (
+        <div className="banner" role="status" data-testid="tab-banner">
+          {READ_ONLY_NOTE}
+        </div>
+      )}
+      {canWrite && !writable && (
         <div className="banner" role="status">
           Read-only: Cairn did not create this state directory, so transcripts and memory are not changed.
         </div>

@@ -1,8 +1,10 @@
-/** The one typed client the whole renderer uses, over IPC in Electron or HTTP in a browser. */
+/** The one typed client the whole renderer uses, over IPC in Electron, HTTP in a browser, or GET-only HTTP in OpenClaw's tab (door.ts). */
 import { createClient, type CairnApi } from '../../shared/client';
 import type { CairnBridge } from '../../shared/bridge';
+import { DOOR } from './door';
 import { httpTransport } from './transport/http';
 import { ipcTransport } from './transport/ipc';
+import { tabTransport } from './transport/tab';
 
 declare global {
   interface Window {
@@ -10,4 +12,4 @@ declare global {
   }
 }
 
-export const api: CairnApi = createClient(window.cairnBridge ? ipcTransport(window.cairnBridge) : httpTransport());
+export const api: CairnApi = createClient(window.cairnBridge ? ipcTransport(window.cairnBridge) : DOOR === 'tab' ? tabTransport() : httpTransport());

@@ -1,4 +1,5 @@
 /** Renderer entry: mounts the app; an error boundary keeps a failure from blanking the window. */
+import './transport/storage-shim';
 import { Component, StrictMode, type ReactNode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -17,6 +17,6 @@ export function register(program: Command, rt: CliRuntime): void {
       const [{ serveBridge }, { readLines }, engine] = await Promise.all([import('../../engine/openclaw/bridge'), import('../../../openclaw-plugin/wire.js'), rt.engine(o)]);
       // Lines end at '\n' only (wire.js): a newer Node's readline also ends one at U+2028/U+2029.
       const pause = rt.deps.openclawBridgePause;
-      await serveBridge(engine.ctx, readLines(process.stdin), (line) => process.stdout.write(line), pause ? { pause } : {});
+      await serveBridge(engine.ctx, readLines(process.stdin), (line) => process.stdout.write(line), { dispatcher: engine.dispatcher, ...(pause ? { pause } : {}) });
     });
 }

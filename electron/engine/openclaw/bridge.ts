@@ -10,7 +10,8 @@
  * Ops: `hello` (version and state dir, at once; the agent's index warms up after it), `cancel` (stop
  * request `target`: the plugin's budget ran out), `recall` (recall.ts: the section for a prompt, logged),
  * `search` and `get` (the memory corpus supplement behind OpenClaw's memory_search/memory_get
- * `corpus=all`), `compaction` (append a compaction record, recall-log.ts).
+ * `corpus=all`), `compaction` (append a compaction record, recall-log.ts), `read` (a read-only
+ * contract call for the Cairn tab in OpenClaw's Control UI, tab-read.ts).
  */
 import type { OpenClawCompactionRecord } from '../../../shared/types/openclaw-recall';
 import type { EngineContext } from '../core/context';
@@ -21,14 +22,18 @@ import { appendCompactionRecord } from './recall-log';
 import { warmCompactedRecall } from './compacted-recall';
 import { recallForPrompt, type RecallRequest } from './recall';
 import { readableText } from '../search/lines';
+import type { Dispatcher } from '../rpc/dispatcher';
+import { tabRead } from './tab-read';
 
 /** Where the bridge may hold a request before its work (EngineDeps.openclawBridgePause). */
 export type BridgePausePoint = 'recall' | 'search' | 'get' | 'warm-up';
 
-/** What the bridge is given besides the engine: test hooks, passed in (never read from the environment). */
+/** What the bridge is given besides the engine: its dispatcher for the tab's reads, and test hooks, passed in (never read from the environment). */
 export interface BridgeHooks {
   /** Hold a request before its work (tests: a slow Cairn); resolves at once when `signal` aborts. */
   pause?: (at: BridgePausePoint, signal: AbortSignal) => Promise<void>;
+  /** The engine's dispatcher, for the Cairn tab's `read` op (tab-read.ts); without it, reads are refused. */
+  dispatcher?: Dispatcher;
 }
 
 /** The corpus name Cairn's results carry inside OpenClaw's memory_search. */
@@ -128,6 +133,10 @@ async function handleBridgeRequest(ctx: EngineContext, req: AnsweredRequest, sig
   const { hooks } = session;
   if ((req.op === 'recall' || req.op === 'search' || req.op === 'get') && hooks.pause) await hooks.pause(req.op, signal);
   switch (req.op) {
+    // The Cairn tab in OpenClaw's Control UI: one read-only contract call (tab-read.ts).
+    case 'read':
+      if (!hooks.dispatcher) throw new Error('this bridge has no engine dispatcher for reads');
+      return await tabRead(hooks.dispatcher, req, signal);
     case 'hello':
       // Ready at once: the warm-up runs after the answer (see warmUp).
       if (req.warm) session.warm(req.warm);

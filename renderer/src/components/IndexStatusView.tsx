@@ -3,6 +3,7 @@
  * search (vec0 or the fallback scan), warnings; a progress bar while a sync runs and the
  * "Rebuild index" action. Shown in Settings and on the Status page.
  */
+import { canWrite } from '../door';
 import { useEffect } from 'react';
 import { useSearch, wireIndexEvents } from '../stores/search';
 import { when } from '../pages/sessions/format';
@@ -75,7 +76,7 @@ export function IndexStatusView({ actions = true }: { actions?: boolean }) {
           </span>
         </div>
       )}
-      {actions && (
+      {actions && canWrite && (
         <div className="row">
           <button type="button" onClick={() => void sync(false)} disabled={syncing}>
             Sync now

@@ -1,6 +1,7 @@
 /** The left rail: one button per page, keyboard reachable, the current page marked. */
 import { useApp, type Page } from '../stores/app';
 import { useDrafts } from '../stores/drafts';
+import { DOOR } from '../door';
 
 const ITEMS: { page: Page; label: string; icon: string }[] = [
   { page: 'sessions', label: 'Sessions', icon: '☰' },
@@ -11,6 +12,9 @@ const ITEMS: { page: Page; label: string; icon: string }[] = [
   { page: 'status', label: 'Status', icon: '♥' },
   { page: 'welcome', label: 'Folders', icon: '⌂' },
 ];
+
+/** Pages that only write or switch folders: not behind the read-only tab in OpenClaw. */
+const NOT_IN_TAB: readonly Page[] = ['chat', 'settings', 'welcome'];
 
 export function Rail() {
   const page = useApp((s) => s.page);
@@ -23,7 +27,7 @@ export function Rail() {
       <div className="rail-brand" aria-hidden="true">
         ▲
       </div>
-      {ITEMS.map((it) => (
+      {ITEMS.filter((it) => DOOR !== 'tab' || !NOT_IN_TAB.includes(it.page)).map((it) => (
         <button
           key={it.page}
           type="button"

@@ -2,6 +2,7 @@
 import { create } from 'zustand';
 import type { AppStatus, DoctorCheck } from '../../../shared/contract';
 import { api } from '../api';
+import { onHostTheme } from '../door';
 
 export const PAGES = ['sessions', 'memory', 'search', 'chat', 'settings', 'status', 'welcome'] as const;
 export type Page = (typeof PAGES)[number];
@@ -88,3 +89,6 @@ export const useApp = create<AppState>((set, get) => ({
 }));
 
 window.addEventListener('hashchange', () => useApp.setState({ page: pageFromHash() }));
+
+// In OpenClaw's tab the Control UI's theme wins (it posts it to the frame on load and on change).
+onHostTheme((theme) => useApp.setState({ theme }));

@@ -5,6 +5,7 @@
 import { isBigText } from './BigSourceView';
 import { CopyButton } from '../../components/CopyButton';
 import { OpenOutside } from './OpenOutside';
+import { canWrite, READ_ONLY_NOTE } from '../../door';
 import type { LineRange } from '../../stores/memory';
 import { when } from '../sessions/format';
 
@@ -30,7 +31,7 @@ export function DocHead({ doc, cite, editing, writable, mode, setMode, onEdit }:
         {cite ? `#L${cite.from}-L${cite.to}` : ''}
       </code>
       <CopyButton text={`${doc.path}${cite ? `#L${cite.from}-L${cite.to}` : ''}`} label="Copy citation" />
-      <OpenOutside path={doc.path} />
+      {canWrite && <OpenOutside path={doc.path} />}
       {!editing && <span className="muted mem-cite-hint">Click a line to cite it, Shift+click for a range</span>}
       <span className="muted">
         {fmtSize(doc.size)} · changed {when(doc.mtime)}
@@ -51,7 +52,9 @@ export function DocHead({ doc, cite, editing, writable, mode, setMode, onEdit }:
             disabled={!writable || isBigText(doc.text)}
             title={
               !writable
-                ? 'Read-only: turn writing on in Settings'
+                ? canWrite
+                  ? 'Read-only: turn writing on in Settings'
+                  : READ_ONLY_NOTE
                 : isBigText(doc.text)
                   ? 'Too large to edit here without freezing the window: edit it in your text editor'
                   : 'Edit this file (saved atomically)'

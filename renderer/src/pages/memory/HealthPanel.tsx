@@ -8,6 +8,7 @@
 import { useCallback, useEffect, useState } from 'react';
 import { api } from '../../api';
 import { LineDiff } from '../../components/LineDiff';
+import { canWrite, READ_ONLY_NOTE } from '../../door';
 import { useMemory } from '../../stores/memory';
 import type { HealthItem, MemoryEntryRef, MemoryHealth } from '../../../../shared/types/audit';
 import './health.css';
@@ -72,7 +73,9 @@ function Item({ it, h, reload }: { it: HealthItem; h: MemoryHealth; reload: () =
       {it.fix && preview !== undefined && (
         <div>
           <LineDiff before={preview} after={it.fix.text} testId="health-diff" label="The change: removed (−) and added (+) lines" unchanged="none" same="The fix changes nothing." />
-          {h.writable ? (
+          {!canWrite ? (
+            <p className="muted">{READ_ONLY_NOTE}</p>
+          ) : h.writable ? (
             <button type="button" onClick={() => void apply()} disabled={busy}>
               Apply to {it.fix.path}
             </button>

@@ -9,6 +9,7 @@ import { api } from '../../api';
 import { useApp } from '../../stores/app';
 import { parseMemoryHash, useMemory } from '../../stores/memory';
 import { useStateInfo } from '../../stores/state';
+import { canWrite, READ_ONLY_NOTE } from '../../door';
 import { FileList } from './FileList';
 import { RenderedView, SourceView } from './MarkdownView';
 import { Editor } from './Editor';
@@ -33,7 +34,7 @@ export function MemoryPage() {
   const editing = useMemory((s) => s.editing);
   const startEdit = useMemory((s) => s.startEdit);
   const info = useStateInfo((s) => s.info);
-  const writable = info?.writable ?? false;
+  const writable = canWrite && (info?.writable ?? false);
   const go = useApp((s) => s.go);
   const [mode, setMode] = useState<'rendered' | 'source'>('rendered');
   // Lines the user picked to cite (click / Shift+click / selection); the cited range otherwise.
@@ -49,7 +50,12 @@ export function MemoryPage() {
     <section className="page mem-page" aria-labelledby="memory-title">
       <header className="page-header">
         <h1 id="memory-title">Memory</h1>
-        {info && !writable && (
+        {!canWrite && (
+          <span className="mem-ro" role="note" data-testid="tab-read-only">
+            {READ_ONLY_NOTE}
+          </span>
+        )}
+        {canWrite && info && !writable && (
           <span className="mem-ro" role="note">
             Read-only —{' '}
             <button type="button" className="link" onClick={() => go('settings')}>

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { useSessions, type CompactionInfo } from '../../stores/sessions';
 import { useApp } from '../../stores/app';
 import { useStateInfo } from '../../stores/state';
+import { canWrite, READ_ONLY_NOTE } from '../../door';
 import { CompactionCard } from './CompactionCard';
 import { DryRunPlan } from './DryRunPlan';
 import { CompactionAudit } from './audit/CompactionAudit';
@@ -48,7 +49,7 @@ export function CompactionInspector() {
   // state.info answers at once; app.status (doctor checks) can take seconds.
   const fastWritable = useStateInfo((s) => s.info?.writable);
   const statusWritable = useApp((s) => s.summary?.writable);
-  const writable = fastWritable ?? statusWritable;
+  const writable = canWrite ? (fastWritable ?? statusWritable) : false;
   const store = useSessions((s) => s.list.value?.sessions.find((r) => r.sessionId === s.selectedId)?.store);
   useEffect(() => {
     if (useStateInfo.getState().info === undefined) void useStateInfo.getState().load();
@@ -56,8 +57,9 @@ export function CompactionInspector() {
   const p = plan.value;
   // The new compaction as the reloaded history has it (with tokens after), else as run returned it.
   const newest = run.result ? (compactions.find((c) => c.id === run.result?.compaction.id) ?? run.result.compaction) : undefined;
-  const blocked =
-    store === 'openclaw-sqlite'
+  const blocked = !canWrite
+    ? READ_ONLY_NOTE
+    : store === 'openclaw-sqlite'
       ? "This session is in OpenClaw's SQLite session store, which Cairn only reads: compact it in OpenClaw (/compact there). The plan above shows what a compaction would do."
       : writable === false
         ? 'The state dir is read-only (Cairn did not create it): turn writing on in Settings to compact.'

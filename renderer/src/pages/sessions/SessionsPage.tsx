@@ -15,6 +15,7 @@ import { ListToggle, useSessionList } from './ListToggle';
 import { FindInSession } from './FindInSession';
 import { RecallSummary } from './RecallSummary';
 import { ago, bytes, num } from './format';
+import { DOOR, openInOpenClaw } from '../../door';
 import './sessions.css';
 
 const TokenChart = lazy(() => import('./TokenChart'));
@@ -105,6 +106,11 @@ function SessionPane() {
         <h1 id="session-title">{row?.title ?? row?.key ?? selectedId}</h1>
         <div className="muted" style={{ fontSize: 12, display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           <span className="mono">{selectedId}</span>
+          {DOOR === 'tab' && row?.key && (
+            <button type="button" className="link" data-testid="open-in-openclaw" onClick={() => openInOpenClaw(row.key as string)}>
+              Open in OpenClaw
+            </button>
+          )}
           {partial && (
             <span data-testid="entries-partial" role="status">
               first rows from the start of the file; reading all {bytes(partial.bytes)}…
