@@ -27,7 +27,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ensureForeignStateHome, foreignStateHome } from '../../electron/engine/config/data-dir';
 import type { EngineContext } from '../../electron/engine/core/context';
 import { recordConnect, saveBackup, sha256 } from '../../electron/engine/openclaw/backup';
-import { connectOpenClaw } from '../../electron/engine/openclaw/connect';
+import { connectOpenClaw, openClawConnection } from '../../electron/engine/openclaw/connect';
 import { recordedInstallPath } from '../../electron/engine/openclaw/install-record';
 import { recallLogPath } from '../../electron/engine/openclaw/recall-log';
 import type { OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
@@ -212,12 +212,15 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     await connectOpenClaw(stateDir, {}, { env, launch, openclaw: null });
     const connected = fs.readFileSync(cfgFile, 'utf8');
     expect(recordedInstallPath(stateDir)).toBeUndefined();
+    // Doctor's check says why OpenClaw warns, and what to do.
+    expect(openClawConnection(stateDir)).toMatchObject({ connected: true, detail: expect.stringContaining('OpenClaw has no install record of the plugin') });
     const dry = await connectOpenClaw(stateDir, { dryRun: true }, { env, launch, openclaw: command });
     // Only the record is new: openclaw.json has nothing left to change.
     expect(dry.diff.startsWith(`--- ${path.join(stateDir, 'state', 'openclaw.sqlite')}`)).toBe(true);
     const res = await connectOpenClaw(stateDir, { expectDiffSha256: dry.diffSha256 }, { env, launch, openclaw: command });
     expect(res.message).toContain("with OpenClaw's own install record");
     expect(recordedInstallPath(stateDir)).toBe(PLUGIN_DIR);
+    expect(openClawConnection(stateDir).detail).not.toContain('no install record');
     expect(fs.readFileSync(target, 'utf8')).toBe(connected);
     expect(linkKept()).toBe(true);
     const undone = await connectOpenClaw(stateDir, { undo: true }, { env, launch, openclaw: command });

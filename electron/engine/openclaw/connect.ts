@@ -72,7 +72,7 @@ export function openClawConnection(stateDir: string): OpenClawConnection {
     connected: problems.length === 0,
     detail:
       problems.length === 0
-        ? `Cairn's plugin is on in ${read.file}: recall before every prompt, Cairn's corpus behind memory_search/memory_get (corpus=all); nothing of OpenClaw's is switched off`
+        ? `Cairn's plugin is on in ${read.file}: recall before every prompt, Cairn's corpus behind memory_search/memory_get (corpus=all); nothing of OpenClaw's is switched off${recordedInstallPath(dir) === undefined ? `. OpenClaw has no install record of the plugin, so each start warns that it "can't verify where this plugin came from": run connect again where the openclaw command is on PATH` : ''}`
         : `Not connected: ${problems.join('; ')}.`,
     canConnect: writable,
     ...(writable ? {} : { reason: `${read.file} is not writable` }),
