@@ -27,7 +27,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ensureForeignStateHome, foreignStateHome } from '../../electron/engine/config/data-dir';
 import type { EngineContext } from '../../electron/engine/core/context';
 import { recordConnect, saveBackup, sha256 } from '../../electron/engine/openclaw/backup';
-import { connectOpenClaw } from '../../electron/engine/openclaw/connect';
+import { connectOpenClaw, openClawConnection } from '../../electron/engine/openclaw/connect';
 import { recordedInstallPath } from '../../electron/engine/openclaw/install-record';
 import { recallLogPath } from '../../electron/engine/openclaw/recall-log';
 import type { OpenClawRecallEntry } from '../../shared/types/openclaw-recall';
@@ -199,27 +199,38 @@ describe.skipIf(!openclaw.command)(`Cairn's plugin in the real OpenClaw 2026.9.6
     expect((fs.readdirSync(stateDir, { recursive: true }) as string[]).filter((n) => /cairn/i.test(n))).toEqual([]);
   });
 
-  it('a dir connected the plugins.load.paths way, without an install record, gets just the record; undo takes it away', { timeout: 300_000 }, async () => {
+  it('a dir connected the plugins.load.paths way, without an install record, gets just the record; undo takes it away; a symlinked openclaw.json stays a link', { timeout: 300_000 }, async () => {
     const command = openclaw.command as string;
     const stateDir = freshOpenClawDir(OC2026_STATE_DIR, 'http://127.0.0.1:9/v1', tmpDir('cairn-ocrec-'));
     const cfgFile = path.join(stateDir, 'openclaw.json');
     const original = fs.readFileSync(cfgFile, 'utf8');
+    // Kept by a dotfile manager: openclaw.json links to the real file, 0640 (OpenClaw's own writer would replace the link and make it 0600).
+    const target = path.join(tmpDir('cairn-dotfiles-'), 'openclaw.json');
+    fs.renameSync(cfgFile, target);
+    fs.chmodSync(target, 0o640);
+    fs.symlinkSync(target, cfgFile);
+    const linkKept = () => fs.lstatSync(cfgFile).isSymbolicLink() && fs.readlinkSync(cfgFile) === target && (fs.statSync(target).mode & 0o777) === 0o640;
     const env = { CAIRN_DATA_DIR: tmpDir('cairn-data-'), HOME: tmpDir('cairn-ochome-'), PATH: process.env.PATH };
     const launch = { node: process.execPath, bin: CAIRN_BIN, pluginDir: PLUGIN_DIR, env: {} };
     // Connected before OpenClaw's record was used: plugins.load.paths only.
     await connectOpenClaw(stateDir, {}, { env, launch, openclaw: null });
     const connected = fs.readFileSync(cfgFile, 'utf8');
     expect(recordedInstallPath(stateDir)).toBeUndefined();
+    // Doctor's check says why OpenClaw warns, and what to do.
+    expect(openClawConnection(stateDir)).toMatchObject({ connected: true, detail: expect.stringContaining('OpenClaw has no install record of the plugin') });
     const dry = await connectOpenClaw(stateDir, { dryRun: true }, { env, launch, openclaw: command });
     // Only the record is new: openclaw.json has nothing left to change.
     expect(dry.diff.startsWith(`--- ${path.join(stateDir, 'state', 'openclaw.sqlite')}`)).toBe(true);
     const res = await connectOpenClaw(stateDir, { expectDiffSha256: dry.diffSha256 }, { env, launch, openclaw: command });
     expect(res.message).toContain("with OpenClaw's own install record");
     expect(recordedInstallPath(stateDir)).toBe(PLUGIN_DIR);
-    expect(fs.readFileSync(cfgFile, 'utf8')).toBe(connected);
+    expect(openClawConnection(stateDir).detail).not.toContain('no install record');
+    expect(fs.readFileSync(target, 'utf8')).toBe(connected);
+    expect(linkKept()).toBe(true);
     const undone = await connectOpenClaw(stateDir, { undo: true }, { env, launch, openclaw: command });
     expect(undone.message).toContain('openclaw plugins uninstall cairn');
     expect(recordedInstallPath(stateDir)).toBeUndefined();
-    expect(fs.readFileSync(cfgFile, 'utf8')).toBe(original);
+    expect(fs.readFileSync(target, 'utf8')).toBe(original);
+    expect(linkKept()).toBe(true);
   });
 });

@@ -93,6 +93,22 @@ describe('undo after a second connect', () => {
   });
 });
 
+describe('a file Cairn connected before this data dir knew it (no copy from before)', () => {
+  it("keeps the file without Cairn's plugin as the copy: undo never restores a connected file as the original", async () => {
+    const oc = ocDir();
+    // Connected by another Cairn (another data dir), then switched off by hand.
+    await connectOpenClaw(oc.stateDir, {}, { env: { CAIRN_DATA_DIR: tmpDir('cairn-other-data-') }, launch });
+    handEdit(oc.file, ['plugins', 'entries', 'cairn', 'enabled'], false);
+    const deps = { env: oc.env, launch };
+    await connectOpenClaw(oc.stateDir, {}, deps);
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: true });
+    const undone = await connectOpenClaw(oc.stateDir, { undo: true }, deps);
+    expect(undone.changed).toBe(true);
+    expect(JSON5.parse(fs.readFileSync(oc.file, 'utf8'))).toEqual(JSON5.parse(ORIGINAL));
+    expect(openClawConnection(oc.stateDir)).toMatchObject({ connected: false });
+  });
+});
+
 describe('a symlinked openclaw.json (a dotfile manager keeps it as a link)', () => {
   it('connect and undo write through to the target; the link stays a link, the target keeps its mode', async () => {
     const oc = ocDir();

@@ -20,7 +20,7 @@ import { dropBackup, readBackup, recordConnect, saveBackup, sha256 } from './bac
 import { deleteJson5Path, setJson5Path } from './json5-edit';
 import { currentLaunch } from './launch';
 import { connectEdits, connectionProblems, isOldStyle, PLUGIN_ID, pluginConfig, pluginDirOf, type CairnLaunch, type ConfigEdit } from './plan';
-import { applyUndo, undoEdits } from './undo';
+import { applyUndo, undoEdits, withoutPlugin } from './undo';
 import { findOpenClaw, installRecordDiff, realFile, recordedInstallPath, withOpenClaw, writeConfig } from './install-record';
 
 /** What connecting needs from outside: the environment and how Cairn starts. */
@@ -72,7 +72,7 @@ export function openClawConnection(stateDir: string): OpenClawConnection {
     connected: problems.length === 0,
     detail:
       problems.length === 0
-        ? `Cairn's plugin is on in ${read.file}: recall before every prompt, Cairn's corpus behind memory_search/memory_get (corpus=all); nothing of OpenClaw's is switched off`
+        ? `Cairn's plugin is on in ${read.file}: recall before every prompt, Cairn's corpus behind memory_search/memory_get (corpus=all); nothing of OpenClaw's is switched off${recordedInstallPath(dir) === undefined ? `. OpenClaw has no install record of the plugin, so each start warns that it "can't verify where this plugin came from": run connect again where the openclaw command is on PATH` : ''}`
         : `Not connected: ${problems.join('; ')}.`,
     canConnect: writable,
     ...(writable ? {} : { reason: `${read.file} is not writable` }),
@@ -257,7 +257,9 @@ export async function connectOpenClaw(stateDir: string, opts: ConnectOptions, de
   if (stale) return stale;
   if (!isWritable(read.file)) throw new EngineError('read_only', `${read.file} is not writable: nothing was changed`);
   if (launch.copyPluginFrom) copyPlugin(launch.copyPluginFrom, pluginDirOf(launch));
-  const backupPath = saveBackup(dir, deps.env, read.text);
+  // No copy from before Cairn yet, but Cairn's plugin already set up: the copy is the file without it.
+  const fresh = !readBackup(dir, deps.env);
+  const backupPath = saveBackup(dir, deps.env, fresh ? withoutPlugin(read.text, read.config, [pluginDir], (t) => JSON5.parse(t)) : read.text);
   assertUnchanged(read);
   writeConfig(read.file, after);
   let recordFailed = '';
