@@ -44,16 +44,21 @@ export function resumeFtsMerging(db: Db): void {
 /**
  * Merge segments the way automerge would (levels with `usermerge` = 4 or more segments),
  * `PAGES_PER_STEP` pages per call, calling `yieldNow` between calls; returns when there is
- * nothing left to merge.
+ * nothing left to merge. `whole`: merge across levels until each table is one segment (what
+ * `optimize` does, in steps) — the end of a rebuild. Chunk ids follow dates (store.ts), so a
+ * rebuild written in path order inserts lower ids after higher ones, and FTS5 flushes a
+ * segment at each: left at automerge's levels, a query walked ~1.5× the keyword side's CPU
+ * (100k chunks: p50 6.6 → 9.5 ms); one segment each brings it to 6.3 ms, for ≈ 10 s of
+ * merging per 100k chunks (docs/benchmarks.md, "Issue 40").
  */
-export async function mergeFts(db: Db, yieldNow: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+export async function mergeFts(db: Db, yieldNow: () => Promise<void>, signal?: AbortSignal, whole = false): Promise<void> {
   const changes = db.prepare('SELECT total_changes()').pluck();
   // One table at a time: the "nothing left" test below is per merge command.
   for (const t of tablesOf(db)) {
     for (;;) {
       if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
       const before = changes.get() as number;
-      ftsCommand(db, 'merge', PAGES_PER_STEP, [t]);
+      ftsCommand(db, 'merge', whole ? -PAGES_PER_STEP : PAGES_PER_STEP, [t]);
       // FTS5 documents a delta below 2 as "found nothing to merge".
       if ((changes.get() as number) - before < 2) break;
       await yieldNow();

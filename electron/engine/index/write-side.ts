@@ -159,7 +159,7 @@ export class LocalWrites implements IndexWrites {
     const chunks = (db.prepare('SELECT COUNT(*) FROM chunks').pluck().get() as number) ?? 0;
     db.prepare("INSERT INTO meta(key, value) VALUES ('chunkCount', ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value").run(String(chunks));
     if (this.bulk) {
-      await mergeFts(db, this.o.yieldNow, this.o.signal);
+      await mergeFts(db, this.o.yieldNow, this.o.signal, true);
       resumeFtsMerging(db);
       await this.o.yieldNow(true);
       db.exec('COMMIT');
