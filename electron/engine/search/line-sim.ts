@@ -16,7 +16,7 @@ import { dot } from '../embed/vector';
 import { readIdentity } from '../index/schema';
 
 /** Line vectors of the static embedder remembered per process (text hash → unit vector). */
-const MEMO_MAX = 50_000;
+const MEMO_MAX = 10_000;
 const memo = new Map<string, Float32Array>();
 
 function remember(key: string, v: Float32Array): void {

@@ -3,6 +3,7 @@
  * interface: the engine's is the search backend (search with sync-when-dirty) plus the memory
  * path rules of `memory_get`; tests can pass their own.
  */
+import { readableText } from '../../search/lines';
 import type { SearchResponse } from '../../../../shared/types/search';
 import type { EngineContext } from '../../core/context';
 import type { z } from 'zod';
@@ -58,7 +59,7 @@ function searchTool(b: MemoryBackend): Tool {
       if (a.source !== undefined) req.source = a.source;
       try {
         const res = await b.search(req, signal);
-        const results = res.results.map((r) => ({ citation: r.citation, path: r.path, startLine: r.startLine, endLine: r.endLine, score: Number(r.score.toFixed(3)), source: r.source, snippet: r.snippet }));
+        const results = res.results.map((r) => ({ citation: r.citation, path: r.path, startLine: r.startLine, endLine: r.endLine, score: Number(r.score.toFixed(3)), source: r.source, snippet: readableText(r) }));
         const out: Record<string, unknown> = { results, mode: res.mode };
         if (res.warnings.length) out.warnings = res.warnings;
         return ok(JSON.stringify(out, null, 2), { count: results.length, mode: res.mode });
