@@ -3,8 +3,8 @@
  * the rendered `User: …` / `Assistant: …` lines (index/session-text.ts), while its range counts
  * every JSONL line — tool calls, tool results, custom entries — so the chunk's text alone does
  * not say which line is which. For a session result whose lines must be cited exactly, the
- * transcript is rendered again, from the sessions dir or OpenClaw's SQLite store (the sources
- * the index listed it from), and its rendered lines in the range are numbered. Only the
+ * cited JSONL lines are read (up to the last one, block by block) and rendered as the index
+ * renders them; a session of OpenClaw's SQLite store is rendered from the store. Only the
  * returned session results whose chunk text does not number itself are read this way.
  */
 import fs from 'node:fs';
