@@ -43,7 +43,8 @@ export interface GatewayOptions {
 }
 
 const codeword = (k: number): string => `GWCODE-${String(k).padStart(5, '0')}-${(k * 7919) % 10007}`;
-const QUESTIONS = ['What is the Lisbon trip codeword?', 'Remind me about the Lisbon plans', 'which codeword did we pick for Lisbon'];
+// Each asks for what the note holds: a question memory does not answer gets no section (recall-pack.ts LINE_FLOOR).
+const QUESTIONS = ['What is the Lisbon trip codeword?', 'Remind me of the codeword for the Lisbon trip', 'which codeword did we pick for Lisbon'];
 
 /** Drive one plugin host as a gateway does for days (see the file header). */
 export async function driveGateway(host: PluginHost, o: GatewayOptions): Promise<GatewayRun> {
