@@ -169,4 +169,17 @@ describe('the lines that answer', () => {
     const res = await engine.ctx.searchBackend().search('main', { query: question });
     expect(res.results[0]!.lines?.find((l) => l.line === 6)).toMatchObject({ text: turns[3], role: 'match' });
   });
+
+  it('the turn a reaction worded like the question reacts to is read: it is what was said', async () => {
+    const turns = [
+      '**Ann:** How was your week, anything new at the depot?',
+      '**Ben:** They made me head of logistics on Monday, with a team of nine.',
+      '**Ann:** Congratulations on the promotion, you earned it after all those long night shifts!',
+      '**Ben:** Thanks! Dinner is on me this Friday.',
+    ];
+    const { engine } = start({ 'workspace/memory/2024-10-02.md': `# 2024-10-02\n\n${turns.join('\n')}\n` });
+    const { context } = await ask(engine, 'What was the promotion?');
+    expect(context).toContain(`${turns[1]}\n${turns[2]}`);
+    expect(context).not.toContain('Dinner');
+  });
 });
