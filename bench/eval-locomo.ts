@@ -33,7 +33,10 @@
  *                                        the OpenClaw plugin's recall (recallForPrompt, its
  *                                        defaults), evidence whose words stand in the section,
  *                                        at 300, 600 and 1,200 tokens (or N: here --tokens is
- *                                        the section budget, not the chunk size)
+ *                                        the section budget, not the chunk size); with --dump
+ *                                        FILE, each question's evidence and where it was lost
+ *                                        (not in the 12 hits, not picked, not packed) at the
+ *                                        middle budget, and its section (JSON)
  */
 import os from 'node:os';
 import path from 'node:path';
@@ -148,7 +151,7 @@ export async function locomoMain(argv: readonly string[]): Promise<number> {
   if (section) {
     try {
       const budget = num(argv, '--tokens');
-      const rows = await runRecallSection(convs, { indexLabel, embedder, settings: locomoSettings(base), budgets: budget !== undefined ? [budget] : [300, 600, 1200] });
+      const rows = await runRecallSection(convs, { indexLabel, embedder, settings: locomoSettings(base), budgets: budget !== undefined ? [budget] : [300, 600, 1200], dumpFile: flag(argv, '--dump') });
       console.log(`What the model reads: the OpenClaw plugin's recall section (score floor ${PLUGIN_DEFAULTS.minScore}, ${PLUGIN_DEFAULTS.maxHits} hits); load average ${os.loadavg()[0]!.toFixed(1)}.\n`);
       console.log(sectionTable(rows));
     } finally {

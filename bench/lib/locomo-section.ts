@@ -21,6 +21,7 @@ import { openclawTokens } from '../../electron/engine/openclaw/token-estimate';
 import { quantile } from './stats';
 import { LOCOMO_CATEGORIES, type LocomoConversation } from './locomo';
 import { PLUGIN_DEFAULTS, recallContext, recallRequest } from './recall-context';
+import { searchIndex } from '../../electron/engine/search/index-search';
 
 export { PLUGIN_DEFAULTS };
 
@@ -64,6 +65,8 @@ export interface SectionRunOptions {
   settings: MemorySearchSettings;
   budgets: readonly number[];
   cacheDir?: string;
+  /** Write each question's evidence, where it was lost (not in the hits, not picked, not packed) and the section (JSON). */
+  dumpFile?: string;
 }
 
 /** Run every question at every budget; one row of metrics per budget. */
@@ -71,6 +74,7 @@ export async function runRecallSection(convs: readonly LocomoConversation[], o: 
   const cache = o.cacheDir ?? path.join(os.tmpdir(), 'cairn-locomo');
   const silence = silenceQuestions();
   const rows = o.budgets.map(() => ({ per: [] as { cat: string; hit: number; cited: number }[], chars: [] as number[], tokens: [] as number[], took: [] as number[], silent: [] as number[] }));
+  const dump: unknown[] = [];
   for (const c of convs) {
     const dir = path.join(cache, c.id);
     fs.mkdirSync(dir, { recursive: true });
@@ -110,6 +114,20 @@ export async function runRecallSection(convs: readonly LocomoConversation[], o: 
             const sess = `sessions/${path.basename(e.jsonl)}`;
             if (ranges.some((r) => (r.path === e.file && e.line >= r.from && e.line <= r.to) || (r.path === sess && e.jsonlLine >= r.from && e.jsonlLine <= r.to))) cited++;
           }
+          if (o.dumpFile && b === Math.floor(o.budgets.length / 2)) {
+            const res = await searchIndex(idx, { query: q.question, maxResults: PLUGIN_DEFAULTS.maxHits * 2, packLines: true });
+            const where = ev.map((id) => {
+              const e = c.map[id]!;
+              const text = lineOf(e.file, e.line);
+              const probe = fold(text.replace(SPEAKER, '')).slice(0, 80);
+              const sess = `sessions/${path.basename(e.jsonl)}`;
+              const inHit = res.results.findIndex((r) => (r.path === e.file && e.line >= r.startLine && e.line <= r.endLine) || (r.path === sess && e.jsonlLine >= r.startLine && e.jsonlLine <= r.endLine));
+              const pick = inHit >= 0 ? res.results[inHit]!.lines?.find((l) => fold(l.text.replace(SPEAKER, '')).startsWith(probe.slice(0, 40))) : undefined;
+              const lost = probe && text.length > 0 && fold(unescape(context)).includes(probe) ? 'ok' : inHit < 0 ? 'not-in-hits' : !pick ? 'not-picked' : 'not-packed';
+              return { text, lost, hit: inHit, score: pick?.score, role: pick?.role };
+            });
+            dump.push({ conv: c.id, q: q.question, cat: LOCOMO_CATEGORIES[q.category], ev: where, section: context });
+          }
           const n = ev.length || 1;
           row.per.push({ cat: LOCOMO_CATEGORIES[q.category] ?? String(q.category), hit: hit / n, cited: cited / n });
         }
@@ -119,6 +137,7 @@ export async function runRecallSection(convs: readonly LocomoConversation[], o: 
       await idx.dispose();
     }
   }
+  if (o.dumpFile) fs.writeFileSync(o.dumpFile, JSON.stringify(dump, null, 1));
   const mean = (xs: number[]) => (xs.length ? xs.reduce((a, x) => a + x, 0) / xs.length : 0);
   return rows.map((r, b) => {
     const byCategory: Record<string, number> = {};

@@ -151,4 +151,35 @@ describe('the lines that answer', () => {
     const none = await ask(engine, 'Which kernel version broke the graphics driver?');
     expect(none.context).toBe('');
   });
+
+  it("the other speaker's reply to a turn worded like the question is read, though it shares no word with it", async () => {
+    const turns = [
+      '**Ann:** The printer jammed again this morning, I lost half an hour on it.',
+      '**Ben:** Kick it, that is what everyone in accounts does.',
+      '**Ann:** Where did you go on holiday in August?',
+      '**Ben:** We rented a wooden cabin by Lake Tahoe with my cousins.',
+      '**Ann:** Sounds lovely. I still have to book anything for the winter.',
+    ];
+    const { engine } = start({ 'workspace/memory/2024-09-10.md': `# 2024-09-10\n\n${turns.join('\n')}\n` });
+    const question = 'Where was the holiday in August?';
+    const { context } = await ask(engine, question);
+    expect(context).toMatch(/\[memory\/2024-09-10\.md#L\d-L6\]\n/); // the reply is cited
+    expect(context).toContain(`${turns[2]}\n${turns[3]}`); // the question, then the reply
+    expect(context).not.toContain(turns[4]!);
+    const res = await engine.ctx.searchBackend().search('main', { query: question });
+    expect(res.results[0]!.lines?.find((l) => l.line === 6)).toMatchObject({ text: turns[3], role: 'match' });
+  });
+
+  it('the turn a reaction worded like the question reacts to is read: it is what was said', async () => {
+    const turns = [
+      '**Ann:** How was your week, anything new at the depot?',
+      '**Ben:** They made me head of logistics on Monday, with a team of nine.',
+      '**Ann:** Congratulations on the promotion, you earned it after all those long night shifts!',
+      '**Ben:** Thanks! Dinner is on me this Friday.',
+    ];
+    const { engine } = start({ 'workspace/memory/2024-10-02.md': `# 2024-10-02\n\n${turns.join('\n')}\n` });
+    const { context } = await ask(engine, 'What was the promotion?');
+    expect(context).toContain(`${turns[1]}\n${turns[2]}`);
+    expect(context).not.toContain('Dinner');
+  });
 });
