@@ -72,7 +72,7 @@ describe('recall brings back what a compaction dropped', () => {
     const stateDir = portSession();
     const res = await recall(stateDir, QUESTION);
     expect(res.entry.outcome).toBe('injected');
-    expect(res.context).toContain(`[sessions/${SID}.jsonl#L4] User: Call it the staging API; it listens on port 8443 behind the VPN.`);
+    expect(res.context).toContain(`[sessions/${SID}.jsonl#L4]\nUser: Call it the staging API; it listens on port 8443 behind the VPN.`);
     expect(res.entry.hits[0]).toMatchObject({ citation: `sessions/${SID}.jsonl#L4`, startLine: 4, endLine: 4, source: 'sessions' });
     // The kept part and the summary are in front of the model already: none of them is recalled.
     expect(res.context).not.toContain('Teal');
@@ -116,15 +116,15 @@ describe('recall brings back what a compaction dropped', () => {
     const engine = createEngine({ stateDir });
     try {
       const backup = 'When does the nightly backup run?';
-      expect((await recallForPrompt(engine.ctx, ask(QUESTION))).context).toContain(`#L4] User: Call it the staging API`);
+      expect((await recallForPrompt(engine.ctx, ask(QUESTION))).context).toContain(`#L4]\nUser: Call it the staging API`);
       append(user('The nightly backup runs at 02:30 from host bravo.'), 'n1', 'e8');
       append(assistant('Noted.'), 'n2', 'n1');
       expect((await recallForPrompt(engine.ctx, ask(backup))).context).not.toContain('02:30');
-      expect((await recallForPrompt(engine.ctx, ask(QUESTION))).context).toContain(`#L4] User: Call it the staging API`);
+      expect((await recallForPrompt(engine.ctx, ask(QUESTION))).context).toContain(`#L4]\nUser: Call it the staging API`);
       append(user('Next: the release notes.'), 'n3', 'n2');
       append({ type: 'compaction', summary: '## Goal\n- Demo service, logo, release notes.', firstKeptEntryId: 'n3', tokensBefore: 9_000 }, 'c2', 'n3');
       const after = await recallForPrompt(engine.ctx, ask(backup));
-      expect(after.context).toContain(`[sessions/${SID}.jsonl#L11] User: The nightly backup runs at 02:30 from host bravo.`);
+      expect(after.context).toContain(`[sessions/${SID}.jsonl#L11]\nUser: The nightly backup runs at 02:30 from host bravo.`);
     } finally {
       await engine.dispose();
     }
@@ -145,7 +145,7 @@ describe("recall from OpenClaw's SQLite session store", () => {
     const oc = copyOpenClawState();
     const before = oc.tree();
     const fromDb = await recall(oc.stateDir, question, 's1-alpha');
-    expect(fromDb.context).toMatch(/\[sessions\/s1-alpha\.jsonl#L14(-L\d+)?\] User: \[\[think\]\] Where does the tangerine-compass point\?/);
+    expect(fromDb.context).toMatch(/\[sessions\/s1-alpha\.jsonl#L14(-L\d+)?\]\nUser: \[\[think\]\] Where does the tangerine-compass point\?/);
     expect(oc.tree()).toEqual(before);
 
     const dir = path.join(tmpDir('cairn-oclegacy-'), '.openclaw');
