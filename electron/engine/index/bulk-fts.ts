@@ -47,9 +47,9 @@ export function resumeFtsMerging(db: Db): void {
  * nothing left to merge. `whole`: merge across levels until each table is one segment (what
  * `optimize` does, in steps) — the end of a rebuild. Chunk ids follow dates (store.ts), so a
  * rebuild written in path order inserts lower ids after higher ones, and FTS5 flushes a
- * segment at each: left at automerge's levels, a query walked ~1.5× the keyword side's CPU
- * (100k chunks: p50 6.6 → 9.5 ms); one segment each brings it to 6.3 ms, for ≈ 10 s of
- * merging per 100k chunks (docs/benchmarks.md, "Issue 40").
+ * segment at each: left at automerge's levels, the keyword side took ~1.5× the CPU (100k
+ * chunks: p50 6.6 → 9.5 ms); merged, 6.3 ms, for ≈ 5 s of merging per table per 100k
+ * chunks (docs/benchmarks.md, "Issue 40").
  */
 export async function mergeFts(db: Db, yieldNow: () => Promise<void>, signal?: AbortSignal, whole = false): Promise<void> {
   const changes = db.prepare('SELECT total_changes()').pluck();

@@ -129,10 +129,16 @@ function stemWriter(db: Db): { ins: Database.Statement; del: Database.Statement 
   };
 }
 
-/** Ids of one day: a chunk id is its day key × DAY_IDS + its place among that day's chunks. */
-export const DAY_IDS = 2 ** 20;
-/** The day key above every date: the workspace's root memory files (MEMORY.md, USER.md). */
-export const TOP_DAY = 2 ** 22;
+/**
+ * Ids of one day: a chunk id is its day key × DAY_IDS + its place among that day's chunks.
+ * A prime, not a power of two: FTS5 finds a contentless table's deleted rowids (tombstones)
+ * in a hash table of rowid modulo a power of two, and with ids of day × 2ⁿ + a small number
+ * every day's rows fell into the same few slots — after a few edits the keyword side took
+ * twice the CPU (docs/benchmarks.md, "Issue 40"). Every id stays below 2³¹.
+ */
+export const DAY_IDS = 16_381;
+/** The day key above every date (≈ year 2298): the workspace's root memory files (MEMORY.md, USER.md). */
+export const TOP_DAY = 120_000;
 
 /**
  * The day key of a chunk's id (schema 9): days since 1970-01-01 of its date — a daily note's
@@ -152,8 +158,9 @@ export function dayKey(c: Pick<ChunkRow, 'path' | 'source' | 'day' | 'evergreen'
 
 /**
  * Chunk ids by date ({@link dayKey}): a new chunk takes the next id of its day, above that
- * day's chunks, so within a day the latest synced is highest. A day with DAY_IDS chunks
- * (a single ≈ 1 GB note) overflows to the next id above every other, still unique.
+ * day's chunks, so within a day the latest synced is highest. A day with more than DAY_IDS
+ * (16,381) chunks — ≈ 23 MB of text written in one day — overflows to the next id above
+ * every other: still unique, ranked as the newest.
  *
  * Separately each chunk gets `added`, a counter that is never reused (`chunkAdded` in meta,
  * written in the same transaction as the chunks): the KNN worker's copy of the vectors
