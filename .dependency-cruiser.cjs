@@ -67,17 +67,17 @@ const processes = [
   {
     name: 'engine-below-its-callers',
     comment:
-      "electron/engine/ is the floor the CLI, the server and the window stand on: it imports none of them, nor bin/, scripts/ or the plugin — except the plugin's wire.js, the bridge protocol's one description (plain JS with no import: the plugin, loaded by OpenClaw from its own folder, can load nothing of Cairn's, so the shared piece lives on its side).",
+      "electron/engine/ is the floor the CLI, the server and the window stand on: it imports none of them, nor bin/, scripts/ or the plugin — except the plugin's wire.js and path-inside.js, the bridge protocol's and the containment rule's one description (plain JS importing Node built-ins only: the plugin, loaded by OpenClaw from its own folder, can load nothing of Cairn's, so the shared piece lives on its side).",
     severity: 'error',
     from: { path: E },
-    to: { path: '^(electron/(cli|server|main|preload)|bin|scripts|openclaw-plugin)/', pathNot: '^openclaw-plugin/wire\\.js$' },
+    to: { path: '^(electron/(cli|server|main|preload)|bin|scripts|openclaw-plugin)/', pathNot: '^openclaw-plugin/(wire|path-inside)\\.js$' },
   },
   {
     name: 'cli-not-the-window',
-    comment: "electron/cli/ runs under plain Node: no Electron main or preload code, no plugin or build scripts (the plugin's wire.js excepted: the bridge's framing).",
+    comment: "electron/cli/ runs under plain Node: no Electron main or preload code, no plugin or build scripts (the plugin's wire.js and path-inside.js excepted: the bridge's framing, the one containment rule).",
     severity: 'error',
     from: { path: '^electron/cli/' },
-    to: { path: '^(electron/(main|preload)|scripts|openclaw-plugin)/', pathNot: '^openclaw-plugin/wire\\.js$' },
+    to: { path: '^(electron/(main|preload)|scripts|openclaw-plugin)/', pathNot: '^openclaw-plugin/(wire|path-inside)\\.js$' },
   },
   {
     name: 'plugin-stands-alone',

@@ -7,6 +7,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { relativeInside } from './path-inside.js';
 
 /** The public route: the renderer's built files only. */
 export const TAB_ASSETS_ROUTE = '/cairn-tab-assets';
@@ -51,7 +52,9 @@ export function pathUnder(url, prefix) {
   } catch {
     return null;
   }
-  if (decoded.split('/').some((s) => s === '..' || s === '.')) return null;
+  // A `.` or `..` segment is refused, not resolved: the clean path is the path as written.
+  const asWritten = `/${decoded}`.replace(/\/{2,}/g, '/');
+  if (path.posix.normalize(asWritten) !== asWritten) return null;
   return { rest: decoded, query: new URLSearchParams(q < 0 ? '' : raw.slice(q + 1)) };
 }
 
@@ -87,7 +90,7 @@ export function rendererFile(root, rel) {
   try {
     const realRoot = fs.realpathSync(root);
     const real = fs.realpathSync(path.join(root, rel));
-    if (real !== realRoot && !real.startsWith(realRoot + path.sep)) return null;
+    if (relativeInside(realRoot, real) === undefined) return null;
     return fs.statSync(real).isFile() ? real : null;
   } catch {
     return null;

@@ -36,7 +36,11 @@ export function openclawStringChars(text: string): number {
   return chars;
 }
 
-/** OpenClaw's token estimate of `text`: `ceil(estimateStringChars(text) / 4)`. */
+/**
+ * OpenClaw's token estimate of `text`: `ceil(estimateStringChars(text) / 4)` — what the tests
+ * and the eval check a section against (the packer counts characters, openclawStringChars).
+ * @internal
+ */
 export function openclawTokens(text: string): number {
   return Math.ceil(openclawStringChars(text) / 4);
 }

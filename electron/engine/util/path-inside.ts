@@ -15,6 +15,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { relativeInside as pluginRelativeInside } from '../../../openclaw-plugin/path-inside.js';
 
 /**
  * Lexical containment: `p` is `root` itself or below it, after resolving both (`..`
@@ -26,14 +27,10 @@ export function isInside(root: string, p: string): boolean {
 
 /**
  * `p` relative to `root` with forward slashes (`''` for `root` itself) when `p` is inside,
- * else undefined. A name that merely starts with two dots (`..notes.md`) is inside.
+ * else undefined. A name that merely starts with two dots (`..notes.md`) is inside. Written
+ * once in openclaw-plugin/path-inside.js, which the plugin (plain JS in its own folder) runs too.
  */
-export function relativeInside(root: string, p: string): string | undefined {
-  const rel = path.relative(path.resolve(root), path.resolve(p));
-  if (rel === '') return '';
-  if (path.isAbsolute(rel) || rel === '..' || rel.startsWith(`..${path.sep}`)) return undefined;
-  return path.sep === '/' ? rel : rel.split(path.sep).join('/');
-}
+export const relativeInside: (root: string, p: string) => string | undefined = pluginRelativeInside;
 
 /**
  * {@link relativeInside} for paths already joined onto `root` (a listing): a prefix test,
