@@ -5,6 +5,8 @@
  * What the tab gets: its descriptor (a label naming Cairn, the slug), the page with a token,
  * reads answered by the engine with an ETag the browser can revalidate, every write refused
  * (methods and channels), and — while Cairn starts — an answer that says so instead of a wait.
+ * A 100 MB note and a 100 MB transcript come through in pages the window reads, each answer a
+ * few MB (issue 39: the bridge never carries one giant JSON line for them).
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
