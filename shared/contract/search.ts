@@ -19,6 +19,8 @@ const AgentId = z
 const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a date YYYY-MM-DD');
 /** Workspace-relative path; the engine resolves it and refuses anything outside the memory set. */
 const RelPath = z.string().min(1).max(1000);
+/** The largest page of a memory file one `memory.read` answers (a page of control characters escapes to 6× in JSON: still under the tab's 64 MB). */
+export const MEMORY_PAGE_MAX_BYTES = 8 * 1024 * 1024;
 
 export const SearchQueryRequest = z.object({
   query: z.string().min(1).max(4000),
@@ -49,7 +51,21 @@ export const searchChannels = {
   'index.sync': ch(z.object({ agentId: AgentId.optional(), force: z.boolean().optional() })).returns<IndexSyncResult>(),
   /** MEMORY.md, daily notes (with dates) and other notes of the agent's workspace. */
   'memory.list': ch(z.object({ agentId: AgentId.optional() })).returns<{ files: MemoryFileInfo[] }>(),
-  'memory.read': ch(z.object({ path: RelPath, agentId: AgentId.optional() })).returns<MemoryFileText>(),
+  /**
+   * A memory file, whole; or, with `offset`/`limit` (bytes), one page of it cut at the page's
+   * last newline, with `next` (the offset to ask for next) until the end. The renderer reads
+   * every note in pages (renderer/src/stores/memory-read.ts), so no answer carries a 200 MB note.
+   */
+  'memory.read': ch(
+    z.object({
+      path: RelPath,
+      agentId: AgentId.optional(),
+      offset: z.number().int().nonnegative().optional(),
+      limit: z.number().int().positive().max(MEMORY_PAGE_MAX_BYTES).optional(),
+      /** The 1-based line number of the page's first line (the annotations' lines count from it). */
+      line: z.number().int().positive().optional(),
+    }),
+  ).returns<MemoryFileText>(),
   /** Atomic write; `conflict` when the file changed on disk since `expectedMtime`. */
   'memory.write': ch(
     z.object({

@@ -190,8 +190,13 @@ export interface MemoryFileInfo {
 export interface MemoryFileText {
   path: string;
   text: string;
+  /** The whole file's size in bytes (a page's too). */
   size: number;
   mtime: number;
+  /** A page (`memory.read` with `offset`/`limit`): the byte offset of its first byte. */
+  offset?: number;
+  /** A page that is not the file's last: the byte offset of the next page. */
+  next?: number;
   /** The lines (1-based) that carry OpenClaw annotations, and what they say; absent when none. */
   annotations?: LineAnnotations[];
   /** Line ranges OpenClaw recorded a provenance for (electron/engine/openclaw/provenance.ts); absent when none. */

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { EngineError } from '../core/errors';
 import { firstSymlinkOnTheWay, isInside } from '../util/path-inside';
 import { resolveExtraPath } from './sources';
-import { MAX_MEMORY_FILE_BYTES as MEMORY_FILE_MAX_BYTES, NotRegularFileError, readRegularFileSync } from '../util/safe-read';
+import { MAX_MEMORY_FILE_BYTES as MEMORY_FILE_MAX_BYTES, NotRegularFileError, readRegularFileRangeSync, readRegularFileSync } from '../util/safe-read';
 
 /** A refused or unknown path: an EngineError, so it crosses the contract with its code as is. */
 export class MemoryPathError extends EngineError {
@@ -77,8 +77,12 @@ export function resolveMemoryPath(roots: MemoryPathRoots, input: string): Resolv
   return { abs, path: rel };
 }
 
-/** Read a memory file (after the rules above); not_found when missing. */
-export function readMemoryFile(roots: MemoryPathRoots, input: string): { abs: string; path: string; text: string; size: number; mtime: number } {
+/**
+ * `read(abs)` on a memory file (after the rules above): not_found when missing, forbidden when
+ * not a regular file — checked again on the open descriptor by `read`, as a path swapped for a
+ * FIFO since the lstat must not block the engine's thread — bad_request over the size cap.
+ */
+function readChecked<T extends { size: number }>(roots: MemoryPathRoots, input: string, read: (abs: string) => T): { abs: string; path: string; got: T } {
   const r = resolveMemoryPath(roots, input);
   let st: fs.Stats;
   try {
@@ -87,17 +91,51 @@ export function readMemoryFile(roots: MemoryPathRoots, input: string): { abs: st
     throw new MemoryPathError('not_found', `${JSON.stringify(input)}: no such memory file`);
   }
   if (!st.isFile()) throw new MemoryPathError('forbidden', `${JSON.stringify(input)}: refused: not a regular file`);
-  let got;
+  let got: T;
   try {
-    // Checked again on the open descriptor: a path swapped for a FIFO since the lstat must
-    // not block the engine's thread.
-    got = readRegularFileSync(r.abs, MEMORY_FILE_MAX_BYTES);
+    got = read(r.abs);
   } catch (err) {
     if (err instanceof NotRegularFileError) throw new MemoryPathError('forbidden', `${JSON.stringify(input)}: refused: not a regular file`);
     throw err;
   }
-  if (got.truncated) throw new MemoryPathError('bad_request', `${JSON.stringify(input)}: ${got.size} bytes is more than a memory file may be (${MEMORY_FILE_MAX_BYTES})`);
+  if (got.size > MEMORY_FILE_MAX_BYTES) throw new MemoryPathError('bad_request', `${JSON.stringify(input)}: ${got.size} bytes is more than a memory file may be (${MEMORY_FILE_MAX_BYTES})`);
+  return { ...r, got };
+}
+
+/** Read a memory file (after the rules above); not_found when missing. */
+export function readMemoryFile(roots: MemoryPathRoots, input: string): { abs: string; path: string; text: string; size: number; mtime: number } {
+  const { got, ...r } = readChecked(roots, input, (abs) => readRegularFileSync(abs, MEMORY_FILE_MAX_BYTES));
   return { ...r, text: got.text, size: got.size, mtime: got.mtimeMs };
+}
+
+/**
+ * `limit` bytes of a memory file from byte `offset` (after the rules above), cut after the
+ * page's last newline — or, in a line longer than the page, before a split UTF-8 character —
+ * so pages join back into the file. `next` is where the following page starts (absent at the
+ * end). Reads only the page: a 200 MB note is never loaded whole for it.
+ */
+export function readMemoryPage(roots: MemoryPathRoots, input: string, offset: number, limit: number): { path: string; text: string; size: number; mtime: number; offset: number; next?: number } {
+  const { path: rel, got: page } = readChecked(roots, input, (abs) => readRegularFileRangeSync(abs, offset, limit));
+  if (offset > page.size) throw new MemoryPathError('bad_request', `${JSON.stringify(input)}: offset ${offset} is past the end (the file has ${page.size} bytes)`);
+  let buf = page.bytes;
+  const end = offset + buf.length;
+  if (end < page.size) {
+    const nl = buf.lastIndexOf(0x0a);
+    buf = nl >= 0 ? buf.subarray(0, nl + 1) : buf.subarray(0, utf8Boundary(buf));
+  }
+  const next = offset + buf.length;
+  return { path: rel, text: buf.toString('utf8'), size: page.size, mtime: page.mtimeMs, offset, ...(next < page.size ? { next } : {}) };
+}
+
+/** The length of `buf` without a UTF-8 character its end splits. */
+function utf8Boundary(buf: Buffer): number {
+  let i = buf.length;
+  // Back over at most 3 continuation bytes to the lead byte of the last character.
+  while (i > 0 && i > buf.length - 4 && (buf[i - 1]! & 0xc0) === 0x80) i--;
+  if (i === 0) return buf.length;
+  const lead = buf[i - 1]!;
+  const need = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
+  return buf.length - (i - 1) >= need ? buf.length : i - 1;
 }
 
 /**

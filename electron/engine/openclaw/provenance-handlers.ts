@@ -47,7 +47,10 @@ export function withProvenance<T extends Wrapped>(ctx: EngineContext, h: T): T {
     'memory.read': async (req, hc) => {
       const f = await h['memory.read'](req, hc);
       const s = storeOf(ctx, req.agentId);
-      const provenance = lineProvenance(s.cache, s.store, s.workspace, f.path, f.text);
+      // A page: the whole file's ranges, on the first page only (their lines count from the file's start).
+      const paged = f.offset !== undefined;
+      if (paged && f.offset !== 0) return f;
+      const provenance = lineProvenance(s.cache, s.store, s.workspace, f.path, paged ? undefined : f.text);
       return provenance.length ? { ...f, provenance } : f;
     },
   };

@@ -13,8 +13,10 @@ const MAX_REQUEST_CHARS = 64 * 1024;
 
 /**
  * The largest answer the tab carries (JSON characters). It travels as one JSON line through
- * OpenClaw's process, which is the Gateway everyone's channels run on: a 200 MB note is not
- * pushed through it. Long transcripts page (`sessions.entries`) and stay far below this.
+ * OpenClaw's process, which is the Gateway everyone's channels run on. The window never asks
+ * for one this big: long transcripts page (`sessions.entries`, `sessions.entryText`) and notes
+ * are read in 4 MB pages of `memory.read` (renderer/src/stores/memory-read.ts); this guards
+ * against a read the window does not make.
  */
 export const MAX_TAB_ANSWER_CHARS = 64 * 1024 * 1024;
 

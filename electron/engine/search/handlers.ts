@@ -9,6 +9,7 @@ import type { EngineContext } from '../core/context';
 import type { Handlers } from '../rpc/dispatcher';
 import type { MemoryRegistry } from '../index/registry';
 import { lazy } from '../util/lazy';
+import { MEMORY_PAGE_MAX_BYTES } from '../../../shared/contract/search';
 
 type SearchChannels = 'search.query' | 'index.status' | 'index.sync' | 'memory.list' | 'memory.read' | 'memory.write';
 
@@ -55,8 +56,15 @@ export function searchHandlers(ctx: EngineContext): Pick<Handlers, SearchChannel
       (async () => {
         const agentId = ctx.agentId(req.agentId);
         // Only the path rules: not the registry, whose first import loads SQLite and the embedder.
-        const [{ readMemoryFile }, { memoryPathRoots }, { lineAnnotations }] = await Promise.all([import('../index/memory-paths'), import('../index/agent-settings'), import('../index/annotations')]);
-        const f = readMemoryFile(memoryPathRoots(ctx, agentId), req.path);
+        const [{ readMemoryFile, readMemoryPage }, { memoryPathRoots }, { lineAnnotations }] = await Promise.all([import('../index/memory-paths'), import('../index/agent-settings'), import('../index/annotations')]);
+        const roots = memoryPathRoots(ctx, agentId);
+        if (req.offset !== undefined || req.limit !== undefined) {
+          const page = readMemoryPage(roots, req.path, req.offset ?? 0, req.limit ?? MEMORY_PAGE_MAX_BYTES);
+          const first = (req.line ?? 1) - 1;
+          const annotations = lineAnnotations(page.text, page.path).map((a) => ({ ...a, line: a.line + first }));
+          return { ...page, ...(annotations.length ? { annotations } : {}) };
+        }
+        const f = readMemoryFile(roots, req.path);
         const annotations = lineAnnotations(f.text, f.path);
         return { path: f.path, text: f.text, size: f.size, mtime: f.mtime, ...(annotations.length ? { annotations } : {}) };
       })(),

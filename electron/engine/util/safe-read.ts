@@ -87,3 +87,23 @@ export function readRegularFileSync(file: string, maxBytes: number): CappedRead 
     fs.closeSync(fd);
   }
 }
+
+/** Bytes `offset`…`offset + length` of the regular file `file` (fewer at its end), its size and mtime. */
+export function readRegularFileRangeSync(file: string, offset: number, length: number): { bytes: Buffer; size: number; mtimeMs: number } {
+  const fd = fs.openSync(file, FLAGS);
+  try {
+    const st = fs.fstatSync(fd);
+    if (!st.isFile()) throw new NotRegularFileError(file, kindOf(st));
+    const n = Math.max(0, Math.min(length, st.size - offset));
+    const buf = Buffer.alloc(n);
+    let off = 0;
+    while (off < n) {
+      const r = fs.readSync(fd, buf, off, n - off, offset + off);
+      if (r === 0) break;
+      off += r;
+    }
+    return { bytes: buf.subarray(0, off), size: st.size, mtimeMs: st.mtimeMs };
+  } finally {
+    fs.closeSync(fd);
+  }
+}

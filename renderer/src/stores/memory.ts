@@ -8,6 +8,7 @@ import { create, type StateCreator } from 'zustand';
 import type { MemoryFileInfo, MemoryFileText } from '../../../shared/types/search';
 import { api } from '../api';
 import { useDrafts } from './drafts';
+import { readMemory, readMemoryHead } from './memory-read';
 
 export interface LineRange {
   from: number;
@@ -116,7 +117,7 @@ const filesSlice: Slice<Exclude<keyof MemoryState, EditActions>> = (set, get) =>
     // Leaving a file: its unsaved edit is already kept in the drafts store by setDraft.
     if (cur?.path !== path) set({ editing: false, draft: '', saveError: undefined, changedOnDisk: false, confirmDiscard: false, restoredAt: undefined });
     try {
-      const doc = await api['memory.read']({ path });
+      const doc = await readMemory(path);
       set({ doc, readError: undefined });
       const kept = useDrafts.getState().drafts[path];
       // Coming back to a file with an unsaved edit: reopen the editor on it. A file that
@@ -130,7 +131,7 @@ const filesSlice: Slice<Exclude<keyof MemoryState, EditActions>> = (set, get) =>
     const cur = get().doc;
     if (!cur) return;
     try {
-      set({ doc: await api['memory.read']({ path: cur.path }), readError: undefined, changedOnDisk: false });
+      set({ doc: await readMemory(cur.path), readError: undefined, changedOnDisk: false });
     } catch (err) {
       set({ readError: `${cur.path}: ${(err as Error).message}` });
     }
@@ -179,7 +180,7 @@ const editSlice: Slice<EditActions> = (set, get) => ({
     set({ saving: true, saveError: undefined });
     try {
       // Overwrite: take the on-disk version's mtime, so the engine's conflict check passes.
-      const expectedMtime = force ? (await api['memory.read']({ path: doc.path })).mtime : baseMtime;
+      const expectedMtime = force ? (await readMemoryHead(doc.path)).mtime : baseMtime;
       const out = await api['memory.write']({ path: doc.path, text: draft, expectedMtime });
       useDrafts.getState().drop(doc.path);
       set({ doc: out, editing: false, saving: false, changedOnDisk: false, restoredAt: undefined });
@@ -203,7 +204,7 @@ export const useMemory = create<MemoryState>()((...a) => ({ ...filesSlice(...a),
 /** Flag the open edit when the file on disk is no longer the version it started from. */
 function checkDisk(get: () => MemoryState, set: (s: Partial<MemoryState>) => void, path: string): void {
   // Our own save (or a watcher echo of it) also arrives here: flag only a real change.
-  void api['memory.read']({ path }).then(
+  void readMemoryHead(path).then(
     (disk) => {
       if (get().editing && get().doc?.path === disk.path && disk.mtime !== get().baseMtime) set({ changedOnDisk: true });
     },

@@ -4,7 +4,7 @@
  * folded to a few lines around each change, so the user can decide to reload or overwrite.
  */
 import { useEffect, useState } from 'react';
-import { api } from '../../api';
+import { readMemory } from '../../stores/memory-read';
 import { LineDiff } from '../../components/LineDiff';
 
 export function ConflictDiff({ path, draft }: { path: string; draft: string }) {
@@ -12,7 +12,7 @@ export function ConflictDiff({ path, draft }: { path: string; draft: string }) {
   const [error, setError] = useState<string | undefined>();
   useEffect(() => {
     let live = true;
-    api['memory.read']({ path }).then(
+    readMemory(path).then(
       (d) => live && setDisk(d.text),
       (err: Error) => live && setError(err.message),
     );

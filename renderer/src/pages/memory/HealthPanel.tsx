@@ -10,6 +10,7 @@ import { api } from '../../api';
 import { LineDiff } from '../../components/LineDiff';
 import { canWrite, READ_ONLY_NOTE } from '../../door';
 import { useMemory } from '../../stores/memory';
+import { readMemory } from '../../stores/memory-read';
 import type { HealthItem, MemoryEntryRef, MemoryHealth } from '../../../../shared/types/audit';
 import './health.css';
 
@@ -36,7 +37,7 @@ function Item({ it, h, reload }: { it: HealthItem; h: MemoryHealth; reload: () =
   const showFix = async () => {
     setError(undefined);
     try {
-      setPreview((await api['memory.read']({ path: h.path })).text);
+      setPreview((await readMemory(h.path)).text);
     } catch (err) {
       setError((err as Error).message);
     }

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import type { SearchResult } from '../../../../shared/types/search';
 import { memoryHref } from '../../stores/memory';
-import { api } from '../../api';
+import { readMemory } from '../../stores/memory-read';
 import { ResultText } from './ResultText';
 import { ScoreBreakdown } from './ScoreBreakdown';
 import { CopyButton } from '../../components/CopyButton';
@@ -29,7 +29,7 @@ export function resultHref(r: SearchResult): string {
  */
 async function readPassage(r: SearchResult): Promise<string> {
   if (r.source !== 'memory') return r.snippet;
-  const doc = await api['memory.read']({ path: r.path });
+  const doc = await readMemory(r.path);
   return doc.text.split('\n').slice(r.startLine - 1, r.endLine).join('\n');
 }
 
