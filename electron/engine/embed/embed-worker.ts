@@ -16,7 +16,7 @@
  * module URL (a CommonJS bundle) no worker is started and callers embed in-process.
  */
 import { isMainThread, workerData } from 'node:worker_threads';
-import { connectWorker, reportStartFailure, serveWorker, startModuleWorker } from '../util/module-worker';
+import { connectWorker, reportStartFailure, serveWorker, startModuleWorker, STREAMING_WORKER_YOUNG_MB } from '../util/module-worker';
 import type { Embedder } from './types';
 import { createPotionEmbedder } from './potion';
 import { bundledSource } from './worker-bundle';
@@ -59,7 +59,7 @@ const MARK = EMBED_WORKER_MARK;
  * loaded; rejects when the worker cannot start or would embed differently.
  */
 export async function startEmbedWorker(spec: WorkerEmbedderSpec, expected: Ready): Promise<EmbedWorker> {
-  const worker = await startModuleWorker(import.meta.url, MARK, { spec }, { bundled: bundledSource });
+  const worker = await startModuleWorker(import.meta.url, MARK, { spec }, { bundled: bundledSource, youngMb: STREAMING_WORKER_YOUNG_MB });
   if (!worker) throw new Error('no module URL to start an embed worker from');
   const client = await connectWorker<{ texts: string[] }, Float32Array, Ready>(worker, 'embed worker', (r) =>
     r.id !== expected.id || r.dims !== expected.dims ? `loaded ${r.id} (${r.dims} dims), expected ${expected.id} (${expected.dims} dims)` : null,

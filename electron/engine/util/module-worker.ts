@@ -60,26 +60,35 @@ export function registerWorkerModule(mark: string, url: string): void {
 }
 
 /**
+ * Young generation (MiB) of a worker that streams many short-lived objects through (the embed
+ * and write workers of an indexing run): V8's default (~48 MiB: 16 MiB semi-spaces) is
+ * filled and kept per thread; 2 MiB made a 60 MB note's rebuild peak ~10–15 MB lower at
+ * the same CPU (docs/benchmarks.md, "Issue 40", "200 MB note").
+ */
+export const STREAMING_WORKER_YOUNG_MB = 2;
+
+/**
  * A worker running the module at `moduleUrl` (else the one registered for `mark`) with
  * `data` (plus `[mark]: true`) as its workerData, or null when there is neither.
  * `opts.bundled` may turn a `.ts` module's path into one CommonJS script to run instead
- * (null: not available).
+ * (null: not available). `opts.youngMb`: bound the worker's young generation (MiB).
  */
 export async function startModuleWorker(
   moduleUrl: string | undefined,
   mark: string,
   data: Record<string, unknown>,
-  opts: { bundled?: (entry: string) => Promise<string | null> } = {},
+  opts: { bundled?: (entry: string) => Promise<string | null>; youngMb?: number } = {},
 ): Promise<Worker | null> {
   const own = typeof moduleUrl === 'string' && moduleUrl.startsWith('file:') ? moduleUrl : null;
   const url = own ?? registered.get(mark) ?? '';
   if (!url.startsWith('file:')) return null;
   const workerData = { ...data, [mark]: true };
+  const resourceLimits = opts.youngMb ? { maxYoungGenerationSizeMb: opts.youngMb } : undefined;
   if (url.endsWith('.ts') && opts.bundled) {
     const code = await opts.bundled(fileURLToPath(url));
-    if (code) return new Worker(code, { eval: true, workerData });
+    if (code) return new Worker(code, { eval: true, workerData, resourceLimits });
   }
-  return new Worker(BOOTSTRAP, { eval: true, workerData: { ...workerData, url, tsx: url.endsWith('.ts') ? tsxApi(url) : null } });
+  return new Worker(BOOTSTRAP, { eval: true, resourceLimits, workerData: { ...workerData, url, tsx: url.endsWith('.ts') ? tsxApi(url) : null } });
 }
 
 /** The main thread's side of a started worker. */
