@@ -27,8 +27,8 @@ export const POTION_MODEL_FILE = 'potion-base-8M.int8.bin';
 const MAX_TOKENS = 512;
 /**
  * Row lists cached per word, bounded: the cache is cleared when it grows past this. 30k, not
- * 200k: an entry costs ~200 bytes of the embed worker's heap, and a big note's unique words
- * (numbers, ids, names) filled 200k of them — ~40 MB of a 200 MB note's peak RSS
+ * 200k: an entry costs a few hundred bytes of the embed worker's heap, and a big note's
+ * unique words (numbers, ids, names) grew it by ~40 MB of a 200 MB note's peak RSS
  * (docs/benchmarks.md, "Issue 40", "200 MB note"); the words that repeat stay cached.
  */
 const MAX_CACHED_WORDS = 30_000;
