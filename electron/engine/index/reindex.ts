@@ -34,8 +34,12 @@ function leaveWal(file: string): boolean {
   }
 }
 
-/** Page cache of the temp file while it is built (KiB; SQLite's default is 2 MiB). */
-const BULK_CACHE_KIB = 32 * 1024;
+/**
+ * Page cache of the temp file while it is built (KiB; SQLite's default is 2 MiB). 8 MiB, not
+ * 32: a 60 MB note's rebuild peaked ~25 MB lower at the same CPU (docs/benchmarks.md, "Issue
+ * 40", "200 MB note") — the cache fills and stays full for the whole rebuild.
+ */
+const BULK_CACHE_KIB = 8 * 1024;
 
 export interface RebuildInput extends Omit<SyncInput, 'db' | 'store'> {
   indexFile: string;
