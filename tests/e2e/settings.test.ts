@@ -42,7 +42,8 @@ describe('Settings page', () => {
     await field.getByRole('button', { name: 'Save agents.defaults.contextPruning.softTrimRatio' }).click();
     await field.getByText('Saved').waitFor();
     expect(fs.readFileSync(path.join(stateDir, 'cairn.json'), 'utf8')).toMatch(/softTrimRatio: 0\.4/);
-    expect(await field.textContent()).toContain('set in config');
+    // "Saved" comes with the write; "set in config" with the config read after it: wait for that.
+    await field.locator('.cfg-help', { hasText: 'set in config' }).waitFor();
     await screenshot(page, 'settings');
 
     await field.getByRole('button', { name: /Reset .* to default/ }).click();
