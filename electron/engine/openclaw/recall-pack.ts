@@ -12,7 +12,8 @@
  * path does not say it, sources in the order their best line was chosen.
  */
 import type { PickedLine, SearchResult } from '../../../shared/types/search';
-import { cutAround, withoutSpeaker } from '../search/lines';
+import { withoutSpeaker } from '../search/lines';
+import { cutAround } from '../search/snippet';
 import { firstTermAt, lineQuery } from '../search/line-score';
 import { openclawStringChars } from './token-estimate';
 

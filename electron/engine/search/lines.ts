@@ -13,6 +13,7 @@
  */
 import type { PickedLine } from '../../../shared/types/search';
 import { firstTermAt, scoreLine, withMeaning, type LineQuery } from './line-score';
+import { cutAround } from './snippet';
 
 /** A line of a hit with its number in the cited file. */
 export interface NumberedLine {
@@ -69,21 +70,6 @@ export function stripComments(lines: readonly NumberedLine[]): NumberedLine[] {
   });
 }
 
-/**
- * `text` cut to at most `max` chars around `at` (a third before, the rest after), "…" on each
- * cut side (counted in `max`), never splitting a surrogate pair.
- */
-export function cutAround(text: string, at: number, max: number): string {
-  if (text.length <= max) return text;
-  const budget = Math.max(1, max - 2);
-  let start = Math.min(Math.max(0, at - Math.floor(budget / 3)), text.length - budget);
-  let end = start + budget;
-  const c = text.charCodeAt(start);
-  if (c >= 0xdc00 && c <= 0xdfff) start++; // never start on a low surrogate
-  const d = text.charCodeAt(end - 1);
-  if (d >= 0xd800 && d <= 0xdbff) end--; // never end on a high surrogate
-  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
-}
 
 /** Whether a line is a dialogue turn (starts with a speaker label). */
 export function isTurn(text: string): boolean {

@@ -34,12 +34,14 @@ function lineSpans(text: string): [number, number][] {
 }
 
 /**
- * A line longer than the snippet: a window of it around `at` (a third before, two thirds
- * after), an ellipsis on each cut side, never splitting a surrogate pair.
+ * `text[from, to)` cut to a window of at most `max` chars around `at` (a third before, two
+ * thirds after), an ellipsis on each side where `text` goes on, never splitting a surrogate
+ * pair. The one cut of a long line: snippets, picked lines (lines.ts) and the recall section.
  */
-function cutLine(text: string, [ls, le]: [number, number], at: number, max: number): string {
-  const budget = max - 2;
-  let start = Math.min(Math.max(ls, at - Math.floor(budget / 3)), le - budget);
+export function cutAround(text: string, at: number, max: number, from = 0, to = text.length): string {
+  if (to - from <= max) return text.slice(from, to);
+  const budget = Math.max(1, max - 2);
+  let start = Math.min(Math.max(from, at - Math.floor(budget / 3)), to - budget);
   let end = start + budget;
   const c = text.charCodeAt(start);
   if (c >= 0xdc00 && c <= 0xdfff) start++; // never start on a low surrogate
@@ -62,7 +64,7 @@ export function makeSnippet(text: string, query: string, max = SNIPPET_MAX): str
   const at = first < 0 ? 0 : spans.findIndex(([, e]) => first <= e);
   const last = spans.length - 1;
   const line = spans[at]!;
-  if (line[1] - line[0] + (at > 0 ? 2 : 0) + (at < last ? 2 : 0) > max) return cutLine(text, line, Math.max(first, line[0]), max);
+  if (line[1] - line[0] + (at > 0 ? 2 : 0) + (at < last ? 2 : 0) > max) return cutAround(text, Math.max(first, line[0]), max, line[0], line[1]);
   // Length of lines a..b with the "…\n" / "\n…" marks for what is left out.
   const size = (a: number, b: number) => spans[b]![1] - spans[a]![0] + (a > 0 ? 2 : 0) + (b < last ? 2 : 0);
   let a = size(0, at) <= max ? 0 : at;
