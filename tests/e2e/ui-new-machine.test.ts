@@ -62,7 +62,7 @@ describe('a machine in another zone, language and width', () => {
     // …so it is a named tab stop, and the arrow keys scroll it.
     await diff.focus();
     expect(await diff.evaluate((el) => el === document.activeElement)).toBe(true);
-    expect(await diff.getAttribute('aria-label')).toBeTruthy();
+    expect(await diff.getAttribute('aria-label')).toBe('Differences: earlier version (−) and this version (+)');
     await page.keyboard.press('PageDown');
     await page.waitForFunction(() => (document.querySelector('[data-testid="history-diff"]')?.scrollTop ?? 0) > 0);
     expect(await axe(page)).toEqual([]);
