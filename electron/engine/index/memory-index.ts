@@ -202,10 +202,7 @@ export class MemoryIndex {
     return this.running?.kind ?? null;
   }
 
-  /**
-   * Resolves when the sync running now has finished (failed ones too), not the ones queued
-   * behind it; at once when none runs.
-   */
+  /** Resolves when the sync running now has finished (failed ones too), not those queued behind it; at once when none runs. */
   async settled(): Promise<void> {
     await this.running?.done;
   }
@@ -304,8 +301,7 @@ export class MemoryIndex {
 
   /** The write worker for this sync, or null (write here): see WriteWorkerMode. It loads only the default sqlite-vec. */
   private async writeWorkerFor(full: boolean, files: number): Promise<WriteWorker | null> {
-    const mode = this.opts.writeWorker ?? 'auto';
-    const loadVec = this.opts.loadVec;
+    const { writeWorker: mode = 'auto', loadVec } = this.opts;
     if (mode === 'off' || this.disposed) return null;
     // `auto` and no worker yet: only a big rebuild loads the worker's module (a one-shot CLI sync never does).
     if (mode === 'auto' && !this.writer && !(full && files >= WRITE_WORKER_MIN_FILES)) return null;
