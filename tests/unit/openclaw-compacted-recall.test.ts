@@ -186,4 +186,15 @@ describe('picking lines of the compacted part', () => {
     expect(cut.length).toBeLessThanOrEqual(330);
     expect(pickCompacted(lines, '会议改到哪天？', 's')[0]?.citation).toBe('sessions/s.jsonl#L6');
   });
+
+  it('cuts a long line of emoji without splitting one in half', () => {
+    // Every cut position falls between the two halves of some emoji unless the cut knows
+    // surrogate pairs: a lone half is a replacement character in the prompt, or invalid JSON.
+    for (const pad of [0, 1]) {
+      const long = `Assistant: ${'x'.repeat(pad)}${'🙂'.repeat(150)} the vault slot is 12 ${'🎉'.repeat(150)}`;
+      const cut = pickCompacted(prepared([{ text: long }]), 'vault slot', 's')[0]!.lines![0]!.text;
+      expect(cut).toContain('the vault slot is 12');
+      expect(cut.isWellFormed()).toBe(true);
+    }
+  });
 });

@@ -19,6 +19,7 @@ import { isCompactionEntry } from '../transcript/entries';
 import type { CompactionEntry, Entry, Transcript } from '../transcript/types';
 import { renderEntry } from '../index/session-text';
 import { queryTerms } from '../search/fts-query';
+import { cutAround } from '../search/snippet';
 
 /** One rendered line of the compacted part. */
 export interface CompactedLine {
@@ -160,17 +161,13 @@ function toTerm(t: readonly string[]): Term {
   return { first: stem(probe), check: (l) => l.words.includes(key), probe };
 }
 
-/** `text` cut to {@link LINE_CHARS} around `probe` (the speaker label kept), marked with "…". */
-function cutAround(text: string, probe: string): string {
+/** `text` cut to {@link LINE_CHARS} around `probe` (the speaker label kept): snippet.ts's one cut of a long line. */
+function cutLine(text: string, probe: string): string {
   if (text.length <= LINE_CHARS) return text;
   const colon = text.indexOf(': ');
   const label = colon > 0 && colon < 12 ? text.slice(0, colon + 2) : '';
   const body = text.slice(label.length);
-  const at = Math.max(0, body.toLowerCase().indexOf(probe));
-  const room = LINE_CHARS - label.length - 2;
-  const from = Math.max(0, Math.min(at - Math.floor(room / 3), body.length - room));
-  const to = Math.min(body.length, from + room);
-  return `${label}${from > 0 ? '…' : ''}${body.slice(from, to).trim()}${to < body.length ? '…' : ''}`;
+  return label + cutAround(body, Math.max(0, body.toLowerCase().indexOf(probe)), LINE_CHARS - label.length);
 }
 
 /**
@@ -236,7 +233,7 @@ function toHit(run: { l: CompactedLine; p: { score: number; probe: string; role:
   const path = `sessions/${sessionId}.jsonl`;
   const first = run[0]!.l.line;
   const last = run.at(-1)!.l.line;
-  const lines: PickedLine[] = run.map(({ l, p }) => ({ line: l.line, text: cutAround(l.text, p.probe), score: Math.round(p.score * 1000) / 1000, role: p.role }));
+  const lines: PickedLine[] = run.map(({ l, p }) => ({ line: l.line, text: cutLine(l.text, p.probe), score: Math.round(p.score * 1000) / 1000, role: p.role }));
   const excerpt = lines.map((l) => l.text).join('\n');
   return {
     path,
