@@ -194,7 +194,7 @@ describe('picking lines of the compacted part', () => {
       const long = `Assistant: ${'x'.repeat(pad)}${'🙂'.repeat(150)} the vault slot is 12 ${'🎉'.repeat(150)}`;
       const cut = pickCompacted(prepared([{ text: long }]), 'vault slot', 's')[0]!.lines![0]!.text;
       expect(cut).toContain('the vault slot is 12');
-      expect(cut.isWellFormed()).toBe(true);
+      expect(Buffer.from(cut).toString()).toBe(cut); // a lone surrogate would come back as U+FFFD
     }
   });
 });
