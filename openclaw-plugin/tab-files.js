@@ -7,22 +7,11 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { contentType } from './content-types.js';
 import { relativeInside } from './path-inside.js';
 
 /** The public route: the renderer's built files only. */
 export const TAB_ASSETS_ROUTE = '/cairn-tab-assets';
-
-const TYPES = /** @type {Record<string, string>} */ ({
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-});
 
 /**
  * Where Cairn's built window is: `dist/renderer` beside `bin/` of the Cairn the plugin starts
@@ -110,7 +99,7 @@ export function serveAsset(root, req, res) {
   const file = (rel.startsWith('/assets/') && !rel.slice(8).includes('/')) || rel === '/favicon.svg' ? rendererFile(root, rel) : null;
   if (!under || !file) return sendText(res, 404, 'not found');
   res.writeHead(200, {
-    'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+    'content-type': contentType(path.extname(file)),
     'cache-control': rel === '/favicon.svg' ? 'public, max-age=3600' : 'public, max-age=31536000, immutable',
     // Module scripts and CSS from the opaque frame are anonymous CORS requests.
     'access-control-allow-origin': '*',

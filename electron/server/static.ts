@@ -3,20 +3,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type http from 'node:http';
 import { isInside } from '../engine/util/path-inside';
+import { contentType } from '../../openclaw-plugin/content-types.js';
 import { CSP } from './security';
-
-const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.json': 'application/json',
-  '.woff2': 'font/woff2',
-  '.map': 'application/json',
-};
 
 export function serveStatic(res: http.ServerResponse, root: string, pathname: string, extraHeaders: Record<string, string> = {}): void {
   let rel: string;
@@ -47,7 +35,7 @@ export function serveStatic(res: http.ServerResponse, root: string, pathname: st
   }
   const ext = path.extname(file);
   res.writeHead(200, {
-    'content-type': TYPES[ext] ?? 'application/octet-stream',
+    'content-type': contentType(ext),
     'content-security-policy': CSP,
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
