@@ -10,7 +10,6 @@
  * silence-questions.json: written for this, no LoCoMo text).
  */
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Embedder } from '../../electron/engine/embed/types';
@@ -19,7 +18,7 @@ import { MemoryIndex } from '../../electron/engine/index/memory-index';
 import { recallForPrompt } from '../../electron/engine/openclaw/recall';
 import { openclawTokens } from '../../electron/engine/openclaw/token-estimate';
 import { quantile } from './stats';
-import { LOCOMO_CATEGORIES, type LocomoConversation } from './locomo';
+import { LOCOMO_CATEGORIES, locomoCacheDir, type LocomoConversation } from './locomo';
 import { PLUGIN_DEFAULTS, recallContext, recallRequest } from './recall-context';
 import { searchIndex } from '../../electron/engine/search/index-search';
 
@@ -71,7 +70,7 @@ export interface SectionRunOptions {
 
 /** Run every question at every budget; one row of metrics per budget. */
 export async function runRecallSection(convs: readonly LocomoConversation[], o: SectionRunOptions): Promise<SectionMetrics[]> {
-  const cache = o.cacheDir ?? path.join(os.tmpdir(), 'cairn-locomo');
+  const cache = o.cacheDir ?? locomoCacheDir();
   const silence = silenceQuestions();
   const rows = o.budgets.map(() => ({ per: [] as { cat: string; hit: number; cited: number }[], chars: [] as number[], tokens: [] as number[], took: [] as number[], silent: [] as number[] }));
   const dump: unknown[] = [];

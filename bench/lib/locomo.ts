@@ -7,13 +7,16 @@
  * and is scored as the held-out check does (../shared/eval/README.md): turn recall, session
  * recall, lines per query, empties (fewer than 6 results), per category.
  *
- * Indexes live under /tmp/cairn-locomo/ (never in the shared data folder) and are reused
- * between runs: a sync only re-indexes what changed, and the embedding cache is keyed by
+ * Indexes live under the temp dir, in a folder of this checkout's own (`locomoCacheDir`; never
+ * in the shared data folder: two checkouts' evals at once would rebuild each other's indexes
+ * whenever their schema or settings differ), and are reused between runs: a sync only re-indexes what changed, and the embedding cache is keyed by
  * chunk hash, so a second run with a slow embedder costs only the queries.
  */
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { defaultConfig, type MemorySearchSettings } from '../../electron/engine/config/schema';
 import type { Embedder } from '../../electron/engine/embed/types';
 import { MemoryIndex } from '../../electron/engine/index/memory-index';
@@ -128,10 +131,16 @@ async function useKnnCopy(idx: MemoryIndex): Promise<void> {
   if (!(await knnCopyLoaded(idx))) throw new Error('--knn-copy: the KNN worker did not load its copy of the vectors');
 }
 
+/** Where this checkout's eval indexes are cached: one folder per checkout under the temp dir. */
+export function locomoCacheDir(): string {
+  const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+  return path.join(os.tmpdir(), `cairn-locomo-${createHash('sha256').update(root).digest('hex').slice(0, 12)}`);
+}
+
 /** Index (or reuse) and query every conversation; returns the metrics over all questions. */
 export async function runLocomo(convs: readonly LocomoConversation[], o: LocomoRunOptions): Promise<LocomoMetrics> {
   const k = o.k ?? 6;
-  const cache = o.cacheDir ?? path.join(os.tmpdir(), 'cairn-locomo');
+  const cache = o.cacheDir ?? locomoCacheDir();
   const per: { cat: string; turn: number; session: number; lines: number; empty: boolean }[] = [];
   const dump: unknown[] = [];
   const took: number[] = [];
