@@ -1,9 +1,9 @@
 /**
  * A user-land start-up snapshot of the CLI script (issue 40 item 3), for bench/cli-start.ts
  * `--snapshot`: `node --snapshot-blob <blob> --build-snapshot <entry>` runs the code-cached
- * script's top level (dist/cli/bundle/cairn-cli.cjs, scripts/build-cli-script.mjs) at build
+ * script's top level (dist/cli/bundle/cairn-search.cjs, scripts/build-cli-script.mjs) at build
  * time and keeps the heap; `node --snapshot-blob <blob> search …` then starts from that heap
- * and calls `runCli`. What a snapshot cannot hold is left to the run: Node 20 loads no
+ * and calls `runSearchCli` with bin/thin-client.mjs's parse of the arguments. What a snapshot cannot hold is left to the run: Node 20 loads no
  * user-land module and no native addon while building one, so every package the script
  * requires is handed over as a stand-in resolved after deserialising — except sqlite-vec,
  * whose exports the script copies at its top level (loaded while building: plain JS).
@@ -15,8 +15,9 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 
-const entry = (script: string): string => `
+const entry = (script: string, parse: string): string => `
 const fs = require('fs'), path = require('path'), v8 = require('v8'), { builtinModules, createRequire } = require('module');
 const file = ${JSON.stringify(script)};
 let real = null;
@@ -31,7 +32,8 @@ const mod = { exports: {} };
 wrapper(mod.exports, req, mod, file, path.dirname(file), (spec) => import(spec));
 v8.startupSnapshot.setDeserializeMainFunction(async () => {
   real = createRequire(file);
-  const code = await mod.exports.runCli(process.argv.slice(1));
+  const { parseSearch } = await import(${JSON.stringify(parse)});
+  const code = await mod.exports.runSearchCli(parseSearch(process.argv.slice(1)));
   process.exitCode = code;
   process.stdout.write('', () => process.exit(code));
 });`;
@@ -40,7 +42,8 @@ v8.startupSnapshot.setDeserializeMainFunction(async () => {
 export function buildCliSnapshot(bundleDir: string, outDir: string): string {
   const entryFile = path.join(outDir, 'snapshot-entry.cjs');
   const blob = path.join(outDir, 'cairn-cli.blob');
-  fs.writeFileSync(entryFile, entry(path.join(bundleDir, 'cairn-cli.cjs')));
+  const parse = pathToFileURL(path.join(bundleDir, '..', '..', '..', 'bin', 'thin-client.mjs')).href;
+  fs.writeFileSync(entryFile, entry(path.join(bundleDir, 'cairn-search.cjs'), parse));
   const r = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', entryFile], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`snapshot build failed: ${r.stderr.slice(-1000)}`);
   return blob;
