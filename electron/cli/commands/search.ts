@@ -4,7 +4,9 @@
  * this shape. Everything heavy is imported in the action, and the search runs on the engine
  * context alone (no handler map): this command's start-up is measured (docs/benchmarks.md).
  */
+import fs from 'node:fs';
 import type { Command } from 'commander';
+import { openclawDbFile } from '../../engine/sessions/store/openclaw-db-file';
 import { formatResults, statusLine } from '../../../bin/search-format.mjs';
 import { jitless, UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 
@@ -75,8 +77,10 @@ export async function runSearch(rt: CliRuntime, query: string, o: SearchOptions)
   }
   const ctx = await rt.context(o);
   const agentId = ctx.agentId(o.agent);
-  const { addProvenance } = await import('../../engine/openclaw/provenance-handlers');
-  const res = addProvenance(ctx, agentId, await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal }));
+  const found = await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal });
+  // The provenance OpenClaw recorded comes from its agent store: without the file there is
+  // none to add, and its reader (SQLite store, caches) is not loaded.
+  const res = fs.existsSync(openclawDbFile(ctx.stateDir, agentId)) ? (await import('../../engine/openclaw/provenance-handlers')).addProvenance(ctx, agentId, found) : found;
   if (o.json) {
     rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
     return;
