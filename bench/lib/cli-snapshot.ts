@@ -3,8 +3,9 @@
  * `--snapshot`: `node --snapshot-blob <blob> --build-snapshot <entry>` runs the code-cached
  * script's top level (dist/cli/bundle/cairn-search.cjs, scripts/build-cli-script.mjs) at build
  * time and keeps the heap; `node --snapshot-blob <blob> search …` then starts from that heap
- * and calls `runSearchCli` with bin/thin-client.mjs's parse of the arguments. What a snapshot cannot hold is left to the run: Node 20 loads no
- * user-land module and no native addon while building one, so every package the script
+ * and calls `runSearchCli` on bench/cli-start.ts's one form of search (`search <query>
+ * --state-dir <dir> --json`): a snapshot's main function cannot import bin/thin-client.mjs's
+ * parse. What a snapshot cannot hold is left to the run: Node 20 loads no user-land module and no native addon while building one, so every package the script
  * requires is handed over as a stand-in resolved after deserialising — except sqlite-vec,
  * whose exports the script copies at its top level (loaded while building: plain JS).
  *
@@ -15,9 +16,8 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 
-const entry = (script: string, parse: string): string => `
+const entry = (script: string): string => `
 const fs = require('fs'), path = require('path'), v8 = require('v8'), { builtinModules, createRequire } = require('module');
 const file = ${JSON.stringify(script)};
 let real = null;
@@ -32,8 +32,8 @@ const mod = { exports: {} };
 wrapper(mod.exports, req, mod, file, path.dirname(file), (spec) => import(spec));
 v8.startupSnapshot.setDeserializeMainFunction(async () => {
   real = createRequire(file);
-  const { parseSearch } = await import(${JSON.stringify(parse)});
-  const code = await mod.exports.runSearchCli(parseSearch(process.argv.slice(1)));
+  const argv = process.argv.slice(1);
+  const code = await mod.exports.runSearchCli({ query: argv[1], stateDir: argv[argv.indexOf('--state-dir') + 1], json: argv.includes('--json') });
   process.exitCode = code;
   process.stdout.write('', () => process.exit(code));
 });`;
@@ -42,8 +42,7 @@ v8.startupSnapshot.setDeserializeMainFunction(async () => {
 export function buildCliSnapshot(bundleDir: string, outDir: string): string {
   const entryFile = path.join(outDir, 'snapshot-entry.cjs');
   const blob = path.join(outDir, 'cairn-cli.blob');
-  const parse = pathToFileURL(path.join(bundleDir, '..', '..', '..', 'bin', 'thin-client.mjs')).href;
-  fs.writeFileSync(entryFile, entry(path.join(bundleDir, 'cairn-search.cjs'), parse));
+  fs.writeFileSync(entryFile, entry(path.join(bundleDir, 'cairn-search.cjs')));
   const r = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', entryFile], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`snapshot build failed: ${r.stderr.slice(-1000)}`);
   return blob;
