@@ -5,8 +5,9 @@
  * time and keeps the heap; `node --snapshot-blob <blob> search …` then starts from that heap
  * and calls `runSearchCli` on bench/cli-start.ts's one form of search (`search <query>
  * --state-dir <dir> --json`): a snapshot's main function cannot import bin/thin-client.mjs's
- * parse. What a snapshot cannot hold is left to the run: Node 20 loads no user-land module and no native addon while building one, so every package the script
- * requires is handed over as a stand-in resolved after deserialising — except sqlite-vec,
+ * parse. What a snapshot cannot hold is left to the run: Node 20 loads no user-land module
+ * and no native addon while building one, so every package the script requires is handed
+ * over as a stand-in resolved after deserialising — except sqlite-vec,
  * whose exports the script copies at its top level (loaded while building: plain JS).
  *
  * This is the best case for the snapshot: it skips bin/cairn.mjs (ES module entry, freshness
