@@ -3,7 +3,7 @@
 // after `npm install` on a fresh clone with no build step. When `npm run build` has made a
 // CLI bundle that is still fresh (no source edited since), that runs instead: it skips
 // tsx's per-run compile, most of a short command's start-up (docs/benchmarks.md). A search
-// the thin client did not answer runs the same CLI as one code-cached script instead
+// the thin client did not answer runs the search alone as one code-cached script instead
 // (bin/cli-script.mjs): Node 20 compiles every ES module anew on each start.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import { pathToFileURL, fileURLToPath } from 'node:url';
 import { BUNDLE_DIR, freshCliBundle } from './cli-bundle.mjs';
 import { nativeModuleProblem } from './native-check.mjs';
 import { parseSearch, thinSearch } from './thin-client.mjs';
-import { CLI_SCRIPT, loadCliScript, THIN_RULES_SCRIPT } from './cli-script.mjs';
+import { loadCliScript, SEARCH_SCRIPT, THIN_RULES_SCRIPT } from './cli-script.mjs';
 
 const root = path.resolve(fileURLToPath(new URL('..', import.meta.url)));
 // Flushes stdout and stderr, then exits with `code` (see the end of this file for why).
@@ -50,10 +50,12 @@ if (problem) {
   process.stderr.write(`${problem}\n`, () => process.exit(1));
   await new Promise(() => {});
 }
-// The script is built with the bundle, from the same sources; CAIRN_CLI_SCRIPT=0 keeps to the ES modules.
-const script = parseSearch(process.argv.slice(2)) ? scriptIn(CLI_SCRIPT) : null;
-const { runCli } = script ? loadCliScript(script).exports : bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts');
-const code = await runCli(process.argv.slice(2));
+// The search script is built with the bundle, from the same sources (the search command
+// without commander and the other commands); CAIRN_CLI_SCRIPT=0 keeps to the ES modules.
+const search = parseSearch(process.argv.slice(2));
+const script = search ? scriptIn(SEARCH_SCRIPT) : null;
+const runCli = async (argv) => (bundle ? await import(pathToFileURL(bundle).href) : await fromSources('../electron/cli/main.ts')).runCli(argv);
+const code = script ? await loadCliScript(script).exports.runSearchCli(search) : await runCli(process.argv.slice(2));
 // Exit only once stdout and stderr are flushed: to a pipe they are asynchronous, and
 // process.exit() straight away cut `cairn get big.md | wc -c` at 64 KiB. An empty write's
 // callback runs after every earlier write has been handed to the OS (or failed: EPIPE when

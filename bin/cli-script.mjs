@@ -1,5 +1,6 @@
-// The CLI as one classic script with a V8 code cache (built by scripts/build-cli-script.mjs):
-// how bin/cairn.mjs runs a one-shot `cairn search` when no engine answers it. Node 20 has no
+// A one-shot `cairn search` as one classic script with a V8 code cache (built by
+// scripts/build-cli-script.mjs from electron/cli/search-main.ts): how bin/cairn.mjs runs a
+// search when no engine answers it. Node 20 has no
 // compile cache for ES modules (module.enableCompileCache came in Node 22), so the ESM
 // bundle's ~45 chunks a search loads were resolved, read and compiled anew on every run;
 // `vm.Script` takes `cachedData`, and one script skips the ES module loader altogether
@@ -20,8 +21,8 @@ import zlib from 'node:zlib';
 import { createRequire } from 'node:module';
 import { isAscii } from 'node:buffer';
 
-/** The scripts' file names in the bundle dir: the CLI, and the thin client's rules (each with `<name>.cache`). */
-export const CLI_SCRIPT = 'cairn-cli.cjs';
+/** The scripts' file names in the bundle dir: the search, and the thin client's rules (each with `<name>.cache`). */
+export const SEARCH_SCRIPT = 'cairn-search.cjs';
 export const THIN_RULES_SCRIPT = 'thin-rules.cjs';
 
 /**

@@ -1,11 +1,13 @@
-// The CLI as one classic CommonJS script with a V8 code cache, beside the ESM bundle
-// (scripts/build-cli.mjs): dist/cli/bundle/cairn-cli.cjs and cairn-cli.cjs.cache, and the thin
-// client's rules the same way (thin-rules.cjs). bin/cairn.mjs runs `cairn search` through them
-// (bin/cli-script.mjs): Node 20 compiles every ES module anew on each start, while a classic
-// script can take a code cache, and one script skips the ES module loader's resolving and
-// linking of ~45 chunks.
+// A one-shot `cairn search` as one classic CommonJS script with a V8 code cache, beside the
+// ESM bundle (scripts/build-cli.mjs): dist/cli/bundle/cairn-search.cjs and cairn-search.cjs.cache,
+// and the thin client's rules the same way (thin-rules.cjs). bin/cairn.mjs runs `cairn search`
+// through them (bin/cli-script.mjs): Node 20 compiles every ES module anew on each start, while
+// a classic script can take a code cache, and one script skips the ES module loader's
+// resolving and linking of ~45 chunks.
 //
-// Same sources, same entry (electron/cli/main.ts), so the same program: what differs is only
+// The search script's entry is electron/cli/search-main.ts: the search command's own code
+// without commander and the other commands (half the bytes of the whole CLI, which V8 read
+// and the GC walked on every search). Same sources, so the same search: what differs is only
 // `import.meta.url`, which a CommonJS bundle lacks. Each module that reads it gets the URL of
 // the ESM bundle's chunk holding that module, so it finds what it finds there (the renderer,
 // the plugin folder, the shipped model) and a worker it starts runs that chunk, as before.
@@ -19,7 +21,7 @@ import path from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
-import { CLI_SCRIPT, THIN_RULES_SCRIPT } from '../bin/cli-script.mjs';
+import { SEARCH_SCRIPT, THIN_RULES_SCRIPT } from '../bin/cli-script.mjs';
 
 // Strict, as the ES modules it is built from: esbuild's own "use strict" comes after the
 // banner's helper, where it is no directive.
@@ -66,6 +68,21 @@ const sqliteAddon = {
       const addon = "require(require('node:path').join(require('node:path').dirname(require.resolve('better-sqlite3/package.json')), 'build', 'Release', 'better_sqlite3.node'))";
       return { contents: text.replace(call, addon), loader: 'js' };
     });
+  },
+};
+
+/**
+ * The search script leaves out the whole engine (its every handler), which the CLI runtime
+ * imports for `rt.engine()`/`rt.api()` — commands a search never calls: they throw here.
+ */
+const withoutEngine = {
+  name: 'cairn-search-without-engine',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.\/engine\/(engine|rpc\/direct)$/ }, (args) =>
+      /[\\/]electron[\\/]cli[\\/]runtime\.ts$/.test(args.importer) ? { path: args.path, namespace: 'cairn-no-engine' } : undefined,
+    );
+    const fail = "() => { throw new Error('the search script has no engine: run the whole CLI (scripts/build-cli-script.mjs)'); }";
+    b.onLoad({ filter: /.*/, namespace: 'cairn-no-engine' }, () => ({ contents: `export const createEngine = ${fail}; export const createDirectClient = ${fail};`, loader: 'js' }));
   },
 };
 
@@ -123,15 +140,15 @@ function postProcess(file) {
  */
 const WARM_UP = `
   const [loaderUrl, dir, state, version, mode] = process.argv.slice(1);
-  const { loadCliScript, codeCacheFile, CLI_SCRIPT, THIN_RULES_SCRIPT } = await import(loaderUrl);
+  const { loadCliScript, codeCacheFile, SEARCH_SCRIPT, THIN_RULES_SCRIPT } = await import(loaderUrl);
   const { writeFileSync } = await import('node:fs');
   const { join } = await import('node:path');
   const rules = loadCliScript(join(dir, THIN_RULES_SCRIPT), { cache: null, produce: true });
   rules.exports.findServingEngine(state, version, process.env);
-  const cli = loadCliScript(join(dir, CLI_SCRIPT), { cache: null, produce: true });
-  const code = await cli.exports.runCli(['search', 'router firmware update', '--state-dir', state, '--json']);
+  const cli = loadCliScript(join(dir, SEARCH_SCRIPT), { cache: null, produce: true });
+  const code = await cli.exports.runSearchCli({ query: 'router firmware update', stateDir: state, json: true });
   if (code !== 0) throw new Error('warm-up search exited ' + code);
-  if (mode === 'cache') for (const [name, s] of [[THIN_RULES_SCRIPT, rules], [CLI_SCRIPT, cli]]) writeFileSync(join(dir, name + '.cache'), codeCacheFile(s.source, s.script.createCachedData()));
+  if (mode === 'cache') for (const [name, s] of [[THIN_RULES_SCRIPT, rules], [SEARCH_SCRIPT, cli]]) writeFileSync(join(dir, name + '.cache'), codeCacheFile(s.source, s.script.createCachedData()));
   // Exit (the warm-up leaves the model and SQLite handles open) once the search's output has drained.
   process.stdout.write('', () => process.exit(0));`;
 
@@ -172,22 +189,24 @@ function writeCaches(root, outdir) {
   }
 }
 
-/** The scripts, by file name in the bundle dir: the CLI, and the thin client's rules. */
-const SCRIPTS = { [CLI_SCRIPT]: 'electron/cli/main.ts', [THIN_RULES_SCRIPT]: 'electron/cli/thin-rules.ts' };
+/** The scripts, by file name in the bundle dir: the search, and the thin client's rules. */
+const SCRIPTS = { [SEARCH_SCRIPT]: 'electron/cli/search-main.ts', [THIN_RULES_SCRIPT]: 'electron/cli/thin-rules.ts' };
 
 /**
- * Build `<outdir>/cairn-cli.cjs` and `thin-rules.cjs` and their code caches. `esm` is the ESM
+ * Build `<outdir>/cairn-search.cjs` and `thin-rules.cjs` and their code caches. `esm` is the ESM
  * bundle's metafile (its chunks give each module its URL); `plugins` are the ESM build's own
- * (zod's locales).
+ * (zod's locales). Returns the scripts' input files (relative to `root`), for the manifest.
  */
 export async function buildCliScripts(root, outdir, { esm, external, plugins = [] }) {
-  for (const [name, entry] of Object.entries(SCRIPTS)) await buildScript(root, outdir, name, entry, { esm, external, plugins });
+  const inputs = new Set();
+  for (const [name, entry] of Object.entries(SCRIPTS)) for (const f of await buildScript(root, outdir, name, entry, { esm, external, plugins })) inputs.add(f);
   writeCaches(root, outdir);
+  return [...inputs];
 }
 
 async function buildScript(root, outdir, name, entry, { esm, external, plugins }) {
   const file = path.join(outdir, name);
-  await build({
+  const { metafile } = await build({
     absWorkingDir: root,
     entryPoints: [path.join(root, entry)],
     bundle: true,
@@ -202,10 +221,12 @@ async function buildScript(root, outdir, name, entry, { esm, external, plugins }
     outfile: file,
     banner: { js: `${WRAP_START}\n${URL_HELPER}` },
     footer: { js: WRAP_END },
-    plugins: [...plugins, sqliteAddon, moduleUrls(root, chunkMap(root, outdir, esm))],
+    plugins: [...plugins, sqliteAddon, ...(name === SEARCH_SCRIPT ? [withoutEngine] : []), moduleUrls(root, chunkMap(root, outdir, esm))],
     // module-worker.ts asks `import.meta.resolve` only from the TypeScript sources.
     logOverride: { 'empty-import-meta': 'silent', 'require-resolve-not-external': 'silent' },
     logLevel: 'warning',
+    metafile: true,
   });
   postProcess(file);
+  return Object.keys(metafile.inputs);
 }

@@ -96,8 +96,9 @@ export async function buildCli(root, { outdir = path.join(root, BUNDLE_DIR) } = 
   await buildVendor(root, outdir, [zodWithoutLocales]);
   linkModels(root, outdir);
   // The same CLI as one code-cached script, for a one-shot `cairn search` (build-cli-script.mjs).
-  await buildCliScripts(root, outdir, { esm: result.metafile, external: EXTERNAL.flatMap((p) => [p, `${p}/*`]), plugins: [zodWithoutLocales] });
-  // Source files only: not npm packages, not plugins' virtual modules ("namespace:name").
-  const inputs = Object.keys(result.metafile.inputs).filter((f) => !f.includes('node_modules') && !/^[\w-]+:/.test(f));
+  const scripts = await buildCliScripts(root, outdir, { esm: result.metafile, external: EXTERNAL.flatMap((p) => [p, `${p}/*`]), plugins: [zodWithoutLocales] });
+  // Source files only (the search script's entry is no module of the ESM bundle): not npm
+  // packages, not plugins' virtual modules ("namespace:name").
+  const inputs = [...new Set([...Object.keys(result.metafile.inputs), ...scripts])].filter((f) => !f.includes('node_modules') && !/^[\w-]+:/.test(f));
   fs.writeFileSync(path.join(outdir, path.relative(BUNDLE_DIR, MANIFEST)), `${JSON.stringify({ builtAt, inputs }, null, 1)}\n`);
 }

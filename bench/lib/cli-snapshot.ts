@@ -1,11 +1,13 @@
 /**
  * A user-land start-up snapshot of the CLI script (issue 40 item 3), for bench/cli-start.ts
  * `--snapshot`: `node --snapshot-blob <blob> --build-snapshot <entry>` runs the code-cached
- * script's top level (dist/cli/bundle/cairn-cli.cjs, scripts/build-cli-script.mjs) at build
+ * script's top level (dist/cli/bundle/cairn-search.cjs, scripts/build-cli-script.mjs) at build
  * time and keeps the heap; `node --snapshot-blob <blob> search …` then starts from that heap
- * and calls `runCli`. What a snapshot cannot hold is left to the run: Node 20 loads no
- * user-land module and no native addon while building one, so every package the script
- * requires is handed over as a stand-in resolved after deserialising — except sqlite-vec,
+ * and calls `runSearchCli` on bench/cli-start.ts's one form of search (`search <query>
+ * --state-dir <dir> --json`): a snapshot's main function cannot import bin/thin-client.mjs's
+ * parse. What a snapshot cannot hold is left to the run: Node 20 loads no user-land module
+ * and no native addon while building one, so every package the script requires is handed
+ * over as a stand-in resolved after deserialising — except sqlite-vec,
  * whose exports the script copies at its top level (loaded while building: plain JS).
  *
  * This is the best case for the snapshot: it skips bin/cairn.mjs (ES module entry, freshness
@@ -31,7 +33,8 @@ const mod = { exports: {} };
 wrapper(mod.exports, req, mod, file, path.dirname(file), (spec) => import(spec));
 v8.startupSnapshot.setDeserializeMainFunction(async () => {
   real = createRequire(file);
-  const code = await mod.exports.runCli(process.argv.slice(1));
+  const argv = process.argv.slice(1);
+  const code = await mod.exports.runSearchCli({ query: argv[1], stateDir: argv[argv.indexOf('--state-dir') + 1], json: argv.includes('--json') });
   process.exitCode = code;
   process.stdout.write('', () => process.exit(code));
 });`;
@@ -40,7 +43,7 @@ v8.startupSnapshot.setDeserializeMainFunction(async () => {
 export function buildCliSnapshot(bundleDir: string, outDir: string): string {
   const entryFile = path.join(outDir, 'snapshot-entry.cjs');
   const blob = path.join(outDir, 'cairn-cli.blob');
-  fs.writeFileSync(entryFile, entry(path.join(bundleDir, 'cairn-cli.cjs')));
+  fs.writeFileSync(entryFile, entry(path.join(bundleDir, 'cairn-search.cjs')));
   const r = spawnSync(process.execPath, ['--snapshot-blob', blob, '--build-snapshot', entryFile], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`snapshot build failed: ${r.stderr.slice(-1000)}`);
   return blob;

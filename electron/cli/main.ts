@@ -5,7 +5,7 @@
  */
 import { Command, CommanderError } from 'commander';
 import pkg from '../../package.json' with { type: 'json' };
-import { createRuntime, UsageError, type CliRuntime } from './runtime';
+import { createRuntime, exitCodeFor, type CliRuntime } from './runtime';
 import { commands } from './commands';
 
 export function buildProgram(rt: CliRuntime): Command {
@@ -39,12 +39,7 @@ export async function runCli(argv: string[], rt: CliRuntime = createRuntime()): 
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version' || err.code === 'commander.help') return 0;
       return 2;
     }
-    if (err instanceof UsageError) {
-      rt.stderr(`cairn: ${err.message}`);
-      return 2;
-    }
-    rt.stderr(`cairn: ${(err as Error).message}`);
-    return 1;
+    return exitCodeFor(rt, err);
   } finally {
     await rt.dispose();
   }

@@ -28,6 +28,12 @@ export class UsageError extends Error {
   }
 }
 
+/** The exit code for what a command threw, with its message on stderr: 2 for a usage error, else 1. */
+export function exitCodeFor(rt: Pick<CliRuntime, 'stderr'>, err: unknown): number {
+  rt.stderr(`cairn: ${(err as Error).message}`);
+  return err instanceof UsageError ? 2 : 1;
+}
+
 export interface GlobalOptions {
   stateDir?: string;
   json?: boolean;

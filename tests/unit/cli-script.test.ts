@@ -1,7 +1,8 @@
 /**
- * The CLI as one code-cached script (scripts/build-cli-script.mjs, loaded by
- * bin/cli-script.mjs), which bin/cairn.mjs runs for a one-shot `cairn search`: built into a
- * temp dir, its search prints what the TypeScript sources print, with its code cache, without
+ * A one-shot `cairn search` as one code-cached script (scripts/build-cli-script.mjs from
+ * electron/cli/search-main.ts, loaded by bin/cli-script.mjs), which bin/cairn.mjs runs with its
+ * own parse of the arguments: built into a temp dir, its search prints what the whole CLI from
+ * the TypeScript sources prints, with its code cache, without
  * one, and with a cache that is corrupt, truncated, not a cache or made for another script
  * (refused, never a crash); the thin client's rules get a cache of their own; every module
  * URL the script hands out (workers, the renderer, the shipped model) is a file of the build.
@@ -22,7 +23,7 @@ let outdir = '';
 let cacheFile = '';
 let goodCache: Buffer = Buffer.alloc(0);
 
-/** Run `cairn <args>` through the built script, as bin/cairn.mjs does; stderr's first line is the cache's fate. */
+/** Run `cairn <args>` through the built script as bin/cairn.mjs does (its parse, then the script); stderr's first line is the cache's fate. */
 function script(args: string[]) {
   const r = spawnSync(process.execPath, [path.join(outdir, 'run-script.mjs'), ...args], { encoding: 'utf8' });
   const [first = '', ...rest] = r.stderr.split('\n');
@@ -57,11 +58,14 @@ beforeAll(() => {
   fs.writeFileSync(
     path.join(outdir, 'run-script.mjs'),
     `const { loadCliScript } = await import(${JSON.stringify(LOADER)});
-     const r = loadCliScript(${JSON.stringify(path.join(outdir, 'cairn-cli.cjs'))});
+     const { parseSearch } = await import(${JSON.stringify(pathToFileURL(path.join(root, 'bin', 'thin-client.mjs')).href)});
+     const args = parseSearch(process.argv.slice(2));
+     if (!args) throw new Error('not a search the script runs: ' + process.argv.slice(2).join(' '));
+     const r = loadCliScript(${JSON.stringify(path.join(outdir, 'cairn-search.cjs'))});
      process.stderr.write('cache: ' + r.status + '\\n');
-     process.exit(await r.exports.runCli(process.argv.slice(2)));\n`,
+     process.exit(await r.exports.runSearchCli(args));\n`,
   );
-  cacheFile = path.join(outdir, 'cairn-cli.cjs.cache');
+  cacheFile = path.join(outdir, 'cairn-search.cjs.cache');
   goodCache = fs.readFileSync(cacheFile);
 }, 240_000);
 
@@ -71,13 +75,13 @@ afterAll(() => {
 
 describe('CLI script with a code cache', () => {
   it('builds the CLI and the thin client rules as scripts whose caches the building Node uses', () => {
-    for (const name of ['cairn-cli.cjs', 'thin-rules.cjs']) {
+    for (const name of ['cairn-search.cjs', 'thin-rules.cjs']) {
       const check = `const { loadCliScript } = await import(${JSON.stringify(LOADER)});
         const r = loadCliScript(${JSON.stringify(path.join(outdir, name))});
         console.log(r.status, Object.keys(r.exports).sort().join(','));`;
       const r = spawnSync(process.execPath, ['--input-type=module', '-e', check], { encoding: 'utf8' });
       expect(r.stderr).toBe('');
-      expect(r.stdout.trim()).toBe(name === 'cairn-cli.cjs' ? 'used buildProgram,runCli' : 'used findServingEngine');
+      expect(r.stdout.trim()).toBe(name === 'cairn-search.cjs' ? 'used runSearchCli' : 'used findServingEngine');
     }
   });
 
@@ -122,7 +126,7 @@ describe('CLI script with a code cache', () => {
   });
 
   it('hands out module URLs that are files of the ESM bundle (workers start from them)', () => {
-    const text = fs.readFileSync(path.join(outdir, 'cairn-cli.cjs'), 'latin1');
+    const text = fs.readFileSync(path.join(outdir, 'cairn-search.cjs'), 'latin1');
     const urls = [...text.matchAll(/__cairnUrl\("([^"]+)"\)/g)].map((m) => m[1] as string);
     // At least: the embed and KNN workers, the static model finder, serve's renderer, the plugin finder.
     expect(urls.length).toBeGreaterThanOrEqual(5);

@@ -66,6 +66,9 @@ describe('StaticModel.open', () => {
       [full, /corrupt hash table \(no empty slot\)/],
       [patch(tableAt, 9999), /corrupt hash table/],
       [patch(32 + words.length * 4 + words.length * 4, 0xffffffff), /corrupt word offsets/],
+      // In range but going back (word 5 would start inside word 0): named by the first bad word.
+      [patch(32 + words.length * 4 + words.length * 4 + 5 * 4, 1), /corrupt word offsets \(word 5\)/],
+      [patch(tableAt + 7 * 4, words.length + 1), /corrupt hash table \(slot 7 names row 40 of 40\)/],
     ];
     for (const [bytes, why] of cases) {
       fs.writeFileSync(file, bytes);

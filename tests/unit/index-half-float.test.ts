@@ -43,4 +43,17 @@ describe('half-precision float copies', () => {
     const f32 = Float32Array.from([0.1, -0.2, 0.3, 0.4]);
     expect(Array.from(blobVec(vecBlob(f32)))).toEqual(Array.from(f32));
   });
+
+  it('reads every one of the 65,536 halves as its exact value', () => {
+    const blob = Buffer.alloc(65536 * 2 + 1);
+    for (let h = 0; h < 65536; h++) blob.writeUInt16LE(h, h * 2);
+    const back = blobVec(blob);
+    for (let h = 0; h < 65536; h++) {
+      const s = h & 0x8000 ? -1 : 1;
+      const e = (h >> 10) & 0x1f;
+      const m = h & 0x3ff;
+      const want = e === 0 ? s * m * 2 ** -24 : e === 31 ? (m ? NaN : s * Infinity) : s * (1 + m / 1024) * 2 ** (e - 15);
+      if (!Object.is(back[h], want)) expect({ h, got: back[h] }).toEqual({ h, got: want });
+    }
+  });
 });

@@ -4,11 +4,14 @@
  * this shape. Everything heavy is imported in the action, and the search runs on the engine
  * context alone (no handler map): this command's start-up is measured (docs/benchmarks.md).
  */
+import fs from 'node:fs';
 import type { Command } from 'commander';
+import { openclawDbFile } from '../../engine/sessions/store/openclaw-db-file';
 import { formatResults, statusLine } from '../../../bin/search-format.mjs';
 import { jitless, UsageError, type CliRuntime, type GlobalOptions } from '../runtime';
 
-interface SearchOptions extends GlobalOptions {
+/** `cairn search`'s options, as commander names them. */
+export interface SearchOptions extends GlobalOptions {
   agent?: string;
   maxResults?: string;
   minScore?: string;
@@ -43,39 +46,47 @@ export function register(program: Command, rt: CliRuntime): void {
     .option('--project <key>', 'only entries annotated <!-- project: <key> -->')
     .option('--importance-min <n>', 'only entries annotated <!-- importance: N --> with N ≥ n (1–10)')
     .option('--json', 'print JSON')
-    .action(async (query: string, opts: SearchOptions) => {
-      const o = { ...program.opts<GlobalOptions>(), ...opts };
-      await jitless();
-      const { SearchQueryRequest } = await import('../../../shared/contract/search');
-      const parsed = SearchQueryRequest.safeParse({
-        query,
-        agentId: o.agent,
-        maxResults: num(o.maxResults),
-        minScore: num(o.minScore),
-        source: o.source,
-        since: o.since,
-        before: o.before,
-        explain: o.explain,
-        trigger: o.trigger,
-        project: o.project,
-        importanceMin: num(o.importanceMin),
-      });
-      if (!parsed.success) {
-        const flag: Record<string, string> = { maxResults: '-n', minScore: '--min-score', agentId: '--agent', importanceMin: '--importance-min' };
-        const msg = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? `--${String(i.path[0])}`}: ${i.message}`).join('; ');
-        throw new UsageError(`search: ${msg}`);
-      }
-      const ctx = await rt.context(o);
-      const agentId = ctx.agentId(o.agent);
-      const { addProvenance } = await import('../../engine/openclaw/provenance-handlers');
-      const res = addProvenance(ctx, agentId, await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal }));
-      if (o.json) {
-        rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
-        return;
-      }
-      rt.stdout(formatResults(res));
-      // Says so when QMD answered; a QMD fallback to the built-in index is in the warnings.
-      rt.stderr(statusLine(res));
-      for (const w of res.warnings) rt.stderr(`warning: ${w}`);
-    });
+    .action((query: string, opts: SearchOptions) => runSearch(rt, query, { ...program.opts<GlobalOptions>(), ...opts }));
+}
+
+/**
+ * The search itself, for the options of the command line (`o`: the command's and the global
+ * ones): from commander here, and from bin/cairn.mjs's own parse of a plain one-shot search
+ * through the search script (cli/search-main.ts), which skips commander and every other command.
+ */
+export async function runSearch(rt: CliRuntime, query: string, o: SearchOptions): Promise<void> {
+  await jitless();
+  const { SearchQueryRequest } = await import('../../../shared/contract/search');
+  const parsed = SearchQueryRequest.safeParse({
+    query,
+    agentId: o.agent,
+    maxResults: num(o.maxResults),
+    minScore: num(o.minScore),
+    source: o.source,
+    since: o.since,
+    before: o.before,
+    explain: o.explain,
+    trigger: o.trigger,
+    project: o.project,
+    importanceMin: num(o.importanceMin),
+  });
+  if (!parsed.success) {
+    const flag: Record<string, string> = { maxResults: '-n', minScore: '--min-score', agentId: '--agent', importanceMin: '--importance-min' };
+    const msg = parsed.error.issues.map((i) => `${flag[String(i.path[0])] ?? `--${String(i.path[0])}`}: ${i.message}`).join('; ');
+    throw new UsageError(`search: ${msg}`);
+  }
+  const ctx = await rt.context(o);
+  const agentId = ctx.agentId(o.agent);
+  const found = await ctx.searchBackend().search(agentId, { ...parsed.data, signal: rt.signal });
+  // The provenance OpenClaw recorded comes from its agent store: without the file there is
+  // none to add, and its reader (SQLite store, caches) is not loaded.
+  const res = fs.existsSync(openclawDbFile(ctx.stateDir, agentId)) ? (await import('../../engine/openclaw/provenance-handlers')).addProvenance(ctx, agentId, found) : found;
+  if (o.json) {
+    rt.json({ results: res.results, mode: res.mode, embedder: res.embedder, warnings: [...ctx.warnings().filter((w) => !res.warnings.includes(w)), ...res.warnings] });
+    return;
+  }
+  rt.stdout(formatResults(res));
+  // Says so when QMD answered; a QMD fallback to the built-in index is in the warnings.
+  rt.stderr(statusLine(res));
+  for (const w of res.warnings) rt.stderr(`warning: ${w}`);
 }

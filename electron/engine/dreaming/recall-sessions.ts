@@ -14,7 +14,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import type Database from 'better-sqlite3';
 import { openForeignSqlite } from '../sessions/store/sqlite-readonly';
-import { openclawDbFile } from '../sessions/store/openclaw-sqlite';
+import { openclawDbFile } from '../sessions/store/openclaw-db-file';
 import { coldSessionIds, readColdWindow } from '../sessions/store/cold-archives';
 
 export const MAX_EVENTS = 5000;

@@ -45,14 +45,17 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  */
 export async function embedEach(texts: readonly string[], opts: EmbedOptions, embedOne: (text: string) => Float32Array): Promise<Float32Array[]> {
   const out: Float32Array[] = [];
-  let last = performance.now();
+  // process.hrtime, not performance.now(): the global `performance` loads node:perf_hooks on
+  // first use, ~1–2 ms of a one-shot `cairn search` that embeds one query.
+  const nowMs = () => Number(process.hrtime.bigint()) / 1e6;
+  let last = nowMs();
   for (let i = 0; i < texts.length; i++) {
     throwIfAborted(opts.signal);
     out.push(embedOne(texts[i] as string));
-    if (performance.now() - last > 8) {
+    if (nowMs() - last > 8) {
       opts.onProgress?.(i + 1, texts.length);
       await new Promise((r) => setImmediate(r));
-      last = performance.now();
+      last = nowMs();
     }
   }
   opts.onProgress?.(texts.length, texts.length);

@@ -19,7 +19,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { LRUCache } from 'lru-cache';
 import { fileStamp, openForeignSqlite } from '../sessions/store/sqlite-readonly';
-import { openclawDbFile } from '../sessions/store/openclaw-sqlite';
+import { openclawDbFile } from '../sessions/store/openclaw-db-file';
 import { firstSymlinkOnTheWay, relativeInside } from '../util/path-inside';
 import type { LineProvenance, MemoryProvenance } from '../../../shared/types/search';
 

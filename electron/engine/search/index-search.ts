@@ -44,7 +44,9 @@ export async function searchIndex(index: MemoryIndex, req: SearchRequest, view: 
 }
 
 async function searchOnce(index: MemoryIndex, req: SearchRequest, view: SearchView): Promise<SearchResponse> {
-  const started = performance.now();
+  // process.hrtime, not performance.now(): the global `performance` loads node:perf_hooks on
+  // first use (~1 ms of a one-shot `cairn search`, which needs nothing else of it).
+  const started = process.hrtime.bigint();
   const e = index.embedder;
   const embedder = e ? { provider: e.provider, model: e.model } : null;
   const snap = index.snapshot();
@@ -65,7 +67,7 @@ async function searchOnce(index: MemoryIndex, req: SearchRequest, view: SearchVi
   );
   if (snap.olderSchema !== null && !snap.embedder && index.embedder) warnings.push(`the index was built by an older Cairn (schema ${snap.olderSchema}) and is being rebuilt: keyword results only until it is done`);
   else if (snap.otherEmbedder) warnings.push('the index was built with another embedder and is being rebuilt: keyword results only');
-  return { ...out, embedder, warnings: [...warnings, ...out.warnings], tookMs: Math.round((performance.now() - started) * 10) / 10 };
+  return { ...out, embedder, warnings: [...warnings, ...out.warnings], tookMs: Math.round(Number(process.hrtime.bigint() - started) / 1e5) / 10 };
 }
 
 /**

@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import type { ContextSlot, EngineContext } from '../../core/context';
-import { openclawDbFile } from './openclaw-sqlite';
+import { openclawDbFile } from './openclaw-db-file';
 
 const POLL_MS = 1000;
 /** Agents followed by this engine (a context member; each watcher is stopped by its own disposer). */

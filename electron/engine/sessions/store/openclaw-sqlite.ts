@@ -15,6 +15,7 @@ import { headerVersion, readTranscriptRows } from './openclaw-events';
 import type { StoreCaches } from './cache';
 import type { SessionStore, StoredSession } from './types';
 import { EngineError } from '../../core/errors';
+import { openclawDbFile } from './openclaw-db-file';
 
 /** The newest transcript version whose entries Cairn knows (OpenClaw 2026.9 writes 4). */
 export const KNOWN_TRANSCRIPT_VERSION = 4;
@@ -45,11 +46,6 @@ export function newerSchemaNote(version: number): string | undefined {
   return version > KNOWN_SCHEMA_VERSION
     ? `OpenClaw's session store has schema version ${version}, newer than the ${KNOWN_SCHEMA_VERSION} Cairn knows (OpenClaw 2026.9.6): sessions or messages kept in tables Cairn does not read are missing here`
     : undefined;
-}
-
-/** The store's file for an agent dir (`agents/<agentId>`). */
-export function openclawDbFile(stateDir: string, agentId: string): string {
-  return path.join(stateDir, 'agents', agentId, 'agent', 'openclaw-agent.sqlite');
 }
 
 /** How the store was last read, for doctor. */
