@@ -14,6 +14,7 @@ import path from 'node:path';
 import { openDatabase, type Db } from '../electron/engine/index/db';
 import { readIdentity } from '../electron/engine/index/schema';
 import { blobVec, unitVec, vecBlob } from '../electron/engine/index/store';
+import { floatJoin } from '../electron/engine/index/vector-cache';
 
 /** MB per table with its shadow tables and indexes, biggest first. */
 function tableSizes(db: Db): Map<string, number> {
@@ -45,20 +46,19 @@ function main(): void {
     // Both sides vacuumed, so that free pages of the build do not count.
     const after = tableSizes(old);
     // Read in pages (a connection cannot write while it iterates).
-    const page = old.prepare(
-      'SELECT c.id, c.source, c.day, e.embedding FROM chunks c JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash WHERE c.id > ? ORDER BY c.id LIMIT 20000',
-    ).raw();
+    const join = floatJoin(old, id.provider!, id.model!);
+    const page = old.prepare(`SELECT c.id, c.source, c.day, e.embedding FROM chunks c JOIN embedding_cache e ON ${join.on} WHERE c.id > ? ORDER BY c.id LIMIT 20000`).raw();
     old.exec(`DROP TABLE chunks_vec; CREATE VIRTUAL TABLE chunks_vec_old USING vec0(embedding float[${id.dims}], source text, day text)`);
     const ins = old.prepare('INSERT INTO chunks_vec_old (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
     for (let last = 0; ; ) {
-      const rows = page.all(id.provider, id.model, last) as [number, string, string | null, Buffer][];
+      const rows = page.all(...join.args, last) as [number, string, string | null, Buffer][];
       if (rows.length === 0) break;
       old.transaction(() => {
         for (const [cid, source, day, blob] of rows) ins.run(BigInt(cid), vecBlob(unitVec(blobVec(blob))), source, day);
       })();
       last = rows[rows.length - 1]![0];
     }
-    old.exec('ALTER TABLE chunks DROP COLUMN embed_hash');
+    old.exec(`ALTER TABLE chunks DROP COLUMN ${join.args.length ? 'embed_hash' : 'embed_id'}`);
     old.exec('VACUUM');
     const before = tableSizes(old);
     old.close();

@@ -13,6 +13,7 @@ import os from 'node:os';
 import { openDatabase } from '../electron/engine/index/db';
 import { readIdentity } from '../electron/engine/index/schema';
 import { blobVec, unitVec } from '../electron/engine/index/store';
+import { floatJoin } from '../electron/engine/index/vector-cache';
 import { vec0Candidates, type Candidate, type CandidateFilter } from '../electron/engine/search/candidates';
 import { KnnCache } from '../electron/engine/search/knn-cache';
 import { FakeEmbedder } from '../testkit/fake-embedder';
@@ -56,10 +57,11 @@ async function main(): Promise<void> {
   const copy = runs((q) => cache.query(db, q, K, all));
 
   // Exact float scan of every chunk, streamed, for the first queries.
-  const scan = db.prepare('SELECT c.id, e.embedding FROM chunks c CROSS JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash').raw();
+  const join = floatJoin(db, id.provider!, id.model!);
+  const scan = db.prepare(`SELECT c.id, e.embedding FROM chunks c CROSS JOIN embedding_cache e ON ${join.on}`).raw();
   const qs = queries.slice(0, nExact).map((q) => unitVec(q));
   const tops = qs.map(() => [] as { id: number; d: number }[]);
-  for (const [cid, blob] of scan.iterate(id.provider, id.model) as Iterable<[number, Buffer]>) {
+  for (const [cid, blob] of scan.iterate(...join.args) as Iterable<[number, Buffer]>) {
     const v = unitVec(blobVec(blob));
     qs.forEach((q, i) => {
       let dot = 0;

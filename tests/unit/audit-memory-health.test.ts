@@ -16,6 +16,7 @@ import { createEngine } from '../../electron/engine/engine';
 import { createDirectClient } from '../../electron/engine/rpc/direct';
 import { hashedLineUnits } from '../../electron/engine/index/line-vectors';
 import { vecBlob } from '../../electron/engine/index/store';
+import { cacheKey } from '../../electron/engine/index/vector-cache';
 import type { MemoryHealth } from '../../shared/types/audit';
 import { copyOpenClawState } from '../helpers/openclaw-state';
 import { tmpDir, writeTree } from '../helpers/tmp';
@@ -55,13 +56,18 @@ function plantedState(): string {
 function plantVectors(indexFile: string): void {
   fs.mkdirSync(path.dirname(indexFile), { recursive: true });
   const db = new Database(indexFile);
-  db.exec('CREATE TABLE chunks (id INTEGER PRIMARY KEY, path TEXT, text TEXT, model TEXT); CREATE TABLE chunk_lines (id INTEGER PRIMARY KEY, chunk_id INTEGER); CREATE TABLE embedding_cache (provider TEXT, model TEXT, hash TEXT, dims INTEGER, embedding BLOB, updated_at INTEGER)');
-  db.prepare('INSERT INTO chunks (path, text, model) VALUES (?, ?, ?)').run('MEMORY.md', MEMORY, 'mini');
+  db.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE chunks (id INTEGER PRIMARY KEY, path TEXT, text TEXT);
+    CREATE TABLE chunk_lines (id INTEGER PRIMARY KEY, chunk_id INTEGER);
+    CREATE TABLE embedders (id INTEGER PRIMARY KEY, provider TEXT, model TEXT);
+    CREATE TABLE embedding_cache (id INTEGER PRIMARY KEY, embedder INTEGER, hash BLOB, used INTEGER, embedding BLOB)`);
+  db.prepare("INSERT INTO meta VALUES ('identity', ?)").run(JSON.stringify({ provider: 'local', model: 'mini' }));
+  db.prepare("INSERT INTO embedders VALUES (1, 'local', 'mini')").run();
+  db.prepare('INSERT INTO chunks (path, text) VALUES (?, ?)').run('MEMORY.md', MEMORY);
   hashedLineUnits(MEMORY).forEach((u, i) => {
     const v = new Float32Array(8);
     v[u.text.includes('Miso') ? 7 : i % 7] = 1;
     if (u.text.includes('eleventh')) v[6] = 0.05;
-    db.prepare('INSERT INTO embedding_cache VALUES (?, ?, ?, ?, ?, ?)').run('local', 'mini', u.hash, 8, vecBlob(v), 0);
+    db.prepare('INSERT INTO embedding_cache (embedder, hash, used, embedding) VALUES (1, ?, 0, ?)').run(cacheKey(u.hash), vecBlob(v));
   });
   db.close();
 }

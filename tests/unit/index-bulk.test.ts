@@ -42,7 +42,7 @@ describe('bulk rebuild', () => {
       expect(bulk.out.chunks).toBeGreaterThan(1500);
       expect(bulk.out).toEqual(plain.out);
       const rows = (sql: string) => [bulk.db, plain.db].map((db) => db.prepare(sql).all());
-      const [a, b] = rows('SELECT id, path, start_line, end_line, hash, text FROM chunks ORDER BY id');
+      const [a, b] = rows('SELECT id, path, start_line, end_line, text FROM chunks ORDER BY id');
       expect(a).toEqual(b);
       for (const q of QUERIES) {
         const [x, y] = [bulk.db, plain.db].map((db) =>

@@ -26,10 +26,7 @@ const NOTES = path.resolve(__dirname, '../../bench/eval-data/workspace');
 
 /** Every chunk's float vector (unit length) with its filter columns, read from the one copy. */
 function floats(db: Db): { id: number; source: string; day: string | null; v: Float32Array }[] {
-  const id = readIdentity(db)!;
-  const rows = db
-    .prepare('SELECT c.id, c.source, c.day, e.embedding FROM chunks c CROSS JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash ORDER BY c.id')
-    .all(id.provider, id.model) as { id: number; source: string; day: string | null; embedding: Buffer }[];
+  const rows = db.prepare('SELECT c.id, c.source, c.day, e.embedding FROM chunks c CROSS JOIN embedding_cache e ON e.id = c.embed_id ORDER BY c.id').all() as { id: number; source: string; day: string | null; embedding: Buffer }[];
   return rows.map((r) => ({ id: r.id, source: r.source, day: r.day, v: unitVec(blobVec(r.embedding)) }));
 }
 
@@ -118,10 +115,10 @@ describe('one copy of each vector', () => {
     expect(before.length).toBeGreaterThan(0);
     await idx.dispose();
 
-    // The layout schema 7 wrote: float vectors in vec0 (unit length), no chunks.embed_hash.
+    // The layout schema 7 wrote: float vectors in vec0 (unit length), no reference from chunks to the cache.
     const { db } = openDatabase(fx.indexFile);
-    const vecs = db.prepare('SELECT c.id, c.source, c.day, e.embedding FROM chunks c JOIN embedding_cache e ON e.hash = c.embed_hash').all() as { id: number; source: string; day: string; embedding: Buffer }[];
-    db.exec(`DROP TABLE chunks_vec; CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${first.dims}], source text, day text); ALTER TABLE chunks DROP COLUMN embed_hash`);
+    const vecs = db.prepare('SELECT c.id, c.source, c.day, e.embedding FROM chunks c JOIN embedding_cache e ON e.id = c.embed_id').all() as { id: number; source: string; day: string; embedding: Buffer }[];
+    db.exec(`DROP TABLE chunks_vec; CREATE VIRTUAL TABLE chunks_vec USING vec0(embedding float[${first.dims}], source text, day text); ALTER TABLE chunks DROP COLUMN embed_id`);
     const ins = db.prepare('INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ?, ?, ?)');
     for (const v of vecs) ins.run(BigInt(v.id), Buffer.from(unitVec(blobVec(v.embedding)).buffer), v.source, v.day);
     writeMeta(db, 'identity', JSON.stringify({ ...readIdentity(db)!, schema: 7 }));
@@ -164,7 +161,7 @@ describe('one copy of each vector', () => {
       expect(ids.length).toBeGreaterThan(2);
       // Every chunk still has its float vector; the rewritten note's old one is gone.
       expect(exactVectors(db, ids).size).toBe(ids.length);
-      const needed = db.prepare('SELECT COUNT(DISTINCT embed_hash) FROM chunks').pluck().get() as number;
+      const needed = db.prepare('SELECT COUNT(DISTINCT embed_id) FROM chunks').pluck().get() as number;
       expect(db.prepare('SELECT COUNT(*) FROM embedding_cache').pluck().get()).toBe(needed);
       const res = await idx.search({ query: 'tomatoes', maxResults: 3, minScore: 0 });
       expect(res.results[0]?.path).toBe('memory/2024-05-01.md');

@@ -120,7 +120,7 @@ describe('index sync', () => {
     expect(await b.isDirty()).toBe(true);
     const r = await b.sync();
     expect(r).toMatchObject({ full: true, embedded: 4 });
-    expect(rows(fx.indexFile, 'SELECT DISTINCT model FROM chunks')).toEqual([{ model: 'model-b' }]);
+    expect(rows(fx.indexFile, "SELECT json_extract(value, '$.model') AS model FROM meta WHERE key = 'identity'")).toEqual([{ model: 'model-b' }]);
     expect((await b.search({ query: 'dark mode', explain: true })).results[0]?.explain?.vector).not.toBeNull();
     await b.dispose();
     // Chunking changes rebuild too, but reuse the cached vectors of the same model.
@@ -137,10 +137,10 @@ describe('index sync', () => {
     await a.sync();
     await a.dispose();
     const other = new Database(fx.indexFile, { readonly: true });
-    expect(other.prepare('SELECT DISTINCT model FROM chunks').all()).toEqual([{ model: 'model-a' }]);
+    expect(other.prepare("SELECT json_extract(value, '$.model') AS model FROM meta WHERE key = 'identity'").all()).toEqual([{ model: 'model-a' }]);
     const b = fx.open({ embedder: new FakeEmbedder({ model: 'model-b' }) });
     expect((await b.sync()).full).toBe(true);
-    expect(other.prepare('SELECT DISTINCT model FROM chunks').all()).toEqual([{ model: 'model-b' }]);
+    expect(other.prepare("SELECT json_extract(value, '$.model') AS model FROM meta WHERE key = 'identity'").all()).toEqual([{ model: 'model-b' }]);
     other.close();
     expect(rows(fx.indexFile, 'PRAGMA journal_mode')).toEqual([{ journal_mode: 'wal' }]);
     expect(fs.readdirSync(path.dirname(fx.indexFile)).filter((f) => f.includes('.tmp-'))).toEqual([]);
@@ -154,7 +154,7 @@ describe('index sync', () => {
     await good.dispose();
     const failing = fx.open({ embedder: new FakeEmbedder({ model: 'model-b', failFromCall: 1 }) });
     await expect(failing.sync()).rejects.toThrow(/service unavailable/);
-    expect(rows(fx.indexFile, 'SELECT DISTINCT model FROM chunks')).toEqual([{ model: 'model-a' }]);
+    expect(rows(fx.indexFile, "SELECT json_extract(value, '$.model') AS model FROM meta WHERE key = 'identity'")).toEqual([{ model: 'model-a' }]);
     expect(rows(fx.indexFile, 'SELECT COUNT(*) n FROM chunks')).toEqual([{ n: 4 }]);
     expect(fs.readdirSync(path.dirname(fx.indexFile)).filter((f) => f.includes('.tmp-'))).toEqual([]);
     // Still answers (keyword side) while the new embedder is down, with a warning.

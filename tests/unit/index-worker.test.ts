@@ -71,9 +71,9 @@ function dump(file: string): { chunks: unknown[]; vectors: string[]; cache: stri
   try {
     defaultLoadVec(db);
     const hex = (rows: unknown[]) => (rows as Buffer[]).map((b) => b.toString('hex'));
-    const chunks = db.prepare('SELECT id, path, start_line, end_line, hash, text, heading, day FROM chunks ORDER BY id').all();
+    const chunks = db.prepare('SELECT id, path, start_line, end_line, text, heading, day FROM chunks ORDER BY id').all();
     const vectors = hex(db.prepare('SELECT embedding FROM embedding_cache ORDER BY hash').pluck().all());
-    const cache = db.prepare('SELECT hash FROM embedding_cache ORDER BY hash').pluck().all() as string[];
+    const cache = hex(db.prepare('SELECT hash FROM embedding_cache ORDER BY hash').pluck().all());
     // What KNN search reads: the vec0 table, by chunk id.
     const indexed = hex(db.prepare('SELECT embedding FROM chunks_vec ORDER BY rowid').pluck().all());
     return { chunks, vectors, cache, indexed };

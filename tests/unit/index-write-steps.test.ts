@@ -91,7 +91,7 @@ describe('write steps', () => {
         expect(a!.length).toBeGreaterThan(0);
         expect(a).toEqual(b);
       };
-      same('SELECT id, path, start_line, end_line, hash, text FROM chunks ORDER BY id');
+      same('SELECT id, path, start_line, end_line, text FROM chunks ORDER BY id');
       same('SELECT id, chunk_id FROM chunk_lines ORDER BY id');
       same('SELECT rowid, embedding FROM lines_vec ORDER BY rowid');
       same('SELECT rowid, embedding FROM chunks_vec ORDER BY rowid');

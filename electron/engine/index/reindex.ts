@@ -13,6 +13,7 @@ import { createStore, type Store } from './store';
 import { createLineTables } from './line-vectors';
 import { syncFiles, type SyncInput, type SyncOutcome } from './sync';
 import { openResumeCache, type ResumeCache } from './resume-cache';
+import { cacheKey, embedderId } from './vector-cache';
 import { abortError } from '../util/abort';
 
 /** Remove a database file with its WAL and shared-memory companions. */
@@ -238,7 +239,12 @@ export async function rebuildIndex(input: RebuildInput, beforeSwap: () => void):
 /** Rows copied per step when carrying the cache over (a step stays well under 50 ms). */
 const CARRY_STEP = 500;
 
-/** Copy the old index's cached vectors of this provider/model into the new file, in steps. */
+/**
+ * Copy the old index's (or the resume file's) cached vectors of this provider/model into the
+ * new file, in steps. Both cache layouts are read (vector-cache.ts): an older index's text
+ * keys become 32-byte ones, its millisecond times seconds; the vector blobs are copied as
+ * they are (half-float.ts reads float32 and half alike).
+ */
 async function carryCache(db: Db, oldFile: string, provider: string, model: string, signal?: AbortSignal): Promise<void> {
   try {
     db.prepare('ATTACH DATABASE ? AS old').run(oldFile);
@@ -246,22 +252,30 @@ async function carryCache(db: Db, oldFile: string, provider: string, model: stri
     return; // unreadable old file: start with an empty cache
   }
   try {
-    const has = db.prepare("SELECT 1 FROM old.sqlite_master WHERE name = 'embedding_cache'").get();
-    if (!has) return;
+    const cols = db.prepare("SELECT name FROM pragma_table_info('embedding_cache', 'old')").pluck().all() as string[];
+    if (cols.length === 0) return;
+    const keyed = cols.includes('embedder');
+    const from = keyed
+      ? (db.prepare('SELECT id FROM old.embedders WHERE provider = ? AND model = ?').pluck().get(provider, model) as number | undefined)
+      : 0;
+    if (from === undefined) return;
+    const to = embedderId(db, provider, model, true);
+    db.function('cairn_cache_key', { deterministic: true }, (h: unknown) => cacheKey(String(h)));
+    // Rows of the one embedder, in rowid order, a step at a time.
+    const rows = keyed ? 'FROM old.embedding_cache WHERE embedder = :from' : 'FROM old.embedding_cache WHERE provider = :provider AND model = :model';
     const step = db.prepare(
-      `INSERT OR IGNORE INTO main.embedding_cache (provider, model, hash, dims, embedding, updated_at)
-       SELECT provider, model, hash, dims, embedding, updated_at FROM old.embedding_cache
-       WHERE provider = ? AND model = ? AND rowid > ? ORDER BY rowid LIMIT ?`,
+      `INSERT OR IGNORE INTO main.embedding_cache (embedder, hash, used, embedding)
+       SELECT :to, ${keyed ? 'hash, used' : 'cairn_cache_key(hash), updated_at / 1000'}, embedding ${rows}
+       AND rowid > :after ORDER BY rowid LIMIT :n`,
     );
-    const lastOf = db.prepare(
-      'SELECT MAX(rowid) FROM (SELECT rowid FROM old.embedding_cache WHERE provider = ? AND model = ? AND rowid > ? ORDER BY rowid LIMIT ?)',
-    ).pluck();
+    const lastOf = db.prepare(`SELECT MAX(rowid) FROM (SELECT rowid ${rows} AND rowid > :after ORDER BY rowid LIMIT :n)`).pluck();
+    const args = keyed ? { from } : { provider, model };
     let after = 0;
     for (;;) {
       if (signal?.aborted) throw abortError(undefined, 'indexing cancelled');
-      const last = lastOf.get(provider, model, after, CARRY_STEP) as number | null;
+      const last = lastOf.get({ ...args, after, n: CARRY_STEP }) as number | null;
       if (last === null) break;
-      step.run(provider, model, after, CARRY_STEP);
+      step.run({ ...args, to, after, n: CARRY_STEP });
       after = last;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

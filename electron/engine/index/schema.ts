@@ -13,11 +13,13 @@ import type { Db } from './db';
  * vectors, the floats are kept once, in `embedding_cache`, found by `chunks.embed_hash`;
  * 9: chunk ids follow the chunks' dates (store.ts `dayKey`), `chunks.added` orders them by
  * when they were written; 10: the float copies are half precision, half-float.ts, and the
- * chunk text is stored compressed, chunk-text.ts).
+ * chunk text is stored compressed, chunk-text.ts; 11: `embedding_cache` is keyed by an
+ * embedder id and the 32-byte hash, `chunks.embed_id` names its row, and `chunks` drops
+ * `hash` and `model` — vector-cache.ts, docs/benchmarks.md "Issue 40").
  * The rebuild carries the old file's `embedding_cache` over (reindex.ts): nothing is
  * embedded again.
  */
-export const SCHEMA_VERSION = 10;
+export const SCHEMA_VERSION = 11;
 
 /**
  * Whether the vector side can read an index built with `id`: only one of the current schema.
@@ -58,13 +60,15 @@ export function createBaseSchema(db: Db): void {
       -- ranks the highest ids a MATCH finds, the newest by date. "added" counts writes (never
       -- reused): what a sync added, for the KNN worker's copy (search/knn-cache.ts).
       id INTEGER PRIMARY KEY, added INTEGER NOT NULL, path TEXT NOT NULL, source TEXT NOT NULL,
-      start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, hash TEXT NOT NULL,
-      -- The embedding_cache key (hash of the embedded body) of the chunk's float vector, the
-      -- one exact copy; NULL when the chunk has no vector. Before text: a read of it never
-      -- walks a long text's overflow pages.
-      embed_hash TEXT,
-      -- The chunk text, raw DEFLATE (chunk-text.ts; a TEXT in an index older than schema 10).
-      model TEXT, text TEXT NOT NULL,
+      start_line INTEGER NOT NULL, end_line INTEGER NOT NULL,
+      -- The embedding_cache row (its id) of the chunk's float vector, the one exact copy;
+      -- NULL when the chunk has no vector. Before text: a read of it never walks a long
+      -- text's overflow pages. (Schema ≤ 10 named the row by "embed_hash", the hex key, and
+      -- kept the text's hex sha256 as "hash" and the model's name as "model" in every row;
+      -- neither of those two was read, and the text gives the hash again.)
+      embed_id INTEGER,
+      -- The chunk text, compressed (chunk-text.ts; a TEXT in an index older than schema 10).
+      text BLOB NOT NULL,
       heading TEXT,            -- nearest heading above the chunk
       day TEXT,                -- YYYY-MM-DD: file-name date, message date, else mtime date
       dated INTEGER NOT NULL,  -- 1 when day comes from the file name / message, 0 from mtime
@@ -99,10 +103,17 @@ export function createBaseSchema(db: Db): void {
     -- rebuild, reindex.ts), it is the exact copy of every chunk vector: chunks_vec holds only
     -- an int8 candidate generator, whose candidates are re-scored from here
     -- (search/exact-vectors.ts). memory-index.ts never prunes an entry a chunk needs.
+    -- Keyed by the embedder's id (its provider and model once, in "embedders") and the
+    -- 32-byte hash (vector-cache.ts). A rowid table, written in append order and so packed
+    -- full; a table keyed by the hash (WITHOUT ROWID) fills its pages in random key order,
+    -- about 70 % full. "used": seconds, for the size cap's least-recently-written order
+    -- (store.ts pruneEmbeddingCache). The dims are the blob's.
+    CREATE TABLE IF NOT EXISTS embedders (
+      id INTEGER PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, UNIQUE (provider, model)
+    );
     CREATE TABLE IF NOT EXISTS embedding_cache (
-      provider TEXT NOT NULL, model TEXT NOT NULL, hash TEXT NOT NULL,
-      dims INTEGER NOT NULL, embedding BLOB NOT NULL, updated_at INTEGER NOT NULL,
-      PRIMARY KEY (provider, model, hash)
+      id INTEGER PRIMARY KEY, embedder INTEGER NOT NULL, hash BLOB NOT NULL, used INTEGER NOT NULL,
+      embedding BLOB NOT NULL, UNIQUE (embedder, hash)
     );
   `);
 }

@@ -3,7 +3,7 @@
  * cache. Prepared statements are made once per handle; callers group calls in transactions.
  *
  * Each chunk vector is kept once as floats (half precision: half-float.ts), in `embedding_cache` (the row the chunk's
- * `embed_hash` names, written here if the embed step did not), and as int8 in `chunks_vec`,
+ * `embed_id` names, written here if the embed step did not), and as int8 in `chunks_vec`,
  * the candidate generator (schema.ts).
  */
 import type { MemorySource } from '../../../shared/types/search';
@@ -14,6 +14,7 @@ import { ftsIndexText } from '../../../shared/text/tokens';
 import { sha256 } from './chunker';
 import { halfBlob, halfVec, isHalfBlob } from './half-float';
 import { packText } from './chunk-text';
+import { cacheKey, cacheLayout, embedderId, usedStamp } from './vector-cache';
 
 /** One chunk ready to store, with its context and (optionally) its vector. */
 export interface ChunkRow {
@@ -204,22 +205,67 @@ export interface StoreOptions {
  * `embedding_cache` (already there when the embed step cached it). Null when the index
  * keeps no vectors.
  */
-function vectorWriter(db: Db, opts: StoreOptions): { hashOf(c: ChunkRow): string | null; write(id: bigint, c: ChunkRow, hash: string): void } | null {
+function vectorWriter(
+  db: Db,
+  opts: StoreOptions,
+): { hashOf(c: ChunkRow): Buffer | null; floatRow(c: ChunkRow, key: Buffer): number; write(id: bigint, c: ChunkRow): void } | null {
   const { provider, model } = opts;
   if (opts.vectors === 'none' || provider === null || model === null) return null;
   const insVec = db.prepare(`INSERT INTO chunks_vec (rowid, embedding, source, day) VALUES (?, ${opts.vectors === 'vec0' ? 'vec_int8(?)' : '?'}, ?, ?)`);
-  const keepFloat = db.prepare('INSERT OR IGNORE INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)');
+  const floatId = db.prepare('SELECT id FROM embedding_cache WHERE embedder = ? AND hash = ?').pluck();
+  const keepFloat = db.prepare('INSERT INTO embedding_cache (embedder, hash, used, embedding) VALUES (?, ?, ?, ?)');
+  let embedder: number | null = null;
   return {
     // With line vectors a chunk's vector is the mean of its lines' (line-vectors.ts), not the
     // embedding of its body: kept under a key of its own, so that an index of the same model
     // without line vectors never takes that mean from the cache for the body's embedding.
-    hashOf: (c) => (c.vector ? (c.lineVectors ? `mean:${c.bodyHash ?? sha256(c.body)}` : (c.bodyHash ?? sha256(c.body))) : null),
-    write(id, c, hash) {
-      const v = c.vector!;
-      insVec.run(id, int8Blob(int8Vec(v)), c.source, c.day);
-      keepFloat.run(provider, model, hash, v.length, halfBlob(v), Date.now());
+    hashOf: (c) => (c.vector ? cacheKey(c.lineVectors ? `mean:${c.bodyHash ?? sha256(c.body)}` : (c.bodyHash ?? sha256(c.body))) : null),
+    floatRow(c, key) {
+      embedder ??= embedderId(db, provider, model, true);
+      const had = floatId.get(embedder, key) as number | undefined;
+      return had ?? Number(keepFloat.run(embedder, key, usedStamp(Date.now()), halfBlob(c.vector!)).lastInsertRowid);
+    },
+    write(id, c) {
+      insVec.run(id, int8Blob(int8Vec(c.vector!)), c.source, c.day);
     },
   };
+}
+
+/** The embedding cache's reads and writes by (provider, model, hash) (vector-cache.ts's keys). */
+function cacheStatements(db: Db): Pick<Store, 'cacheGet' | 'cachePut'> {
+  const cacheSel = db.prepare('SELECT embedding FROM embedding_cache WHERE embedder = ? AND hash = ?').pluck();
+  const cacheIns = db.prepare(
+    `INSERT INTO embedding_cache (embedder, hash, used, embedding) VALUES (?, ?, ?, ?)
+     ON CONFLICT(embedder, hash) DO UPDATE SET embedding = excluded.embedding, used = excluded.used`,
+  );
+  const embedders = new Map<string, number | null>();
+  /** The embedder's id (made on the first write; null: nothing cached for it yet). */
+  const embedderOf = (provider: string, model: string, create: boolean): number | null => {
+    const k = `${provider}\0${model}`;
+    let id = embedders.get(k) ?? null;
+    if (id === null) {
+      id = embedderId(db, provider, model, create);
+      if (id !== null) embedders.set(k, id);
+    }
+    return id;
+  };
+
+  const get: Store['cacheGet'] = (provider, model, hashes) => {
+    const out = new Map<string, Float32Array>();
+    const emb = embedderOf(provider, model, false);
+    if (emb === null) return out;
+    for (const h of hashes) {
+      const b = cacheSel.get(emb, cacheKey(h)) as Buffer | undefined;
+      if (b) out.set(h, blobVec(b));
+    }
+    return out;
+  };
+  const put: Store['cachePut'] = (provider, model, entries, now) => {
+    if (entries.length === 0) return;
+    const emb = embedderOf(provider, model, true);
+    for (const e of entries) cacheIns.run(emb, cacheKey(e.hash), usedStamp(now), halfBlob(e.vector));
+  };
+  return { cacheGet: get, cachePut: put };
 }
 
 export function createStore(db: Db, opts: StoreOptions): Store {
@@ -229,8 +275,8 @@ export function createStore(db: Db, opts: StoreOptions): Store {
   const delVec = opts.vectors === 'none' ? null : db.prepare('DELETE FROM chunks_vec WHERE rowid = ?');
   const delFile = db.prepare('DELETE FROM files WHERE path = ?');
   const insChunk = db.prepare(
-    `INSERT INTO chunks (id, added, path, source, start_line, end_line, hash, embed_hash, model, text, heading, day, dated, evergreen, mtime)
-     VALUES (@id, @added, @path, @source, @startLine, @endLine, @hash, @embedHash, @model, @text, @heading, @day, @dated, @evergreen, @mtime)`,
+    `INSERT INTO chunks (id, added, path, source, start_line, end_line, embed_id, text, heading, day, dated, evergreen, mtime)
+     VALUES (@id, @added, @path, @source, @startLine, @endLine, @embedId, @text, @heading, @day, @dated, @evergreen, @mtime)`,
   );
   const ids = chunkIds(db);
   const insFts = db.prepare('INSERT INTO chunks_fts (rowid, body) VALUES (?, ?)');
@@ -241,11 +287,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
      ON CONFLICT(path) DO UPDATE SET source = excluded.source, hash = excluded.hash, mtime = excluded.mtime, size = excluded.size`,
   );
   const touch = db.prepare('UPDATE files SET mtime = @mtime, size = @size WHERE path = @path');
-  const cacheSel = db.prepare('SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND hash = ?').pluck();
-  const cacheIns = db.prepare(
-    `INSERT INTO embedding_cache (provider, model, hash, dims, embedding, updated_at) VALUES (?, ?, ?, ?, ?, ?)
-     ON CONFLICT(provider, model, hash) DO UPDATE SET embedding = excluded.embedding, dims = excluded.dims, updated_at = excluded.updated_at`,
-  );
+  const cache = cacheStatements(db);
 
   const lines = opts.vectors === 'none' ? null : createLineWriter(db);
 
@@ -263,7 +305,8 @@ export function createStore(db: Db, opts: StoreOptions): Store {
     if (chunks.length === 0) return;
     ids.begin();
     for (const c of chunks) {
-      const embedHash = vectors?.hashOf(c) ?? null;
+      const key = vectors?.hashOf(c) ?? null;
+      const embedId = key !== null ? vectors!.floatRow(c, key) : null;
       const info = insChunk.run({
         id: ids.id(dayKey(c)),
         added: ids.added(),
@@ -271,9 +314,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
         source: c.source,
         startLine: c.startLine,
         endLine: c.endLine,
-        hash: c.hash,
-        embedHash,
-        model: opts.model,
+        embedId,
         text: packText(c.text),
         heading: c.heading,
         day: c.day,
@@ -284,7 +325,7 @@ export function createStore(db: Db, opts: StoreOptions): Store {
       const id = BigInt(info.lastInsertRowid);
       insFts.run(id, ftsIndexText(c.body));
       stem?.ins.run(id, c.text);
-      if (embedHash !== null) vectors!.write(id, c, embedHash);
+      if (embedId !== null) vectors!.write(id, c);
       if (lines && c.lineVectors?.length) lines.insert(id, c.lineVectors.map((v) => vecBlob(unitVec(v))), c.source, c.day);
     }
     ids.end();
@@ -309,30 +350,32 @@ export function createStore(db: Db, opts: StoreOptions): Store {
     touchFile(file) {
       touch.run({ path: file.path, mtime: Math.round(file.mtime), size: file.size });
     },
-    cacheGet(provider, model, hashes) {
-      const out = new Map<string, Float32Array>();
-      for (const h of hashes) {
-        const b = cacheSel.get(provider, model, h) as Buffer | undefined;
-        if (b) out.set(h, blobVec(b));
-      }
-      return out;
-    },
-    cachePut(provider, model, entries, now) {
-      for (const e of entries) cacheIns.run(provider, model, e.hash, e.vector.length, halfBlob(e.vector), now);
-    },
+    cacheGet: cache.cacheGet,
+    cachePut: cache.cachePut,
   };
 }
 
 /**
  * Keep `embedding_cache` at about `max` entries, the least recently written going first —
- * but never an entry a chunk of the index needs (`chunks.embed_hash` for the index's
- * `provider` and `model`): that entry is the chunk's only float vector. When the live chunks
+ * but never an entry a chunk of the index needs (`chunks.embed_id`; before schema 11
+ * `embed_hash` for the index's `provider` and `model`): that entry is the chunk's only float vector. When the live chunks
  * alone need more than `max`, only the entries no chunk needs are dropped. Returns how many
  * were deleted.
  */
 export function pruneEmbeddingCache(db: Db, max: number, key: { provider: string | null; model: string | null }): number {
   const total = db.prepare('SELECT COUNT(*) FROM embedding_cache').pluck().get() as number;
   if (total <= max) return 0;
+  if (cacheLayout(db) === 'keyed') {
+    const emb = key.provider !== null && key.model !== null ? embedderId(db, key.provider, key.model, false) : null;
+    const liveKeyed = 'embedder = ? AND id IN (SELECT embed_id FROM chunks WHERE embed_id IS NOT NULL)';
+    const neededKeyed = emb !== null ? (db.prepare(`SELECT COUNT(*) FROM embedding_cache WHERE ${liveKeyed}`).pluck().get(emb) as number) : 0;
+    return db
+      .prepare(
+        `DELETE FROM embedding_cache WHERE id IN (
+           SELECT id FROM embedding_cache WHERE NOT (${liveKeyed}) ORDER BY used DESC LIMIT -1 OFFSET ?)`,
+      )
+      .run(emb ?? -1, Math.max(0, max - neededKeyed)).changes;
+  }
   const live = `provider = ? AND model = ? AND hash IN (SELECT embed_hash FROM chunks WHERE embed_hash IS NOT NULL)`;
   const needed = key.provider !== null && key.model !== null ? (db.prepare(`SELECT COUNT(*) FROM embedding_cache WHERE ${live}`).pluck().get(key.provider, key.model) as number) : 0;
   return db

@@ -14,6 +14,8 @@ import { hashedLineUnits } from '../index/line-vectors';
 import { blobVec } from '../index/store';
 import { withoutLine, type MemoryEntry } from './entries';
 import { unpackText } from '../index/chunk-text';
+import { readIdentity } from '../index/schema';
+import { cacheReader } from '../index/vector-cache';
 
 /** Cosine at or above which two entries say the same thing (unit vectors: the dot product). */
 export const VECTOR_DUPLICATE_COSINE = 0.95;
@@ -44,19 +46,20 @@ export function vectorDuplicateItems(indexFile: string, rel: string, entries: re
   let db: Database.Database | undefined;
   try {
     db = new Database(indexFile, { readonly: true, fileMustExist: true });
-    const chunks = (db.prepare('SELECT text, model FROM chunks WHERE path = ?').all(rel) as { text: string | Buffer; model: string | null }[]).map((c) => ({ ...c, text: unpackText(c.text) }));
-    if (!chunks.length) return { used: false, reason: `${rel} is not in the search index yet`, items: [] };
+    const texts = (db.prepare('SELECT text FROM chunks WHERE path = ?').pluck().all(rel) as (string | Buffer)[]).map(unpackText);
+    if (!texts.length) return { used: false, reason: `${rel} is not in the search index yet`, items: [] };
     const hasLines = db.prepare("SELECT 1 FROM sqlite_master WHERE name = 'chunk_lines'").get();
     if (!hasLines) return { used: false, reason: 'the index keeps no per-line vectors (an embedder with line vectors off, or none)', items: [] };
     const byLine = new Map<number, Float32Array>();
-    const get = db.prepare('SELECT embedding FROM embedding_cache WHERE hash = ? AND model = ? LIMIT 1');
-    for (const c of chunks) {
-      if (!c.model) continue;
-      for (const u of hashedLineUnits(c.text)) {
+    // The index's one embedder (every chunk's vector is its own).
+    const id = readIdentity(db);
+    const get = id?.provider && id.model ? cacheReader(db, id.provider, id.model) : null;
+    for (const text of get ? texts : []) {
+      for (const u of hashedLineUnits(text)) {
         const mine = entries.filter((e) => u.text.includes(e.raw.trim()));
         if (mine.length !== 1) continue; // a unit of several entries says nothing about one
-        const row = get.get(u.hash, c.model) as { embedding: Buffer } | undefined;
-        if (row) byLine.set((mine[0] as MemoryEntry).line, blobVec(row.embedding));
+        const blob = get!(u.hash);
+        if (blob) byLine.set((mine[0] as MemoryEntry).line, blobVec(blob));
       }
     }
     if (byLine.size < 2) return { used: false, reason: 'the index holds no per-entry vectors for MEMORY.md (entries shorter than a line unit are merged)', items: [] };

@@ -1,6 +1,7 @@
 /**
  * The exact float vectors of chunks, read from their one copy: `embedding_cache`, the row
- * that `chunks.embed_hash` names for the index's embedder (schema.ts). `chunks_vec` and the
+ * that `chunks.embed_id` names (schema 11; before, `chunks.embed_hash` with the index's
+ * embedder, schema.ts). `chunks_vec` and the
  * KNN worker's copy hold int8 vectors that only choose candidates; every score the vector
  * side reports is computed here, from the floats, the way vec0's float scan computed it
  * (unit vectors, L2 distance in float32 steps, cosine distance = L2² / 2), so the scores and
@@ -9,6 +10,7 @@
 import type Database from 'better-sqlite3';
 import type { Db } from '../index/db';
 import { readIdentity } from '../index/schema';
+import { floatJoin } from '../index/vector-cache';
 import { blobVec, unitVec } from '../index/store';
 import { vectorScore } from './score';
 
@@ -37,8 +39,9 @@ const BATCH = 256;
 
 interface Reads {
   stamp: string;
-  key: { provider: string; model: string } | null;
-  stmts: Map<number, Database.Statement>;
+  /** The join to the float copy in the file's layout (vector-cache.ts), null with no embedder. */
+  join: { on: string; args: string[] } | null;
+  stmts: Map<string, Database.Statement>;
 }
 const readsOf = new WeakMap<Db, Reads>();
 
@@ -48,7 +51,7 @@ function reads(db: Db): Reads {
   let r = readsOf.get(db);
   if (!r || r.stamp !== stamp) {
     const id = readIdentity(db);
-    r = { stamp, key: id?.provider && id.model ? { provider: id.provider, model: id.model } : null, stmts: r?.stmts ?? new Map() };
+    r = { stamp, join: id?.provider && id.model ? floatJoin(db, id.provider, id.model) : null, stmts: r?.stmts ?? new Map() };
     readsOf.set(db, r);
   }
   return r;
@@ -61,19 +64,19 @@ function reads(db: Db): Reads {
 export function exactVectors(db: Db, ids: readonly number[]): Map<number, Float32Array> {
   const out = new Map<number, Float32Array>();
   const r = reads(db);
-  if (!r.key || ids.length === 0) return out;
+  const join = r.join;
+  if (!join || ids.length === 0) return out;
   for (let i = 0; i < ids.length; i += BATCH) {
     const part = ids.slice(i, i + BATCH);
-    let stmt = r.stmts.get(part.length);
+    const name = `${join.on}:${part.length}`;
+    let stmt = r.stmts.get(name);
     if (!stmt) {
-      stmt = db.prepare(
-        `SELECT c.id, e.embedding FROM chunks c JOIN embedding_cache e ON e.provider = ? AND e.model = ? AND e.hash = c.embed_hash
-         WHERE c.id IN (${part.map(() => '?').join(',')})`,
-      );
+      stmt = db.prepare(`SELECT c.id, e.embedding FROM chunks c JOIN embedding_cache e ON ${join.on} WHERE c.id IN (${part.map(() => '?').join(',')})`);
       stmt.raw(true);
-      r.stmts.set(part.length, stmt);
+      r.stmts.set(name, stmt);
     }
-    for (const [id, blob] of stmt.all(r.key.provider, r.key.model, ...part) as [number, Buffer][]) out.set(Number(id), unitVec(blobVec(blob)));
+    const rows = stmt.all(...join.args, ...part) as [number, Buffer][];
+    for (const [id, blob] of rows) out.set(Number(id), unitVec(blobVec(blob)));
   }
   return out;
 }

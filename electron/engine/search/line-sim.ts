@@ -14,6 +14,7 @@ import { sha256 } from '../index/chunker';
 import { blobVec, unitVec } from '../index/store';
 import { dot } from '../embed/vector';
 import { readIdentity } from '../index/schema';
+import { cacheReader } from '../index/vector-cache';
 
 /** Line vectors of the static embedder remembered per process (text hash → unit vector). */
 const MEMO_MAX = 10_000;
@@ -35,10 +36,10 @@ export async function lineSimilarities(db: Db, embedder: Embedder | null, queryV
   const keys = texts.map((t) => sha256(t.trim()));
   const vecs: (Float32Array | undefined)[] = keys.map((k) => memo.get(`${embedder.id}:${k}`));
   if (id?.lines === true && id.provider && id.model) {
-    const get = db.prepare('SELECT embedding FROM embedding_cache WHERE provider = ? AND model = ? AND hash = ?').pluck();
+    const get = cacheReader(db, id.provider, id.model);
     keys.forEach((k, i) => {
       if (vecs[i]) return;
-      const b = get.get(id.provider, id.model, k) as Buffer | undefined;
+      const b = get(k);
       if (b) vecs[i] = unitVec(blobVec(b));
     });
   }
