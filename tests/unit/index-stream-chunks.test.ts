@@ -117,6 +117,19 @@ describe('streamed chunking of a memory note', () => {
     ]);
   });
 
+  it('reads a big note in pieces that stay small strings, even all CJK', async () => {
+    // A piece over 128 KiB (as UTF-16) would be a large object of V8's old generation,
+    // kept until a full GC: a 200 MB note's peak memory (docs/benchmarks.md, "200 MB note").
+    const abs = path.join(tmpDir('cairn-stream-'), 'cjk.md');
+    const text = '会议记录：我们讨论了部署和预算的问题。𠀋\n'.repeat(40_000);
+    fs.writeFileSync(abs, text);
+    const pieces: string[] = [];
+    for await (const p of readTextPieces(abs, 1 << 30)) pieces.push(p);
+    expect(pieces.join('')).toBe(text);
+    expect(pieces.length).toBeGreaterThan(1);
+    expect(Math.max(...pieces.map((p) => p.length * 2))).toBeLessThan(128 * 1024);
+  });
+
   it('refuses a file past the cap instead of reading on', async () => {
     const abs = path.join(tmpDir('cairn-stream-'), 'big.md');
     fs.writeFileSync(abs, 'x\n'.repeat(1000));

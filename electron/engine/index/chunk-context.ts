@@ -37,6 +37,15 @@ export const LONG_LINE_CHARS = 1 << 20;
 const LINE_HEAD_CHARS = 4096;
 
 /**
+ * `s` with characters of its own: V8 cuts a slice without copying, so a regex match keeps its
+ * whole subject alive; joined to a space it is copied into a new string (when V8 flattens it
+ * to slice), of which the slice then keeps only that.
+ */
+function copyOf(s: string): string {
+  return ` ${s}`.slice(1);
+}
+
+/**
  * The nearest heading at or above each line, fed one line at a time (a streamed file):
  * fenced code blocks are skipped so a `# comment` in a shell snippet is not taken for a heading.
  */
@@ -53,7 +62,9 @@ export class HeadingTracker {
       else if (f[1]!.startsWith(this.fence)) this.fence = null;
     } else if (this.fence === null) {
       const h = HEADING.exec(line);
-      if (h) this.current = h[2]!;
+      // A copy, not a slice of the line: a slice keeps the whole piece of the file the line
+      // was cut from (prepare-stream.ts) alive for as long as a chunk row holds the heading.
+      if (h) this.current = copyOf(h[2]!);
     }
     return this.current;
   }
