@@ -346,7 +346,14 @@ export async function hybridSearch(backend: HybridBackend, o: HybridOptions): Pr
   if (results.length > 0) {
     const queryVec = vectorStart.kind === 'started' ? vectorStart.queryVec : null;
     const sims = (texts: readonly string[]) => lineSimilarities(backend.db, backend.embedder, queryVec, texts, o.signal);
-    await fillResultLines(results, ordered.map((x) => x.c), queryForLines(backend.db, o.query, !!o.span), o.packLines === true, sims, backend.sessionLines);
+    await fillResultLines(results, ordered.map((x) => x.c), queryForLines(backend.db, o.query, !!o.span), {
+      forPacking: o.packLines === true,
+      sims,
+      sessionLines: backend.sessionLines,
+      // Cited lines narrow to each hit's match (match-span.ts) unless the chunks' own lines are asked for.
+      narrow: (o.ranges ?? 'chunks') !== 'chunks',
+      wordsOnly: queryVec === null,
+    });
   }
   return { results, mode, warnings };
 }

@@ -70,10 +70,24 @@ export function lineQuery(query: string, df: ((word: string) => number) | undefi
   return { terms, total: terms.reduce((a, t) => a + t.weight, 0), temporal: hasDate || TEMPORAL_QUERY.test(query) };
 }
 
+type LineTokens = { tokens: string[]; set: Set<string>; stems: Set<string> };
+
+/**
+ * Lines tokenized lately: a search scores each returned line twice (its cited span, then its
+ * picks: match-span.ts, lines.ts), and the same lines come back across searches.
+ */
+const TOKEN_MEMO_MAX = 1024;
+const tokenMemo = new Map<string, LineTokens>();
+
 /** A line's tokens as the index sees them (CJK runs as unigrams + bigrams) and their stems. */
-function lineTokens(text: string): { tokens: string[]; set: Set<string>; stems: Set<string> } {
+function lineTokens(text: string): LineTokens {
+  const hit = tokenMemo.get(text);
+  if (hit) return hit;
   const tokens = lowerWords(ftsIndexText(text));
-  return { tokens, set: new Set(tokens), stems: new Set(tokens.map(stemWord)) };
+  const out = { tokens, set: new Set(tokens), stems: new Set(tokens.map(stemWord)) };
+  if (tokenMemo.size >= TOKEN_MEMO_MAX) tokenMemo.delete(tokenMemo.keys().next().value!);
+  tokenMemo.set(text, out);
+  return out;
 }
 
 /** Whether `words` stand together, in order, in `tokens`. */

@@ -95,8 +95,8 @@ const SHORT_REPLY = 60;
 export function pickLines(lines: readonly NumberedLine[], q: LineQuery, o: Partial<typeof PICK_DEFAULTS> = {}, sims?: readonly number[]): PickedLine[] | null {
   const { maxMatches, maxLineChars, nearBest, weak } = { ...PICK_DEFAULTS, ...o };
   const clean = stripComments(lines);
-  const own = clean.map((l, i) => (l.text.trim() ? withMeaning(scoreLine(l.text, q), sims?.[i] ?? Number.NaN) : 0));
-  const scored = clean.map((l, i) => ({ ...l, i, score: withNeighbours(clean, own, i) }));
+  const own = lineScores(clean, q, sims);
+  const scored = clean.map((l, i) => ({ ...l, i, score: own[i]! }));
   const best = scored.reduce((m, l) => Math.max(m, l.score), 0);
   if (best < weak) return null;
   const matches = scored
@@ -112,6 +112,16 @@ export function pickLines(lines: readonly NumberedLine[], q: LineQuery, o: Parti
     }
   }
   return [...picked.entries()].sort((a, b) => a[0] - b[0]).map(([, p]) => p);
+}
+
+/**
+ * Each line's score against `q` (lines with comments stripped): its keyword share with its
+ * closeness in meaning (`sims[i]`, NaN where unknown) added, and a dialogue turn at least a
+ * share of its neighbours' ({@link withNeighbours}). Blank lines score 0.
+ */
+export function lineScores(clean: readonly NumberedLine[], q: LineQuery, sims?: readonly number[]): number[] {
+  const own = clean.map((l, i) => (l.text.trim() ? withMeaning(scoreLine(l.text, q), sims?.[i] ?? Number.NaN) : 0));
+  return clean.map((_, i) => withNeighbours(clean, own, i));
 }
 
 /**

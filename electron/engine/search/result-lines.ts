@@ -3,14 +3,16 @@
  * already holds: the query's terms weighted by the index's own document counts (the keyword
  * side's cached vocabulary reads, candidates.ts), the result's cited lines numbered as its
  * citation numbers them — a folded result (ranges.ts) from every chunk of its file it
- * covers — and lines.ts picks. Runs for the returned results only, after ranking: the order and
- * scores are what they were.
+ * covers — narrowed to the lines that carry its match (match-span.ts), and lines.ts picks
+ * among those. Runs for the returned results only, after ranking: the order and scores are
+ * what they were.
  */
 import type { Db } from '../index/db';
 import type { SearchResult } from '../../../shared/types/search';
 import { docCounts } from './candidates';
 import { lineQuery, type LineQuery } from './line-score';
 import type { SessionLines } from './session-lines';
+import { matchSpan } from './match-span';
 import { PACK_PICKS, PICK_DEFAULTS, excerptOf, numberLines, pickLines, stripComments, type NumberedLine } from './lines';
 
 /** A chunk the pipeline loaded: its file, range and text. */
@@ -58,12 +60,27 @@ export function linesOf(chunks: readonly LoadedChunk[], path: string, from: numb
 /** Each text's cosine to the question (NaN where unknown), or null: line-sim.ts bound to one search. */
 export type LineSims = (texts: readonly string[]) => Promise<number[] | null>;
 
+/** How {@link fillResultLines} reads and cites a search's results. */
+export interface ResultLinesOptions {
+  /** Every line that answers at all (the recall packer chooses), not only the best few. */
+  forPacking?: boolean | undefined;
+  /** The lines' closeness in meaning to the question (line-sim.ts). */
+  sims?: LineSims | undefined;
+  sessionLines?: SessionLines | undefined;
+  /** Narrow each result's cited range to the lines that carry its match (match-span.ts). */
+  narrow?: boolean | undefined;
+  /** The search had no vector side: a line is judged by its words alone. */
+  wordsOnly?: boolean | undefined;
+}
+
 /**
- * Set `lines` and `excerpt` on each result whose lines can be numbered and whose best line is
- * strong enough. `forPacking`: every line that answers at all (the recall packer chooses), with
- * the lines' closeness in meaning when `sims` gives it.
+ * Narrow each result's cited range to its match (when `narrow`), then set `lines` and
+ * `excerpt` on each result whose lines can be numbered and whose best line is strong enough,
+ * from the lines it cites. `forPacking`: every line that answers at all (the recall packer
+ * chooses). The lines' closeness in meaning counts in both when `sims` gives it.
  */
-export async function fillResultLines(results: SearchResult[], chunks: readonly LoadedChunk[], q: LineQuery, forPacking = false, sims?: LineSims, sessionLines?: SessionLines): Promise<void> {
+export async function fillResultLines(results: SearchResult[], chunks: readonly LoadedChunk[], q: LineQuery, o: ResultLinesOptions = {}): Promise<void> {
+  const { forPacking = false, sims, sessionLines } = o;
   const numbered = await Promise.all(
     results.map(async (r) => {
       const own = linesOf(chunks, r.path, r.startLine, r.endLine);
@@ -74,7 +91,7 @@ export async function fillResultLines(results: SearchResult[], chunks: readonly 
   );
   let cos: number[] | null = null;
   const flat = numbered.flatMap((ls) => (ls ? stripComments(ls).map((l) => l.text) : []));
-  if (forPacking && sims && flat.length > 0) {
+  if ((forPacking || o.narrow) && sims && flat.length > 0) {
     try {
       cos = await sims(flat);
     } catch {
@@ -83,10 +100,19 @@ export async function fillResultLines(results: SearchResult[], chunks: readonly 
   }
   let at = 0;
   results.forEach((r, i) => {
-    const lines = numbered[i];
+    let lines = numbered[i];
     if (!lines) return;
-    const mine = cos ? cos.slice(at, at + lines.length) : undefined;
+    let mine = cos ? cos.slice(at, at + lines.length) : undefined;
     at += lines.length;
+    const span = o.narrow ? matchSpan(lines, q, mine, o.wordsOnly === true) : null;
+    if (span) {
+      const keep = lines.map((l) => l.line >= span[0] && l.line <= span[1]);
+      lines = lines.filter((_, k) => keep[k]);
+      mine = mine?.filter((_, k) => keep[k]);
+      r.startLine = span[0];
+      r.endLine = span[1];
+      r.citation = `${r.path}#L${span[0]}-L${span[1]}`;
+    }
     const picks = pickLines(lines, q, forPacking ? PACK_PICKS : PICK_DEFAULTS, mine);
     if (!picks) return;
     r.lines = picks;
