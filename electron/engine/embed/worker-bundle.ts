@@ -17,10 +17,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { cairnDataDir } from '../config/data-dir';
 
 /** The part of esbuild's API used here (imported by name at run time). */
+interface EsbuildPluginBuild {
+  onResolve(o: { filter: RegExp }, cb: (args: { path: string }) => { path: string; external: boolean }): void;
+}
 interface EsbuildApi {
   build(o: Record<string, unknown>): Promise<{ outputFiles?: { text: string }[]; metafile?: { inputs: Record<string, unknown> } }>;
 }
@@ -121,6 +125,23 @@ async function fresh(c: Cached): Promise<boolean> {
   return checks.length > 0 && checks.every(Boolean);
 }
 
+/**
+ * Native packages stay outside a worker bundle (their `.node` files are found by path from
+ * their own folder), required by absolute path: an `eval` worker's `require` resolves from
+ * the working directory, not from the checkout.
+ */
+const NATIVE = /^(better-sqlite3|sqlite-vec)$/;
+
+function nativeExternal(entry: string): { name: string; setup(b: EsbuildPluginBuild): void } {
+  const req = createRequire(entry);
+  return {
+    name: 'cairn-native-external',
+    setup(b) {
+      b.onResolve({ filter: NATIVE }, (args) => ({ path: req.resolve(args.path), external: true }));
+    },
+  };
+}
+
 /** esbuild's one-script bundle of `entry` with the mtimes and sizes of its inputs; null without esbuild. */
 async function bundle(entry: string): Promise<Cached | null> {
   try {
@@ -138,6 +159,7 @@ async function bundle(entry: string): Promise<Cached | null> {
       write: false,
       metafile: true,
       logLevel: 'silent',
+      plugins: [nativeExternal(entry)],
     });
     const code = out.outputFiles?.[0]?.text;
     if (!code) return null;
