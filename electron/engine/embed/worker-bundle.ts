@@ -1,7 +1,8 @@
 /**
- * The embed worker's code as one CommonJS script when Cairn runs from its TypeScript
- * sources (tsx): a worker would otherwise have to load tsx and compile the modules itself
- * (~0.3–0.5 s of CPU before its first text). esbuild — tsx's own compiler, so present
+ * A worker module's code (the embed, KNN and write workers) as one CommonJS script when
+ * Cairn runs from its TypeScript sources (tsx): a worker would otherwise have to load tsx
+ * and compile the modules itself (~0.3–0.5 s of CPU before its first call, and a tsx loader
+ * thread of its own: ~15–20 MB of resident memory per worker). esbuild — tsx's own compiler, so present
  * wherever tsx is — bundles the module and its few imports instead (~50 ms, in esbuild's own
  * process). Null when esbuild is not there (the caller then falls back to tsx in the worker).
  * The CLI bundle never gets here: its worker imports the bundle's own chunk.
