@@ -31,7 +31,7 @@ export interface KnnWorker {
 type KnnRequest = { vec: Float32Array; limit: number; filter: CandidateFilter } | { loaded: true };
 
 /** Young generation of the KNN worker (MiB). */
-const KNN_WORKER_YOUNG_MB = 2;
+const KNN_WORKER_YOUNG_MB = 4;
 
 /** workerData marker of the KNN worker (also its key for `registerWorkerModule`). */
 export const KNN_WORKER_MARK = 'cairnKnnWorker';
@@ -44,8 +44,9 @@ const MARK = KNN_WORKER_MARK;
 export async function startKnnWorker(indexFile: string): Promise<KnnWorker> {
   // From the sources, the module bundled by esbuild (no tsx and no loader thread of its own
   // in the worker); a small young generation: each query's garbage is a few hundred KB, and
-  // V8's default (16 MiB semi-spaces) kept ~28 MB of heap committed in this thread at 100k
-  // (docs/benchmarks.md, "bench/search.ts 100k peak RSS (issue 40)").
+  // V8's default (16 MiB semi-spaces) kept ~28 MB of heap committed in this thread at 100k.
+  // 2 MiB cost the vector side ~0.8 ms CPU a query; 4 MiB is at par (docs/benchmarks.md,
+  // "bench/search.ts 100k peak RSS (issue 40)").
   const worker = await startModuleWorker(import.meta.url, MARK, { indexFile }, { bundled: bundledSource, youngMb: KNN_WORKER_YOUNG_MB });
   if (!worker) throw new Error('no module URL to start a KNN worker from');
   const client = await connectWorker<KnnRequest, Candidate[] | boolean>(worker, 'KNN worker');
