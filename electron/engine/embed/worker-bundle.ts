@@ -1,7 +1,8 @@
 /**
- * The embed worker's code as one CommonJS script when Cairn runs from its TypeScript
- * sources (tsx): a worker would otherwise have to load tsx and compile the modules itself
- * (~0.3–0.5 s of CPU before its first text). esbuild — tsx's own compiler, so present
+ * A worker module's code (the embed, KNN and write workers) as one CommonJS script when
+ * Cairn runs from its TypeScript sources (tsx): a worker would otherwise have to load tsx
+ * and compile the modules itself (~0.3–0.5 s of CPU before its first call, and a tsx loader
+ * thread of its own: ~15–20 MB of resident memory per worker). esbuild — tsx's own compiler, so present
  * wherever tsx is — bundles the module and its few imports instead (~50 ms, in esbuild's own
  * process). Null when esbuild is not there (the caller then falls back to tsx in the worker).
  * The CLI bundle never gets here: its worker imports the bundle's own chunk.
@@ -17,10 +18,14 @@
  */
 import crypto from 'node:crypto';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { cairnDataDir } from '../config/data-dir';
 
 /** The part of esbuild's API used here (imported by name at run time). */
+interface EsbuildPluginBuild {
+  onResolve(o: { filter: RegExp }, cb: (args: { path: string }) => { path: string; external: boolean }): void;
+}
 interface EsbuildApi {
   build(o: Record<string, unknown>): Promise<{ outputFiles?: { text: string }[]; metafile?: { inputs: Record<string, unknown> } }>;
 }
@@ -121,6 +126,23 @@ async function fresh(c: Cached): Promise<boolean> {
   return checks.length > 0 && checks.every(Boolean);
 }
 
+/**
+ * Native packages stay outside a worker bundle (their `.node` files are found by path from
+ * their own folder), required by absolute path: an `eval` worker's `require` resolves from
+ * the working directory, not from the checkout.
+ */
+const NATIVE = /^(better-sqlite3|sqlite-vec)$/;
+
+function nativeExternal(entry: string): { name: string; setup(b: EsbuildPluginBuild): void } {
+  const req = createRequire(entry);
+  return {
+    name: 'cairn-native-external',
+    setup(b) {
+      b.onResolve({ filter: NATIVE }, (args) => ({ path: req.resolve(args.path), external: true }));
+    },
+  };
+}
+
 /** esbuild's one-script bundle of `entry` with the mtimes and sizes of its inputs; null without esbuild. */
 async function bundle(entry: string): Promise<Cached | null> {
   try {
@@ -138,6 +160,7 @@ async function bundle(entry: string): Promise<Cached | null> {
       write: false,
       metafile: true,
       logLevel: 'silent',
+      plugins: [nativeExternal(entry)],
     });
     const code = out.outputFiles?.[0]?.text;
     if (!code) return null;

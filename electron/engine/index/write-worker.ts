@@ -24,6 +24,7 @@ import { RebuildFile } from './reindex';
 import { LocalWrites, pruneIndexCache } from './write-side';
 import { decodeBatch, decodeVectors, encodeVectors, type WireBatch, type WireVectors } from './write-wire';
 import { abortError } from '../util/abort';
+import { bundledSource } from '../embed/worker-bundle';
 import { reportStartFailure, serveWorker, startModuleWorker, STREAMING_WORKER_YOUNG_MB } from '../util/module-worker';
 
 /** workerData marker of the write worker (also its key for `registerWorkerModule`). */
@@ -81,7 +82,7 @@ export type WriteRequest =
  * WRITE_WORKER_MARK); null where there is neither. write-client.ts speaks to it.
  */
 export function startWriteWorkerThread(fault?: WriteFault): Promise<Worker | null> {
-  return startModuleWorker(import.meta.url, WRITE_WORKER_MARK, fault ? { fault } : {}, { youngMb: STREAMING_WORKER_YOUNG_MB });
+  return startModuleWorker(import.meta.url, WRITE_WORKER_MARK, fault ? { fault } : {}, { bundled: bundledSource, youngMb: STREAMING_WORKER_YOUNG_MB });
 }
 
 /** A yielder for the worker's own event loop: lets an `abort` message in during a long write. */

@@ -13,6 +13,7 @@
 import fs from 'node:fs';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { openDatabase, type OpenedDatabase } from '../index/db';
+import { bundledSource } from '../embed/worker-bundle';
 import { connectWorker, reportStartFailure, serveWorker, startModuleWorker } from '../util/module-worker';
 import type { Candidate, CandidateFilter } from './candidates';
 import { KnnCache } from './knn-cache';
@@ -29,6 +30,9 @@ export interface KnnWorker {
 
 type KnnRequest = { vec: Float32Array; limit: number; filter: CandidateFilter } | { loaded: true };
 
+/** Young generation of the KNN worker (MiB). */
+const KNN_WORKER_YOUNG_MB = 4;
+
 /** workerData marker of the KNN worker (also its key for `registerWorkerModule`). */
 export const KNN_WORKER_MARK = 'cairnKnnWorker';
 const MARK = KNN_WORKER_MARK;
@@ -38,7 +42,12 @@ const MARK = KNN_WORKER_MARK;
  * rejects when it cannot (no module URL in a CommonJS bundle, sqlite-vec missing, …).
  */
 export async function startKnnWorker(indexFile: string): Promise<KnnWorker> {
-  const worker = await startModuleWorker(import.meta.url, MARK, { indexFile });
+  // From the sources, the module bundled by esbuild (no tsx and no loader thread of its own
+  // in the worker); a small young generation: each query's garbage is a few hundred KB, and
+  // V8's default (16 MiB semi-spaces) kept ~28 MB of heap committed in this thread at 100k.
+  // 2 MiB cost the vector side ~0.8 ms CPU a query; 4 MiB is at par (docs/benchmarks.md,
+  // "bench/search.ts 100k peak RSS (issue 40)").
+  const worker = await startModuleWorker(import.meta.url, MARK, { indexFile }, { bundled: bundledSource, youngMb: KNN_WORKER_YOUNG_MB });
   if (!worker) throw new Error('no module URL to start a KNN worker from');
   const client = await connectWorker<KnnRequest, Candidate[] | boolean>(worker, 'KNN worker');
   // Only now: Node refs a worker's port again when its first 'message' listener is added

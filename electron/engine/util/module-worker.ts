@@ -6,11 +6,13 @@
  * Starting: a module in the CLI bundle is imported by a tiny CommonJS bootstrap. A `.ts`
  * module (Cairn run from its sources through tsx) is imported after registering tsx in the
  * worker (on Node 20 neither a parent's `--import tsx` nor `register()` reaches a worker),
- * unless the caller can give it as one script (`opts.bundled`: the embed worker's esbuild
- * bundle, `embed/worker-bundle.ts`, which starts faster). Where a module has no URL (the
- * Electron main process is a CommonJS bundle, `import.meta.url` is empty) the worker runs
- * the module's own build registered with `registerWorkerModule`; with neither, no worker
- * starts (`null`) and callers do the work in-process.
+ * unless the caller can give it as one script (`opts.bundled`: the esbuild bundle of
+ * `embed/worker-bundle.ts`, which the embed, KNN and write workers use: it starts faster, and
+ * tsx in a worker costs a loader thread and ~15–20 MB of resident memory per worker).
+ * Where a module has no URL (the Electron main process is a CommonJS bundle,
+ * `import.meta.url` is empty) the worker runs the module's own build registered with
+ * `registerWorkerModule`; with neither, no worker starts (`null`) and callers do the work
+ * in-process.
  *
  * Protocol — the one every engine worker speaks (the embed, KNN and index write workers):
  * the worker posts `{type: 'ready', ...}` once set up; each call is `{seq, ...request}` (its
