@@ -16,7 +16,7 @@ import { dot } from '../embed/vector';
 import { readIdentity } from '../index/schema';
 import { cacheReader } from '../index/vector-cache';
 
-/** Line vectors of the static embedder remembered per process (text hash → unit vector). */
+/** Line vectors of the static embedder remembered per process (embedder id and line text → unit vector). */
 const MEMO_MAX = 10_000;
 const memo = new Map<string, Float32Array>();
 
@@ -33,13 +33,15 @@ export async function lineSimilarities(db: Db, embedder: Embedder | null, queryV
   if (!embedder || !queryVec || texts.length === 0) return null;
   const q = unitVec(queryVec);
   const id = readIdentity(db);
-  const keys = texts.map((t) => sha256(t.trim()));
-  const vecs: (Float32Array | undefined)[] = keys.map((k) => memo.get(`${embedder.id}:${k}`));
+  // Remembered by the line's text itself: hashing every line (and loading node:crypto for
+  // it) cost a one-shot `cairn search` ~5 ms; only the cache's keys need the hash.
+  const keys = texts.map((t) => `${embedder.id}:${t.trim()}`);
+  const vecs: (Float32Array | undefined)[] = keys.map((k) => memo.get(k));
   if (id?.lines === true && id.provider && id.model) {
     const get = cacheReader(db, id.provider, id.model);
-    keys.forEach((k, i) => {
+    texts.forEach((t, i) => {
       if (vecs[i]) return;
-      const b = get(k);
+      const b = get(sha256(t.trim()));
       if (b) vecs[i] = unitVec(blobVec(b));
     });
   }
@@ -53,7 +55,7 @@ export async function lineSimilarities(db: Db, embedder: Embedder | null, queryV
       const v = got[j];
       if (!v) return;
       vecs[i] = unitVec(v);
-      remember(`${embedder.id}:${keys[i]}`, vecs[i]);
+      remember(keys[i]!, vecs[i]);
     });
   }
   if (!vecs.some(Boolean)) return null;
