@@ -3,8 +3,8 @@
  * The lexical half of Cairn's one "is this path inside that folder?" rule, in plain JavaScript
  * so the plugin (loaded by OpenClaw from its own folder, where it can load nothing of Cairn's)
  * and the engine (electron/engine/util/path-inside.ts re-exports it, beside the two symlink
- * policies built on it) run the very same code: a second hand-written copy had drifted before
- * (issue 29). Node built-ins only.
+ * policies built on it) run the very same code: a second hand-written copy had drifted
+ * before. Node built-ins only.
  */
 import path from 'node:path';
 

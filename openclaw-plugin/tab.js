@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * Cairn's window as a tab in OpenClaw's own Control UI (issue 39): a `surface: "tab"`
+ * Cairn's window as a tab in OpenClaw's own Control UI: a `surface: "tab"`
  * descriptor, the Gateway-authenticated route the Control UI frames, and a public route for
  * the window's static code. What the frame may do is fixed by OpenClaw 2026.9 (read in its
  * dist/, see docs/openclaw.md "The Cairn tab"):

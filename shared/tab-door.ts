@@ -1,5 +1,5 @@
 /**
- * The third door into Cairn: its window as a tab inside OpenClaw's Control UI (issue 39). The
+ * The third door into Cairn: its window as a tab inside OpenClaw's Control UI. The
  * Control UI frames the tab with a GET/HEAD-only grant carrying `operator.read`, so this door
  * reads and never writes. One list says what it may call: the engine's bridge refuses every
  * other channel (electron/engine/openclaw/tab-read.ts) and the renderer hides what needs one.

@@ -54,7 +54,7 @@ export interface MemoryProvenance {
 }
 
 /**
- * One line of a hit chosen for a reader (issue 37): a line that answers the query, or a line
+ * One line of a hit chosen for a reader: a line that answers the query, or a line
  * of context a reader needs to place it (the note's heading or date, the question a reply
  * answers). Lines are numbered as the hit's citation numbers them.
  */
@@ -88,7 +88,7 @@ export interface SearchResult {
   /** Where OpenClaw recorded the cited lines came from, when it did. */
   provenance?: MemoryProvenance;
   /**
-   * The lines that answer (issue 37), in line order, with the context lines that place them;
+   * The lines that answer, in line order, with the context lines that place them;
    * absent when no line of the chunk scored (then `snippet` is what a reader gets).
    */
   lines?: PickedLine[];

@@ -28,7 +28,7 @@ export interface SearchRequest {
   project?: string | undefined;
   importanceMin?: number | undefined;
   /**
-   * Each result's `lines` as a packer wants them (the recall section, issue 37): every line
+   * Each result's `lines` as a packer wants them (the recall section): every line
    * that answers at all, not only the few near the best that a reader is shown.
    */
   packLines?: boolean | undefined;

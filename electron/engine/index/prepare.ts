@@ -49,8 +49,8 @@ function chunkRow(file: SourceFile, mtime: number, c: TextChunk, heading: string
 /**
  * `text` as a part of `body` (which ends with it): one string held for both instead of two
  * copies — V8 makes the body flat and slices it without copying — so a chunk row waiting to
- * be embedded and written holds its characters once (issue 40, a 200 MB note: the rows in
- * flight are most of what the main thread's heap promotes to its old generation).
+ * be embedded and written holds its characters once (for a 200 MB note, the rows
+ * in flight are most of what the main thread's heap promotes to its old generation).
  */
 function textIn(body: string, text: string): string {
   return body.length === text.length ? body : body.slice(body.length - text.length);

@@ -15,7 +15,7 @@ import { NotRegularFileError } from '../util/safe-read';
  * CJK character makes the whole piece two bytes a char), stays under V8's large-object size
  * (128 KiB): it is then young garbage, freed by the next scavenge once its lines are chunked,
  * where a 1 MiB piece (2 MiB as a string) went straight to the old generation and stayed
- * there until a full GC (issue 40: a 200 MB note's peak RSS).
+ * there until a full GC (a 200 MB note's peak RSS: docs/benchmarks.md, "200 MB note").
  */
 const PIECE_BYTES = 1 << 15;
 

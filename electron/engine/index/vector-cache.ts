@@ -4,7 +4,7 @@
  * `embedders` table, referred to by an integer, and the hash of the embedded text as its
  * 32 raw bytes — where schema 10 repeated both strings and the 64-character hex hash in
  * every row and again in its primary-key index (≈ 200 bytes a chunk; docs/benchmarks.md,
- * "Issue 40"). `chunks.embed_hash` holds the same 32 bytes. Readers of an older index
+ * "Issue 40"). A chunk names its row by the row's id (`chunks.embed_id`). Readers of an older index
  * (text keys, a rowid table) go through {@link cacheLayout} and the same functions.
  */
 import crypto from 'node:crypto';

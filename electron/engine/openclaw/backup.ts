@@ -3,8 +3,8 @@
  * what each connect wrote, so that `connect --undo` can put OpenClaw back as it was before
  * Cairn ever touched it: byte for byte while the file is still what that first connect wrote,
  * else by taking Cairn's own settings out (undo.ts). A later connect never replaces the copy —
- * the file it sees is already Cairn's work (issue 38: a hand edit between two connects made
- * the second one save a connected file as "the original"). Kept in Cairn's own home
+ * the file it sees is already Cairn's work (a hand edit between two connects made the
+ * second one save a connected file as "the original"). Kept in Cairn's own home
  * for that state dir (config/data-dir.ts), not beside openclaw.json: Cairn adds no file to an
  * OpenClaw dir, and OpenClaw's own `config set` already uses `openclaw.json.bak` there.
  */

@@ -1,6 +1,6 @@
 /**
- * The compacted part of a session's current branch, as lines a recall can pick from (issue 37
- * item 5): what the last compaction on the branch replaced by its summary — every user and
+ * The compacted part of a session's current branch, as lines a recall can pick from: what
+ * the last compaction on the branch replaced by its summary — every user and
  * assistant line before the compaction's first kept entry, rendered and numbered exactly as
  * session search and `cairn get` render and number them (index/session-text.ts), so a pick's
  * citation `sessions/<id>.jsonl#L88` opens that line. Each line knows whether the compaction

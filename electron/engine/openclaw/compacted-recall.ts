@@ -1,5 +1,5 @@
 /**
- * What a compaction dropped comes back (issue 37 item 5): the recall before a prompt also
+ * What a compaction dropped comes back: the recall before a prompt also
  * searches the current session's compacted part — no longer in the model's context, only its
  * summary is — and a line the compaction audit lists as lost (compaction/audit.ts: an
  * identifier, ask, TODO or decision no summary, flush or kept message holds) ranks as what it

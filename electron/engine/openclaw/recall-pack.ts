@@ -1,5 +1,5 @@
 /**
- * Packing the recall section for distinct evidence (issue 37, SPEC §7.1): the section chooses
+ * Packing the recall section for distinct evidence (SPEC §7.1): the section chooses
  * LINES across hits, not hits. Each hit's picked lines (search/lines.ts, filled by the search
  * pipeline) become units — a line that answers, with the lines that place it (the question a
  * reply answers, a note's heading) — valued by how well the line answers and how the hit

@@ -120,7 +120,7 @@ export function renderSection(hits: readonly SearchResult[], maxTokens: number, 
 }
 
 /**
- * The section as it was before lines (issue 37) for a backend that picks none (QMD): each
+ * The section as it was before lines for a backend that picks none (QMD): each
  * hit's snippet window, in order, within `maxChars` (the first one cut to fit).
  */
 function renderWindows(hits: readonly SearchResult[], maxChars: number): { text: string; used: SearchResult[] } {
@@ -197,7 +197,7 @@ export async function recallForPrompt(ctx: EngineContext, req: RecallRequest, si
   if (!query) return finish('', { outcome: 'skipped', reason: 'no text in the message', hits: [] });
   // Cut off before it started (the bridge held it: a slow Cairn): a timeout, logged at once.
   if (signal?.aborted) return finish('', { outcome: 'timeout', hits: [] });
-  // Issue 37 item 5: the session's compacted part, searched beside the memory (compacted-recall.ts).
+  // The session's compacted part, searched beside the memory (compacted-recall.ts).
   const compacted = compactedRecall(ctx, req.agentId, req.sessionId, query, signal, req.budgetMs);
   let results: SearchResult[];
   let picksLines = true;

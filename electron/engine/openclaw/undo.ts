@@ -76,7 +76,7 @@ export function applyUndo(text: string, edits: readonly ConfigEdit[], original: 
  * `text` without Cairn's plugin settings (its entry, its folder in `plugins.load.paths`, its
  * name in `plugins.allow`): what to keep as "the file before Cairn" when connect finds them
  * already there and holds no copy from before (connected by another Cairn, or its data dir is
- * gone) — so that undo never restores a connected file as the original (issue 38).
+ * gone) — so that undo never restores a connected file as the original.
  */
 export function withoutPlugin(text: string, config: unknown, pluginDirs: readonly string[], parse: (t: string) => unknown): string {
   const edits = undoEdits(config, {}, pluginDirs).filter((e) => e.path[0] === 'plugins');

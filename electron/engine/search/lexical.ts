@@ -132,7 +132,7 @@ function withIds(db: Db, t: TableHits, ids: readonly number[]): { hits: Candidat
 /**
  * A stopped stemmed table's hits with the exact matches' stem scores added: every exact match
  * matches stemmed too, but one older than the stemmed tier was not ranked there and scored 0
- * on that side — below newer, weaker exact matches (issue 38). Its true stem score comes from
+ * on that side — below newer, weaker exact matches. Its true stem score comes from
  * the tier when it is there, else from one scoring walk of the stemmed MATCH (ftsScoreIds:
  * its doclist is the longest, ≈ 40–76 ms at 1M, so only when an exact match needs it).
  */

@@ -1,5 +1,5 @@
 /**
- * Scoring a hit's lines against the query (issue 37, "the lines that answer"): each query term
+ * Scoring a hit's lines against the query: each query term
  * weighs its inverse document frequency in the index (a word in every chunk — a speaker's
  * name in a two-person chat — says little, a rare one much), and a line scores the share of
  * the query's weight it holds: exact tokens in full, a stemmed match ("camped" for "camping")

@@ -1,6 +1,6 @@
 /**
- * How close each line of the hits is to the question in meaning (issue 37, the vector signal of
- * line picking): a line that answers in other words than the question's ("What does she do to
+ * How close each line of the hits is to the question in meaning (the vector signal of line
+ * picking): a line that answers in other words than the question's ("What does she do to
  * relax?" — "Painting's a fun way to unwind") shares no keyword with it. The line's vector comes
  * from the index's embedding cache when the index keeps line vectors (index/line-vectors.ts:
  * a line unit is cached under the sha256 of its trimmed text, the same key), else — for the

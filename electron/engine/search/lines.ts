@@ -1,5 +1,5 @@
 /**
- * The lines that answer (issue 37, SPEC §7.1): for one hit, the lines a reader needs instead of
+ * The lines that answer (SPEC §7.1): for one hit, the lines a reader needs instead of
  * a window around the first query word. Each line of the hit is scored (line-score.ts); the
  * best ones are kept with what places them — the question a short reply answers, the heading a
  * note's bullet sits under — and a gap between picks is marked "…". Markup that is not content

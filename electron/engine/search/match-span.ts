@@ -1,5 +1,5 @@
 /**
- * The lines a hit cites (issue 40, "lines per question"): from the first line of the hit that
+ * The lines a hit cites: from the first line of the hit that
  * relates to the question to the last, with the turn before the first and the turn after the
  * last — not the lines at its edges that have nothing to do with it. A chunk is cut by size, so
  * its edges fall anywhere in a talk: its last lines often open the next topic (the chunker

@@ -1,5 +1,5 @@
 /**
- * Filling each returned result's `lines` and `excerpt` (issue 37) from the chunks the pipeline
+ * Filling each returned result's `lines` and `excerpt` from the chunks the pipeline
  * already holds: the query's terms weighted by the index's own document counts (the keyword
  * side's cached vocabulary reads, candidates.ts), the result's cited lines numbered as its
  * citation numbers them — a folded result (ranges.ts) from every chunk of its file it

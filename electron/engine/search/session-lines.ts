@@ -1,5 +1,5 @@
 /**
- * A past session's lines as its citations number them (issue 37): a session chunk holds only
+ * A past session's lines as its citations number them: a session chunk holds only
  * the rendered `User: …` / `Assistant: …` lines (index/session-text.ts), while its range counts
  * every JSONL line — tool calls, tool results, custom entries — so the chunk's text alone does
  * not say which line is which. For a session result whose lines must be cited exactly, the
