@@ -16,13 +16,27 @@ import { dot } from '../embed/vector';
 import { readIdentity } from '../index/schema';
 import { cacheReader } from '../index/vector-cache';
 
-/** Line vectors of the static embedder remembered per process (embedder id and line text → unit vector). */
+/** Line vectors of the static embedder remembered per process (embedder id and line hash → unit vector). */
 const MEMO_MAX = 10_000;
 const memo = new Map<string, Float32Array>();
 
 function remember(key: string, v: Float32Array): void {
   if (memo.size >= MEMO_MAX) memo.delete(memo.keys().next().value!);
   memo.set(key, v);
+}
+
+/** cyrb53: a fast 53-bit string hash (public domain), as a base-36 key. */
+function textHash(text: string): string {
+  let h1 = 0xdeadbeef;
+  let h2 = 0x41c6ce57;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ c, 2654435761);
+    h2 = Math.imul(h2 ^ c, 1597334677);
+  }
+  h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507) ^ Math.imul(h2 ^ (h2 >>> 13), 3266489909);
+  h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507) ^ Math.imul(h1 ^ (h1 >>> 13), 3266489909);
+  return (4294967296 * (2097151 & h2) + (h1 >>> 0)).toString(36);
 }
 
 /**
@@ -33,9 +47,10 @@ export async function lineSimilarities(db: Db, embedder: Embedder | null, queryV
   if (!embedder || !queryVec || texts.length === 0) return null;
   const q = unitVec(queryVec);
   const id = readIdentity(db);
-  // Remembered by the line's text itself: hashing every line (and loading node:crypto for
-  // it) cost a one-shot `cairn search` ~5 ms; only the cache's keys need the hash.
-  const keys = texts.map((t) => `${embedder.id}:${t.trim()}`);
+  // Remembered under a 53-bit hash of the line: sha256 of every line (and loading
+  // node:crypto for it) cost a one-shot `cairn search` ~5 ms, and the text itself as the key
+  // would keep alive the whole chunk text it was sliced from. Only the cache's keys need sha256.
+  const keys = texts.map((t) => `${embedder.id}:${textHash(t.trim())}`);
   const vecs: (Float32Array | undefined)[] = keys.map((k) => memo.get(k));
   if (id?.lines === true && id.provider && id.model) {
     const get = cacheReader(db, id.provider, id.model);
