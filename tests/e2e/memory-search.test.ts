@@ -70,7 +70,8 @@ describe('Search and the memory browser', () => {
     await page.getByTestId('memory-rendered').getByText('Standing decisions').waitFor();
     const cal = page.getByLabel('Daily notes calendar');
     const days = cal.getByRole('link', { name: /Daily note \d{4}-\d{2}-\d{2}/ });
-    expect(await days.count()).toBeGreaterThan(0);
+    // The calendar loads the days on its own, after MEMORY.md shows: wait for them.
+    await days.first().waitFor();
     await days.last().click();
     await page.getByTestId('memory-path').filter({ hasText: /memory\/\d{4}-\d{2}-\d{2}\.md/ }).waitFor();
     await screenshot(page, 'memory');
