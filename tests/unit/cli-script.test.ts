@@ -63,7 +63,8 @@ beforeAll(() => {
      if (!args) throw new Error('not a search the script runs: ' + process.argv.slice(2).join(' '));
      const r = loadCliScript(${JSON.stringify(path.join(outdir, 'cairn-search.cjs'))});
      process.stderr.write('cache: ' + r.status + '\\n');
-     process.exit(await r.exports.runSearchCli(args));\n`,
+     const code = await r.exports.runSearchCli(args);
+     process.stdout.write('', () => process.exit(code));\n`,
   );
   cacheFile = path.join(outdir, 'cairn-search.cjs.cache');
   goodCache = fs.readFileSync(cacheFile);
